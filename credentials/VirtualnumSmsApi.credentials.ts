@@ -1,0 +1,52 @@
+import type { IAuthenticateGeneric, ICredentialType, INodeProperties } from 'n8n-workflow';
+
+/** Bulk SMS service. Tested by the Bulk SMS node's `virtualnumSmsApiTest` (get_sender_list). */
+export class VirtualnumSmsApi implements ICredentialType {
+	name = 'virtualnumSmsApi';
+
+	displayName = 'Virtual Number SMS API';
+
+	icon = { light: 'file:../icons/sms.svg', dark: 'file:../icons/sms.dark.svg' } as const;
+
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-virtualnum#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://your-sms-provider-host',
+			description:
+				'The address of the SMS service (its own address, not the virtual number one), without /api/. For the local sandbox: http://127.0.0.1:5702.',
+		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'The SMS access token, sent as Authorization: Bearer',
+		},
+		{
+			displayName: 'Account Token',
+			name: 'accountToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Optional account identification token, sent as the "token" parameter of the sender operations when set',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.accessToken}}',
+			},
+		},
+	};
+}

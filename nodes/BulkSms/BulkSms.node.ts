@@ -1,0 +1,42 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { virtualnumSmsApiTest } from '../shared/credentialTests';
+import { resourceOptions, resources } from './actions/resources';
+import { router } from './actions/router';
+
+export class BulkSms implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Bulk SMS',
+		name: 'bulkSms',
+		icon: { light: 'file:../../icons/sms.svg', dark: 'file:../../icons/sms.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Send SMS campaigns in batches, schedule messages, manage sender names and check credit',
+		defaults: { name: 'Bulk SMS' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'virtualnumSmsApi', required: true, testedBy: 'virtualnumSmsApiTest' }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: resourceOptions,
+				default: 'sender',
+			},
+			...Object.values(resources).flatMap((resource) => resource.description),
+		],
+	};
+
+	methods = {
+		credentialTest: { virtualnumSmsApiTest },
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,238 @@
+/**
+ * The one module of input checks, shared by the nodes and the trigger. The limits are the
+ * spec's, held as data (docs/api/*.md, "Limits" tables); each check fails before any request
+ * with an error that names the item, the field, the rule and the value.
+ */
+import type { INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+export const MB = 1024 * 1024;
+
+export const LIMITS = {
+	// virtual number service
+	description: { maxLength: 199 },
+	callDestinationPhone: { maxLength: 150 },
+	privateField: { maxLength: 254, count: 10 },
+	callbackUrl: { maxLength: 511 },
+	dialTimeoutInSec: { min: 1, max: 180 },
+	recordPercentage: { min: 0, max: 100 },
+	workingHours: { length: 168 },
+	virtualnumForUpdate: { minLength: 5 },
+	getVirtualnumLimit: { default: 1000, max: 10000 },
+	availableAmount: { min: 1, max: 50, default: 5 },
+	cdrSql: { maxBytes: 8192 },
+	cdrSubuniqueRows: { max: 2000 },
+	cdrTotacSec: { min: 1, max: 3599 },
+	blacklistNote: { maxLength: 149 },
+	userEmail: { maxLength: 99 },
+	userPassword: { minLength: 8 },
+	userPhone: { minLength: 6 },
+	accessLogRows: { max: 1000 },
+	click2callExpireDays: { min: 1, default: 365 },
+	promptFile: {
+		maxBytes: 50 * MB,
+		extensions: ['wav', 'mp3', 'aac', 'flac', 'ogg', 'm4a', 'amr', 'opus'],
+	},
+	/** Run time of heavy operations (cdr_query, archived recordings). */
+	longRequestMs: 10 * 60 * 1000,
+	// SMS service
+	textSender: { minLength: 3, maxLength: 11, pattern: /^[A-Za-z][A-Za-z0-9_-]{2,10}$/ },
+	phoneSender: { pattern: /^(\d+|\*\d{4})$/ },
+	otpCode: { pattern: /^\d{6}$/ },
+	otpTypes: ['sms', 'call', 'distributor'],
+	senderSearch: { pattern: /^[A-Za-z0-9]*$/ },
+	// The spec shows no maximum batch size; 1000 is this package's ceiling (see README).
+	smsBatchSize: { min: 1, max: 1000, default: 100 },
+} as const;
+
+/** Formats the services use for dates. */
+export const DATE_FORMATS = {
+	/** cdr_subunique_query, get_users_access_log, create_virtualnum_cdr ("Y-m-d H:i:s"). */
+	virtualnum: 'yyyy-MM-dd HH:mm:ss',
+	/** send_sms sendtime ("DD/MM/YYYY HH:mm"). */
+	smsSendtime: 'dd/MM/yyyy HH:mm',
+} as const;
+
+/** Binds the checks to one item so every failure names it. */
+export class InputChecks {
+	constructor(
+		private readonly node: INode,
+		readonly itemIndex: number,
+	) {}
+
+	fail(field: string, rule: string, value?: unknown): never {
+		const shown = value === undefined ? '' : ` (got ${describeValue(value)})`;
+		throw new NodeOperationError(this.node, `${field}: ${rule}${shown}`, {
+			itemIndex: this.itemIndex,
+			description: `Fix the "${field}" field of item ${this.itemIndex} and run the node again.`,
+		});
+	}
+
+	required(field: string, value: unknown): string {
+		const text = value === undefined || value === null ? '' : String(value).trim();
+		if (text === '') this.fail(field, 'is required and cannot be empty');
+		return text;
+	}
+
+	maxLength(field: string, value: string, max: number): string {
+		if (value.length > max) this.fail(field, `must be at most ${max} characters`, value);
+		return value;
+	}
+
+	minLength(field: string, value: string, min: number): string {
+		if (value.length < min) this.fail(field, `must be at least ${min} characters`, value);
+		return value;
+	}
+
+	exactLength(field: string, value: string, length: number): string {
+		if (value.length !== length) {
+			this.fail(
+				field,
+				`must be exactly ${length} characters (the service silently ignores any other length)`,
+				`${value.length} characters`,
+			);
+		}
+		return value;
+	}
+
+	integerInRange(field: string, value: unknown, min: number, max: number): number {
+		const number = typeof value === 'number' ? value : Number(String(value).trim());
+		if (!Number.isInteger(number) || number < min || number > max) {
+			this.fail(field, `must be a whole number from ${min} to ${max}`, value);
+		}
+		return number;
+	}
+
+	numeric(field: string, value: unknown): number {
+		const text = String(value ?? '').trim();
+		const number = Number(text);
+		if (text === '' || !Number.isFinite(number)) this.fail(field, 'must be a number', value);
+		return number;
+	}
+
+	digits(field: string, value: unknown): string {
+		const text = String(value ?? '').trim();
+		if (!/^\d+$/.test(text)) this.fail(field, 'must contain digits only', value);
+		return text;
+	}
+
+	pattern(field: string, value: string, pattern: RegExp, rule: string): string {
+		if (!pattern.test(value)) this.fail(field, rule, value);
+		return value;
+	}
+
+	oneOf<T extends string>(field: string, value: string, allowed: readonly T[]): T {
+		if (!(allowed as readonly string[]).includes(value)) {
+			this.fail(field, `must be one of ${allowed.join(', ')}`, value);
+		}
+		return value as T;
+	}
+
+	json(field: string, value: string): string {
+		try {
+			JSON.parse(value);
+		} catch {
+			this.fail(field, 'must be valid JSON', value);
+		}
+		return value;
+	}
+}
+
+function describeValue(value: unknown): string {
+	const text = typeof value === 'string' ? `"${value}"` : JSON.stringify(value);
+	return text.length > 80 ? `${text.slice(0, 77)}..."` : text;
+}
+
+/** Phone numbers as the SMS service wants them: digits only ("+972-50-123 4567" → "972501234567"). */
+export function normalizePhone(raw: string): string | undefined {
+	const text = raw.trim();
+	if (!/^[+\d\s().-]+$/.test(text)) return undefined;
+	const digits = text.replace(/\D/g, '');
+	return digits === '' ? undefined : digits;
+}
+
+/** The name the service will store for an uploaded prompt (spec: upload_prompt rule 1). */
+export function promptNameFromFileName(fileName: string): string {
+	const base = fileName.split('/').pop() ?? fileName;
+	return base
+		.split('.')[0]
+		.toLowerCase()
+		.replace(/[^a-z0-9_-]/g, '');
+}
+
+/** Characters a prompt_name may contain for download and delete. */
+export const PROMPT_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+/** The five rules of cdr_query's `sql` parameter (spec, "Rules for sql"), as data. */
+export const CDR_SQL_RULES = {
+	maxBytes: LIMITS.cdrSql.maxBytes,
+	view: 'webserviceview',
+	forbiddenWords: [
+		'INSERT',
+		'UPDATE',
+		'DELETE',
+		'DROP',
+		'ALTER',
+		'CREATE',
+		'TRUNCATE',
+		'RENAME',
+		'GRANT',
+		'REVOKE',
+		'LOAD_FILE',
+		'INTO OUTFILE',
+		'INTO DUMPFILE',
+		'INFORMATION_SCHEMA',
+		'PERFORMANCE_SCHEMA',
+		'MYSQL.',
+		'SYS.',
+	],
+	forbiddenTokens: [
+		{ token: '--', name: 'SQL comments (--)' },
+		{ token: '#', name: 'SQL comments (#)' },
+		{ token: '/*', name: 'SQL comments (/* */)' },
+		{ token: '*/', name: 'SQL comments (/* */)' },
+		{ token: '@@', name: 'service variables (@@)' },
+		{ token: ':=', name: 'assignment (:=)' },
+		{ token: ';', name: 'statement stacking (;)' },
+	],
+	timingFunctions: ['SLEEP', 'BENCHMARK', 'GET_LOCK'],
+} as const;
+
+/**
+ * Checks a statement against the spec's rules before it is sent. Returns the broken rule, or
+ * undefined when the statement passes. Quoted string contents are ignored, so a value such as
+ * 'a#b' inside quotes does not trip the comment rule.
+ */
+export function findCdrSqlViolation(sql: string): string | undefined {
+	const bytes = Buffer.byteLength(sql, 'utf8');
+	if (bytes > CDR_SQL_RULES.maxBytes) {
+		return `Rule 1: the statement is ${bytes} bytes; the limit is ${CDR_SQL_RULES.maxBytes} bytes`;
+	}
+	const code = sql.replace(/'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.)*"/g, "''");
+	if (/'[^']*$/.test(code.replace(/''/g, ''))) return 'The statement has an unterminated quote';
+	const upper = code.toUpperCase();
+	if (!/^\s*SELECT\b/.test(upper)) return 'Rule 1: the statement must start with SELECT';
+	const fromTargets = [...upper.matchAll(/\bFROM\s+([`\w.]+)/g)].map((m) => m[1].replace(/`/g, ''));
+	if (fromTargets.length === 0) return `Rule 1: the statement must select FROM ${CDR_SQL_RULES.view}`;
+	const other = fromTargets.find((target) => target !== CDR_SQL_RULES.view.toUpperCase());
+	if (other) return `Rule 1: only ${CDR_SQL_RULES.view} may be read, not ${other.toLowerCase()}`;
+	if (/\bJOIN\b/.test(upper)) return `Rule 1: only ${CDR_SQL_RULES.view} may be read (no JOIN)`;
+	const selects = upper.match(/\bSELECT\b/g)?.length ?? 0;
+	if (selects !== 1) return 'Rule 2: exactly one SELECT is allowed (no subqueries)';
+	if (/\bUNION\b/.test(upper)) return 'Rule 2: UNION is not allowed';
+	for (const { token, name } of CDR_SQL_RULES.forbiddenTokens) {
+		if (code.includes(token)) {
+			return token === ';' ? 'Rule 2: one statement only (no ;)' : `Rule 4: ${name} are not allowed`;
+		}
+	}
+	for (const word of CDR_SQL_RULES.forbiddenWords) {
+		const pattern = word.endsWith('.')
+			? new RegExp(`\\b${word.replace('.', '\\.')}`)
+			: new RegExp(`\\b${word.replace(' ', '\\s+')}\\b`);
+		if (pattern.test(upper)) return `Rule 3: ${word.replace(/\.$/, '')} is not allowed`;
+	}
+	for (const fn of CDR_SQL_RULES.timingFunctions) {
+		if (new RegExp(`\\b${fn}\\s*\\(`).test(upper)) return `Rule 4: the timing function ${fn}() is not allowed`;
+	}
+	return undefined;
+}

@@ -1,0 +1,110 @@
+/**
+ * Credential tests, run by n8n's "Test" button through the nodes' `testedBy`. They read the
+ * answer with the transports' own interpreters, so the test says exactly what a node would say
+ * (each 401 text with its fix, the service's own words on failure).
+ */
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestFunctions,
+	ICredentialsDecrypted,
+	INode,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
+
+import { baseUrlFrom, type FailureContext, type RawAnswer } from './transport/http';
+import { readSenderAnswer, SMS_LABEL } from './transport/smsApi';
+import { readVirtualnumAnswer, VIRTUALNUM_LABEL } from './transport/virtualnumApi';
+
+const TEST_TIMEOUT_MS = 30_000;
+
+const testNode = (type: string): INode => ({
+	id: 'credential-test',
+	name: 'Credential test',
+	type,
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+});
+
+async function fetchForTest(
+	context: ICredentialTestFunctions,
+	data: ICredentialDataDecryptedObject,
+	url: string,
+	qs: Record<string, string>,
+): Promise<RawAnswer> {
+	// CredentialTestContext offers no helper but `request`, and no authentication helper either,
+	// so the header the credential's `authenticate` block describes is set here.
+	const response = (await context.helpers.request({
+		method: 'GET',
+		uri: url,
+		qs,
+		headers: { Authorization: `Bearer ${String(data.accessToken ?? '')}` },
+		json: false,
+		simple: false,
+		resolveWithFullResponse: true,
+		timeout: TEST_TIMEOUT_MS,
+	})) as { statusCode: number; headers: RawAnswer['headers']; body: unknown };
+	return { statusCode: response.statusCode, headers: response.headers ?? {}, body: response.body };
+}
+
+async function runTest(
+	context: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+	label: string,
+	build: (baseUrl: string) => { url: string; qs: Record<string, string> },
+	read: (raw: RawAnswer, failure: FailureContext) => unknown,
+	failure: Omit<FailureContext, 'serviceLabel'>,
+): Promise<INodeCredentialTestResult> {
+	const data = credential.data ?? {};
+	try {
+		const baseUrl = baseUrlFrom(data.baseUrl, label, failure.node);
+		const { url, qs } = build(baseUrl);
+		let raw: RawAnswer;
+		try {
+			raw = await fetchForTest(context, data, url, qs);
+		} catch (error) {
+			const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+			return {
+				status: 'Error',
+				message: `Could not reach ${new URL(url).origin}${code ? ` (${code})` : ''}: check the Base URL and that n8n can reach that host.`,
+			};
+		}
+		read(raw, { ...failure, serviceLabel: label });
+		return { status: 'OK', message: 'Connection successful' };
+	} catch (error) {
+		const { message, description } = error as { message: string; description?: string | null };
+		return { status: 'Error', message: description ? `${message}. ${description}` : message };
+	}
+}
+
+export async function virtualnumApiTest(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	return await runTest(
+		this,
+		credential,
+		VIRTUALNUM_LABEL,
+		(baseUrl) => ({ url: `${baseUrl}/api/`, qs: { service: 'test', format: 'json' } }),
+		(raw, failure) => readVirtualnumAnswer(raw, failure),
+		{ node: testNode('n8n-nodes-virtualnum.virtualNumber'), operation: 'test' },
+	);
+}
+
+export async function virtualnumSmsApiTest(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const accountToken = String(credential.data?.accountToken ?? '').trim();
+	return await runTest(
+		this,
+		credential,
+		SMS_LABEL,
+		(baseUrl) => ({
+			url: `${baseUrl}/api/ws.php`,
+			qs: { service: 'get_sender_list', ...(accountToken ? { token: accountToken } : {}) },
+		}),
+		(raw, failure) => readSenderAnswer(raw, failure),
+		{ node: testNode('n8n-nodes-virtualnum.bulkSms'), operation: 'get_sender_list' },
+	);
+}

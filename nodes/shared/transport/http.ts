@@ -1,0 +1,148 @@
+/**
+ * The HTTP step both service transports share: one authenticated request whose answer is always
+ * returned (status errors included) so the transports can read the services' own words, and
+ * network failures turned into errors that never carry the request (its headers hold the token).
+ */
+import type {
+	IExecuteFunctions,
+	IExecuteSingleFunctions,
+	IHookFunctions,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	INode,
+	IWebhookFunctions,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+export type RequestContext =
+	| IExecuteFunctions
+	| IExecuteSingleFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions
+	| IWebhookFunctions;
+
+export interface RawAnswer {
+	statusCode: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: unknown;
+}
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+export interface FailureContext {
+	node: INode;
+	/** The service in the user's words, e.g. "Virtual Number". */
+	serviceLabel: string;
+	/** The operation in the service's words, e.g. "get_virtualnum". */
+	operation: string;
+	itemIndex?: number;
+	/** The request changes something (a send, a call, a write): a lost answer must not invite a blind retry. */
+	sideEffect?: boolean;
+}
+
+/** Builds the error every failure of both services becomes. */
+export function serviceError(
+	context: FailureContext,
+	message: string,
+	description: string,
+	httpCode?: number | string,
+	data?: JsonObject,
+): NodeApiError {
+	const error = new NodeApiError(
+		context.node,
+		{ message },
+		{
+			message,
+			description,
+			httpCode: httpCode === undefined ? undefined : String(httpCode),
+			itemIndex: context.itemIndex,
+		},
+	);
+	// Shown in the error's data pane; kept out of the constructor, which would read `code` as an HTTP code.
+	if (data) error.context.data = data;
+	return error;
+}
+
+export function baseUrlFrom(value: unknown, serviceLabel: string, node: INode): string {
+	const text = typeof value === 'string' ? value.trim() : '';
+	if (!/^https?:\/\/[^\s/]+/i.test(text)) {
+		throw new NodeApiError(
+			node,
+			{ message: 'Base URL missing' },
+			{
+				message: `The ${serviceLabel} credential has no valid Base URL`,
+				description: 'Open the credential and enter the Base URL the provider gave you, starting with https://',
+			},
+		);
+	}
+	// Users often paste the full API address; every path is built from the bare base.
+	return text.replace(/\/+$/, '').replace(/\/api$/i, '');
+}
+
+const NEVER_SENT = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'];
+
+const MAYBE_DONE =
+	'The request may have been carried out before the connection failed: check before running it again.';
+
+export async function sendRequest(
+	this: RequestContext,
+	credentialType: string,
+	options: IHttpRequestOptions,
+	context: FailureContext,
+): Promise<RawAnswer> {
+	const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
+	try {
+		const response = (await this.helpers.httpRequestWithAuthentication.call(this, credentialType, {
+			...options,
+			timeout,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+		})) as { statusCode: number; headers: RawAnswer['headers']; body: unknown };
+		return { statusCode: response.statusCode, headers: response.headers ?? {}, body: response.body };
+	} catch (error) {
+		throw networkError(context, error, timeout, options.url);
+	}
+}
+
+function networkError(context: FailureContext, error: unknown, timeoutMs: number, url: string): NodeApiError {
+	const cause = error as { code?: string; message?: string; cause?: { code?: string } };
+	const code = cause.code ?? cause.cause?.code ?? '';
+	const origin = safeOrigin(url);
+	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(cause.message ?? '');
+	if (timedOut) {
+		return serviceError(
+			context,
+			`The ${context.serviceLabel} service did not answer ${context.operation} within ${Math.round(timeoutMs / 1000)} s`,
+			context.sideEffect
+				? MAYBE_DONE
+				: 'Try again later, or raise the node\'s "Timeout" option for heavy requests.',
+			undefined,
+			{ code: code || 'TIMEOUT' },
+		);
+	}
+	const reason: Record<string, string> = {
+		ECONNREFUSED: 'the connection was refused',
+		ENOTFOUND: 'the host name was not found',
+		ECONNRESET: 'the connection was reset',
+		EAI_AGAIN: 'the host name could not be resolved',
+	};
+	return serviceError(
+		context,
+		`Could not reach the ${context.serviceLabel} service at ${origin}: ${reason[code] ?? cause.message ?? 'network error'}`,
+		// A refused or unresolved connection never reached the service; a reset one may have.
+		context.sideEffect && !NEVER_SENT.includes(code)
+			? MAYBE_DONE
+			: "Check the credential's Base URL and that n8n can reach that host.",
+		undefined,
+		{ code: code || 'NETWORK' },
+	);
+}
+
+function safeOrigin(url: string): string {
+	try {
+		return new URL(url).origin;
+	} catch {
+		return 'the configured Base URL';
+	}
+}

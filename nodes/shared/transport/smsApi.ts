@@ -1,0 +1,226 @@
+/**
+ * Transport of the SMS service: `POST {sms_base_url}/api/ws_json_bulk.php` with a JSON array,
+ * `{sms_base_url}/api/ws.php?service=…` for the sender operations, and the credit operation.
+ */
+import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
+
+import { decodeAnswer, excerpt, isDataObject, type DecodedAnswer } from './answer';
+import { baseUrlFrom, sendRequest, serviceError, type FailureContext, type RawAnswer, type RequestContext } from './http';
+import { unauthorizedFailure } from './unauthorized';
+
+export const SMS_CREDENTIAL = 'virtualnumSmsApi';
+export const SMS_LABEL = 'Bulk SMS';
+
+/** One item of the batch request (spec: "SMS message"). */
+export interface SmsMessage {
+	service: 'send_sms';
+	dest: string;
+	sender: string;
+	message: string;
+	sendtime?: string;
+	callback_url?: string;
+}
+
+/** One item of the batch answer (spec: "Result item"). */
+export interface SmsResult extends IDataObject {
+	service: string;
+	status: string;
+	message_id?: number;
+	message: string;
+	sender: string;
+	dest: string;
+	sendtime?: string;
+	total_charge?: number;
+	description?: string;
+}
+
+export interface SmsCredentials {
+	baseUrl: string;
+	accountToken?: string;
+}
+
+export async function smsCredentials(this: RequestContext): Promise<SmsCredentials> {
+	const credentials = await this.getCredentials(SMS_CREDENTIAL);
+	const accountToken = typeof credentials.accountToken === 'string' ? credentials.accountToken.trim() : '';
+	return {
+		baseUrl: baseUrlFrom(credentials.baseUrl, SMS_LABEL, this.getNode()),
+		accountToken: accountToken || undefined,
+	};
+}
+
+function context(this: RequestContext, operation: string, itemIndex?: number, sideEffect = false): FailureContext {
+	return { node: this.getNode(), serviceLabel: SMS_LABEL, operation, itemIndex, sideEffect };
+}
+
+/**
+ * Sends one batch. The answer must hold exactly one result per message: any other length is an
+ * error that says how many were sent, and no result is guessed. Never retried: a repeated
+ * request sends and charges twice.
+ */
+export async function sendSmsBatch(
+	this: RequestContext,
+	messages: SmsMessage[],
+	options: { timeoutMs?: number } = {},
+): Promise<SmsResult[]> {
+	const { baseUrl } = await smsCredentials.call(this);
+	const failure = context.call(this, 'send_sms', undefined, true);
+	const raw = await sendRequest.call(
+		this,
+		SMS_CREDENTIAL,
+		{
+			method: 'POST',
+			url: `${baseUrl}/api/ws_json_bulk.php`,
+			body: JSON.stringify(messages),
+			headers: { 'Content-Type': 'application/json' },
+			json: false,
+			encoding: 'text',
+			timeout: options.timeoutMs,
+		},
+		failure,
+	);
+	const decoded = checkHttp(raw, failure);
+	if (decoded.kind !== 'json' || !Array.isArray(decoded.value)) {
+		throw serviceError(
+			failure,
+			`The ${SMS_LABEL} service answered a batch of ${messages.length} messages with ${describe(decoded)}`,
+			`The batch may have been sent: check the notifications report before sending again. ${bodyExcerpt(decoded)}`.trim(),
+			raw.statusCode,
+		);
+	}
+	const results = decoded.value as SmsResult[];
+	if (results.length !== messages.length) {
+		throw serviceError(
+			failure,
+			`The ${SMS_LABEL} service answered ${results.length} results for a batch of ${messages.length} messages`,
+			`All ${messages.length} messages of this batch were sent to the service and may have been delivered; the results cannot be matched to recipients, so none is reported. Check the notifications report before sending again.`,
+			raw.statusCode,
+			{ sent: messages.length, answered: results.length },
+		);
+	}
+	return results;
+}
+
+/** A sender operation on ws.php; fails with the service's words unless `status` is `success`. */
+export async function smsSenderRequest(
+	this: RequestContext,
+	service: string,
+	params: IDataObject,
+	options: { method?: IHttpRequestMethods; itemIndex?: number } = {},
+): Promise<IDataObject> {
+	const { baseUrl, accountToken } = await smsCredentials.call(this);
+	const failure = context.call(this, service, options.itemIndex, service !== 'get_sender_list');
+	const qs: IDataObject = { service, ...params };
+	if (accountToken) qs.token = accountToken;
+	const raw = await sendRequest.call(
+		this,
+		SMS_CREDENTIAL,
+		{ method: options.method ?? 'GET', url: `${baseUrl}/api/ws.php`, qs, json: false, encoding: 'text' },
+		failure,
+	);
+	return readSenderAnswer(raw, failure);
+}
+
+export function readSenderAnswer(raw: RawAnswer, failure: FailureContext): IDataObject {
+	const decoded = checkHttp(raw, failure);
+	if (decoded.kind !== 'json' || !isDataObject(decoded.value)) {
+		throw serviceError(
+			failure,
+			`The ${SMS_LABEL} service answered ${failure.operation} with ${describe(decoded)}`,
+			bodyExcerpt(decoded) || 'Check the credential\'s Base URL.',
+			raw.statusCode,
+		);
+	}
+	const answer = decoded.value;
+	if (String(answer.status ?? '').toLowerCase() !== 'success') {
+		const words = serviceWords(answer);
+		throw serviceError(
+			failure,
+			`${SMS_LABEL} ${failure.operation} failed${words ? `: ${words}` : ''}`,
+			`The service answered status "${String(answer.status ?? '(none)')}".`,
+			raw.statusCode,
+			{ answer: answer as never },
+		);
+	}
+	return answer;
+}
+
+/** GET of the credit operation, whose path the spec does not show (default `/credit`). */
+export async function smsCreditRequest(this: RequestContext, path: string, itemIndex?: number): Promise<IDataObject> {
+	const { baseUrl } = await smsCredentials.call(this);
+	const failure = context.call(this, 'credit', itemIndex);
+	const cleanPath = `/${path.trim().replace(/^\/+/, '')}`;
+	const raw = await sendRequest.call(
+		this,
+		SMS_CREDENTIAL,
+		{ method: 'GET', url: `${baseUrl}${cleanPath}`, json: false, encoding: 'text' },
+		failure,
+	);
+	const decoded = checkHttp(raw, failure);
+	if (decoded.kind === 'json' && isDataObject(decoded.value)) return decoded.value;
+	if (decoded.kind === 'text' && /^\s*-?\d+(\.\d+)?\s*$/.test(decoded.text)) return { credit: Number(decoded.text) };
+	throw serviceError(
+		failure,
+		`The ${SMS_LABEL} service answered the credit request with ${describe(decoded)}`,
+		`${bodyExcerpt(decoded)} Check the Credit Path option (the spec does not show the path; the default is /credit).`.trim(),
+		raw.statusCode,
+	);
+}
+
+/** A numeric balance from a credit answer, if it holds one under a usual key. */
+export function creditBalance(answer: IDataObject): number | undefined {
+	for (const key of ['credit', 'balance', 'sms_credit', 'credits', 'result']) {
+		const value = answer[key];
+		if (typeof value === 'number' && Number.isFinite(value)) return value;
+		if (typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
+	}
+	return undefined;
+}
+
+function checkHttp(raw: RawAnswer, failure: FailureContext): DecodedAnswer {
+	const decoded = decodeAnswer(raw.body);
+	if (raw.statusCode === 401) throw unauthorizedFailure(failure, decoded);
+	if (raw.statusCode < 200 || raw.statusCode >= 300) {
+		const words = decoded.kind === 'json' && isDataObject(decoded.value) ? serviceWords(decoded.value) : '';
+		const server = raw.statusCode >= 500;
+		throw serviceError(
+			failure,
+			`The ${SMS_LABEL} service answered ${failure.operation} with HTTP ${raw.statusCode}${words ? `: ${words}` : ''}`,
+			[
+				bodyExcerpt(decoded),
+				server && failure.sideEffect
+					? 'The request may have been carried out before the failure: check before running it again.'
+					: server
+						? 'Try again later.'
+						: "Check the credential's Base URL and token.",
+			]
+				.filter(Boolean)
+				.join(' '),
+			raw.statusCode,
+		);
+	}
+	return decoded;
+}
+
+function serviceWords(answer: IDataObject): string {
+	for (const key of ['description', 'message', 'error', 'msg', 'reason']) {
+		if (typeof answer[key] === 'string' && answer[key] !== '') return answer[key] as string;
+	}
+	return '';
+}
+
+function describe(decoded: DecodedAnswer): string {
+	const what: Record<DecodedAnswer['kind'], string> = {
+		json: 'an unexpected JSON value',
+		xml: 'XML instead of JSON',
+		html: 'an HTML page instead of the service answer',
+		text: 'an answer that is not valid JSON (it may have been cut off)',
+		empty: 'an empty answer',
+	};
+	return what[decoded.kind];
+}
+
+function bodyExcerpt(decoded: DecodedAnswer): string {
+	if ('text' in decoded) return `Answer: "${excerpt(decoded.text)}".`;
+	if (decoded.kind === 'json') return `Answer: "${excerpt(JSON.stringify(decoded.value))}".`;
+	return '';
+}

@@ -1,0 +1,212 @@
+/**
+ * Transport of the virtual number service: every call goes to `{base_url}/api/` with
+ * `service=<name>` and always `format=json`, and every answer becomes either the parsed answer
+ * or a NodeApiError naming the operation, the status code, its meaning and the service's words.
+ */
+import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
+
+import { NO_RESULT_CODES, SUCCESS_CODE, describeStatusCode } from '../statusCodes';
+import { decodeAnswer, excerpt, isDataObject, type DecodedAnswer } from './answer';
+import {
+	baseUrlFrom,
+	sendRequest,
+	serviceError,
+	type FailureContext,
+	type RawAnswer,
+	type RequestContext,
+} from './http';
+import { unauthorizedFailure } from './unauthorized';
+
+export const VIRTUALNUM_CREDENTIAL = 'virtualnumApi';
+export const VIRTUALNUM_LABEL = 'Virtual Number';
+
+export interface VirtualnumAnswer {
+	service: string;
+	status: { code: number; description: string } & IDataObject;
+	result: unknown;
+	/** The whole answer object, for operations that answer keys beside `result`. */
+	answer: IDataObject;
+}
+
+export interface VirtualnumRequest {
+	service: string;
+	params?: IDataObject;
+	/** Reads go as GET; writes as POST so values (passwords, notes) stay out of URLs and logs. */
+	method?: IHttpRequestMethods;
+	itemIndex?: number;
+	timeoutMs?: number;
+	/** Answer an empty result instead of failing on the operation's "no results" code. */
+	noResultsAsEmpty?: boolean;
+	sideEffect?: boolean;
+	/** Extra request options, e.g. a multipart body for uploads. */
+	requestOptions?: Partial<IHttpRequestOptions>;
+}
+
+export async function virtualnumBaseUrl(this: RequestContext): Promise<string> {
+	const credentials = await this.getCredentials(VIRTUALNUM_CREDENTIAL);
+	return baseUrlFrom(credentials.baseUrl, VIRTUALNUM_LABEL, this.getNode());
+}
+
+/** Parameters as the service wants them: no empty values, everything as text. */
+export function cleanParams(params: IDataObject = {}): Record<string, string> {
+	const clean: Record<string, string> = {};
+	for (const [key, value] of Object.entries(params)) {
+		if (value === undefined || value === null || value === '') continue;
+		clean[key] = typeof value === 'object' ? JSON.stringify(value) : String(value);
+	}
+	return clean;
+}
+
+export function buildVirtualnumRequest(baseUrl: string, request: VirtualnumRequest): IHttpRequestOptions {
+	const method = request.method ?? 'GET';
+	const params = cleanParams(request.params);
+	const qs: IDataObject = { service: request.service, format: 'json' };
+	const options: IHttpRequestOptions = {
+		method,
+		url: `${baseUrl}/api/`,
+		qs,
+		json: false,
+		encoding: 'text',
+		timeout: request.timeoutMs,
+		...request.requestOptions,
+	};
+	if (request.requestOptions?.body !== undefined) return options;
+	if (method === 'GET') {
+		Object.assign(qs, params);
+	} else {
+		options.body = new URLSearchParams(params).toString();
+		options.headers = { 'Content-Type': 'application/x-www-form-urlencoded' };
+	}
+	return options;
+}
+
+export async function virtualnumRequest(
+	this: RequestContext,
+	request: VirtualnumRequest,
+): Promise<VirtualnumAnswer> {
+	const baseUrl = await virtualnumBaseUrl.call(this);
+	const context: FailureContext = {
+		node: this.getNode(),
+		serviceLabel: VIRTUALNUM_LABEL,
+		operation: request.service,
+		itemIndex: request.itemIndex,
+		sideEffect: request.sideEffect,
+	};
+	const raw = await sendRequest.call(this, VIRTUALNUM_CREDENTIAL, buildVirtualnumRequest(baseUrl, request), context);
+	return readVirtualnumAnswer(raw, context, request.noResultsAsEmpty === true);
+}
+
+/** Interprets one answer; shared by the node operations, the trigger and the credential test. */
+export function readVirtualnumAnswer(
+	raw: RawAnswer,
+	context: FailureContext,
+	noResultsAsEmpty = false,
+): VirtualnumAnswer {
+	const decoded = decodeAnswer(raw.body);
+	if (raw.statusCode === 401) throw unauthorizedFailure(context, decoded);
+	if (raw.statusCode < 200 || raw.statusCode >= 300) throw httpFailure(context, raw.statusCode, decoded);
+
+	const answer = asAnswerObject(context, decoded);
+	const status = answer.status as VirtualnumAnswer['status'];
+	const code = Number(status.code);
+	if (code === SUCCESS_CODE) {
+		return { service: String(answer.service ?? context.operation), status, result: answer.result, answer };
+	}
+	if (noResultsAsEmpty && NO_RESULT_CODES[context.operation] === code) {
+		return { service: String(answer.service ?? context.operation), status, result: [], answer };
+	}
+	throw statusFailure(context, code, String(status.description ?? ''), answer);
+}
+
+function asAnswerObject(context: FailureContext, decoded: DecodedAnswer): IDataObject {
+	if (decoded.kind === 'json' && isDataObject(decoded.value) && isDataObject(decoded.value.status)) {
+		const status = decoded.value.status;
+		if (status.code !== undefined && Number.isFinite(Number(status.code))) return decoded.value;
+	}
+	if (decoded.kind === 'xml' && decoded.status) {
+		if (decoded.status.code !== SUCCESS_CODE) {
+			throw statusFailure(context, decoded.status.code, decoded.status.description);
+		}
+		throw serviceError(
+			context,
+			`The ${VIRTUALNUM_LABEL} service answered ${context.operation} in XML instead of JSON`,
+			'The service reported success, but ignored format=json, so the result cannot be read. ' +
+				(context.sideEffect ? 'The change was made. ' : '') +
+				'Try again; if it persists, tell the provider that format=json is ignored.',
+			undefined,
+			{ code: decoded.status.code },
+		);
+	}
+	throw unexpectedAnswer(context, decoded);
+}
+
+export function statusFailure(
+	context: FailureContext,
+	code: number,
+	description: string,
+	answer?: IDataObject,
+) {
+	const info = describeStatusCode(context.operation, code);
+	const meaning = info?.meaning ?? 'Unknown status code';
+	const parts = [
+		description ? `The service said: "${description}".` : '',
+		info?.hint ? `${info.hint}.` : '',
+		info?.assumed ? '(The spec lists no codes for this operation; the meaning is the one this package assumes.)' : '',
+		code === 999 && context.sideEffect ? 'The change may or may not have been made: check before repeating it.' : '',
+	].filter(Boolean);
+	return serviceError(
+		context,
+		`${VIRTUALNUM_LABEL} ${context.operation} failed: ${meaning} (code ${code})`,
+		parts.join(' ') || `Status code ${code}.`,
+		code === 401 ? 401 : undefined,
+		{ code, description, ...(answer ? { answer: answer as JsonObject } : {}) },
+	);
+}
+
+function httpFailure(context: FailureContext, statusCode: number, decoded: DecodedAnswer) {
+	if (decoded.kind === 'json' && isDataObject(decoded.value) && isDataObject(decoded.value.status)) {
+		const status = decoded.value.status;
+		return statusFailure(context, Number(status.code), String(status.description ?? ''), decoded.value);
+	}
+	const body = 'text' in decoded ? excerpt(decoded.text) : '';
+	const server = statusCode >= 500;
+	return serviceError(
+		context,
+		`The ${VIRTUALNUM_LABEL} service answered ${context.operation} with HTTP ${statusCode}${server ? ' (server error)' : ''}`,
+		[
+			body ? `Answer: "${body}".` : 'The answer was empty.',
+			server && context.sideEffect
+				? 'The request may have been carried out before the failure: check before running it again.'
+				: server
+					? 'Try again later.'
+					: "Check the credential's Base URL.",
+		].join(' '),
+		statusCode,
+	);
+}
+
+export function unexpectedAnswer(context: FailureContext, decoded: DecodedAnswer) {
+	const what: Record<DecodedAnswer['kind'], string> = {
+		json: 'a JSON answer without a status',
+		xml: 'an XML answer without a status',
+		html: 'an HTML page instead of the service answer',
+		text: 'an answer that is not valid JSON (it may have been cut off)',
+		empty: 'an empty answer',
+	};
+	const body = 'text' in decoded ? excerpt(decoded.text) : decoded.kind === 'json' ? excerpt(JSON.stringify(decoded.value)) : '';
+	return serviceError(
+		context,
+		`The ${VIRTUALNUM_LABEL} service answered ${context.operation} with ${what[decoded.kind]}`,
+		[
+			body ? `Answer: "${body}".` : '',
+			decoded.kind === 'html'
+				? "A proxy or a wrong Base URL is the usual cause: check the credential's Base URL."
+				: context.sideEffect
+					? 'The request may have been carried out: check before running it again.'
+					: 'Try again; if it persists, check the Base URL.',
+		]
+			.filter(Boolean)
+			.join(' '),
+	);
+}
+

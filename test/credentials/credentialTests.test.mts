@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+import { testCredential } from '../harness/engine.mts';
+import { startRecorder, type Recorder } from '../helpers/recorder.mts';
+import { specUnauthorizedTexts } from '../helpers/spec.mts';
+
+let server: Recorder;
+before(async () => {
+	server = await startRecorder();
+});
+after(async () => await server.close());
+
+describe('Virtual Number API credential test', () => {
+	const TOKEN = 'vn-credential-token';
+	const check = () => testCredential('virtualNumber', 'virtualnumApi', { baseUrl: server.url, accessToken: TOKEN });
+
+	test('passes when `test` answers status.code 200, sending format=json and the Bearer token', async () => {
+		server.answer({ body: { service: 'test', status: { code: 200, description: 'OK' } } });
+		const result = await check();
+		assert.deepEqual(result, { status: 'OK', message: 'Connection successful' });
+		const request = server.requests.at(-1)!;
+		assert.equal(request.path, '/api/');
+		assert.deepEqual(request.query, { service: 'test', format: 'json' });
+		assert.equal(request.headers.authorization, `Bearer ${TOKEN}`);
+	});
+
+	test('also works when the Base URL is pasted with /api/', async () => {
+		server.answer({ body: { service: 'test', status: { code: 200, description: 'OK' } } });
+		const result = await testCredential('virtualNumber', 'virtualnumApi', {
+			baseUrl: `${server.url}/api/`,
+			accessToken: TOKEN,
+		});
+		assert.equal(result.status, 'OK');
+		assert.equal(server.requests.at(-1)!.path, '/api/');
+	});
+
+	test('fails unless status.code is 200', async () => {
+		server.answer({ body: { service: 'test', status: { code: 999, description: 'Internal error' } } });
+		const result = await check();
+		assert.equal(result.status, 'Error');
+		assert.match(result.message, /code 999/);
+		assert.match(result.message, /Internal error/);
+	});
+
+	const advice: Record<string, RegExp> = {
+		'IP Address': /Add the IP of your n8n server to the account's allowed IP list/,
+		'Token Required': /Enter the account's API access token/,
+		'Token Expired': /Create a new access token/,
+		'Invalid Token': /token of this service/,
+		'Account Suspended': /Contact the provider/,
+	};
+	for (const specText of specUnauthorizedTexts()) {
+		const text = specText.replace('<ip>', '198.51.100.4');
+		const key = Object.keys(advice).find((k) => text.includes(k))!;
+		test(`a 401 "${text}" says what to do`, async () => {
+			server.answer({ status: 401, body: text });
+			const result = await check();
+			assert.equal(result.status, 'Error');
+			assert.match(result.message, advice[key]);
+			assert.ok(!result.message.includes(TOKEN));
+		});
+	}
+
+	test('an HTML page (wrong Base URL) fails with a hint about the Base URL', async () => {
+		server.answer({ status: 200, headers: { 'Content-Type': 'text/html' }, body: '<html><body>Welcome</body></html>' });
+		const result = await check();
+		assert.equal(result.status, 'Error');
+		assert.match(result.message, /HTML page/);
+		assert.match(result.message, /Base URL/);
+	});
+
+	test('an unreachable host fails naming the host', async () => {
+		const result = await testCredential('virtualNumber', 'virtualnumApi', {
+			baseUrl: 'http://127.0.0.1:9',
+			accessToken: TOKEN,
+		});
+		assert.equal(result.status, 'Error');
+		assert.match(result.message, /127\.0\.0\.1:9/);
+	});
+});
+
+describe('Virtual Number SMS API credential test', () => {
+	const TOKEN = 'sms-credential-token';
+
+	test('passes when get_sender_list answers status success, with the account token when set', async () => {
+		server.answer({ body: { status: 'success', senders: [] } });
+		const result = await testCredential('bulkSms', 'virtualnumSmsApi', {
+			baseUrl: server.url,
+			accessToken: TOKEN,
+			accountToken: 'acct-1',
+		});
+		assert.deepEqual(result, { status: 'OK', message: 'Connection successful' });
+		const request = server.requests.at(-1)!;
+		assert.equal(request.path, '/api/ws.php');
+		assert.deepEqual(request.query, { service: 'get_sender_list', token: 'acct-1' });
+		assert.equal(request.headers.authorization, `Bearer ${TOKEN}`);
+	});
+
+	test('sends no token parameter when the account token is empty', async () => {
+		server.answer({ body: { status: 'success', senders: [] } });
+		await testCredential('bulkSms', 'virtualnumSmsApi', { baseUrl: server.url, accessToken: TOKEN, accountToken: '' });
+		assert.deepEqual(server.requests.at(-1)!.query, { service: 'get_sender_list' });
+	});
+
+	test("fails with the service's words unless status is success", async () => {
+		server.answer({ body: { status: 'error', description: 'Account token does not match' } });
+		const result = await testCredential('bulkSms', 'virtualnumSmsApi', { baseUrl: server.url, accessToken: TOKEN });
+		assert.equal(result.status, 'Error');
+		assert.match(result.message, /Account token does not match/);
+	});
+
+	test('fails on a 401 with the advice for that text', async () => {
+		server.answer({ status: 401, body: 'Unauthorized - Token Expired' });
+		const result = await testCredential('bulkSms', 'virtualnumSmsApi', { baseUrl: server.url, accessToken: TOKEN });
+		assert.equal(result.status, 'Error');
+		assert.match(result.message, /Create a new access token/);
+	});
+});
