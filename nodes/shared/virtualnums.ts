@@ -1,0 +1,127 @@
+/**
+ * Reading and updating virtual number records, shared by the Virtual Number node and the
+ * trigger: paging through get_virtualnum, reading one record, and updates that re-send what the
+ * service demands on every update.
+ */
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchResult,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { RequestContext } from './transport/http';
+import { virtualnumRequest } from './transport/virtualnumApi';
+
+export const VIRTUALNUM_PAGE_SIZE = 1000;
+
+export type VirtualnumStatus = 'active' | 'suspended';
+const STATUS_PARAM: Record<VirtualnumStatus, number> = { active: 1, suspended: 0 };
+
+function rows(result: unknown): IDataObject[] {
+	return Array.isArray(result) ? (result as IDataObject[]) : result ? [result as IDataObject] : [];
+}
+
+/** One page of a general get_virtualnum request (no number, no filter: the only kind the service pages). */
+export async function getVirtualnumPage(
+	this: RequestContext,
+	options: { status: VirtualnumStatus; page: number; limit?: number; itemIndex?: number },
+): Promise<IDataObject[]> {
+	const answer = await virtualnumRequest.call(this, {
+		service: 'get_virtualnum',
+		params: { status: STATUS_PARAM[options.status], page: options.page, limit: options.limit ?? VIRTUALNUM_PAGE_SIZE },
+		itemIndex: options.itemIndex,
+		noResultsAsEmpty: true,
+	});
+	return rows(answer.result);
+}
+
+/** Every number of one status, page by page until a short page. */
+export async function getAllVirtualnums(
+	this: RequestContext,
+	options: { status: VirtualnumStatus; itemIndex?: number; pageSize?: number },
+): Promise<IDataObject[]> {
+	const limit = options.pageSize ?? VIRTUALNUM_PAGE_SIZE;
+	const all: IDataObject[] = [];
+	for (let page = 0; ; page++) {
+		const batch = await getVirtualnumPage.call(this, { status: options.status, page, limit, itemIndex: options.itemIndex });
+		all.push(...batch);
+		if (batch.length < limit) return all;
+	}
+}
+
+/** The record of one number of the account (any status); fails naming the number when it is not there. */
+export async function getVirtualnum(this: RequestContext, virtualnum: string, itemIndex?: number): Promise<IDataObject> {
+	const answer = await virtualnumRequest.call(this, {
+		service: 'get_virtualnum',
+		params: { virtualnum },
+		itemIndex,
+		noResultsAsEmpty: true,
+	});
+	const record = rows(answer.result).find((row) => String(row.virtualnum) === virtualnum) ?? rows(answer.result)[0];
+	if (!record) {
+		throw new NodeOperationError(this.getNode(), `The virtual number ${virtualnum} is not in this account`, {
+			itemIndex,
+			description: 'Pick the number from the list, or check that it was not released.',
+		});
+	}
+	return record;
+}
+
+/**
+ * update_virtualnum changing only `changes`: the service demands `description` and
+ * `call_destination_phone` on every update (else 4012), so missing ones are read from the
+ * number's current record and sent again unchanged.
+ */
+export async function updateVirtualnum(
+	this: RequestContext,
+	virtualnum: string,
+	changes: IDataObject,
+	options: { itemIndex?: number; current?: IDataObject } = {},
+): Promise<IDataObject> {
+	const params: IDataObject = { ...changes, virtualnum };
+	if (isEmpty(params.description) || isEmpty(params.call_destination_phone)) {
+		const current = options.current ?? (await getVirtualnum.call(this, virtualnum, options.itemIndex));
+		if (isEmpty(params.description)) params.description = current.description;
+		if (isEmpty(params.call_destination_phone)) params.call_destination_phone = current.call_destination_phone;
+	}
+	const answer = await virtualnumRequest.call(this, {
+		service: 'update_virtualnum',
+		params,
+		method: 'POST',
+		itemIndex: options.itemIndex,
+		sideEffect: true,
+	});
+	return (rows(answer.result)[0] ?? {}) as IDataObject;
+}
+
+function isEmpty(value: unknown): boolean {
+	return value === undefined || value === null || String(value).trim() === '';
+}
+
+/** Resource-locator search over the account's numbers: active first, then suspended; filter on number or description. */
+export async function searchVirtualnums(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const [statusText, pageText] = (paginationToken ?? 'active:0').split(':');
+	const status: VirtualnumStatus = statusText === 'suspended' ? 'suspended' : 'active';
+	const page = Number(pageText) || 0;
+	const batch = await getVirtualnumPage.call(this, { status, page });
+	const needle = (filter ?? '').trim().toLowerCase();
+	const results = batch
+		.filter(
+			(row) =>
+				!needle ||
+				String(row.virtualnum ?? '').includes(needle) ||
+				String(row.description ?? '').toLowerCase().includes(needle),
+		)
+		.map((row) => ({
+			name: `${String(row.virtualnum)}${row.description ? ` — ${String(row.description)}` : ''}${status === 'suspended' ? ' (suspended)' : ''}`,
+			value: String(row.virtualnum),
+		}));
+	const next =
+		batch.length === VIRTUALNUM_PAGE_SIZE ? `${status}:${page + 1}` : status === 'active' ? 'suspended:0' : undefined;
+	return { results, paginationToken: next };
+}
