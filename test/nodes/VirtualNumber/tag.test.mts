@@ -290,6 +290,14 @@ describe('Virtual Number → Tag', () => {
 			const none = await listSearch('searchTags', 'zzz');
 			assert.deepEqual(none.results, []);
 		});
+
+		test('the virtual number list (searchVirtualnums) is registered for the number locators', async () => {
+			const numbers = await listSearch('searchVirtualnums', '07220001');
+			assert.deepEqual(
+				numbers.results.map((r) => r.value),
+				sandbox.control.virtualnums().filter((n) => n.virtualnum.startsWith('07220001') && Number(n.active_status) === 1).map((n) => n.virtualnum),
+			);
+		});
 	});
 
 	async function listSearch(method: string, filter?: string): Promise<INodeListSearchResult> {

@@ -80,7 +80,12 @@ export function writeOutput(answer: VirtualnumAnswer, echo: IDataObject): IDataO
 			: result === undefined || result === null || result === ''
 				? {}
 				: { result: result as IDataObject };
-	return { success: true, ...echo, ...fields, description: answer.status.description };
+	// The service's words go under `description`, unless the result has a field of that name.
+	const words =
+		fields.description === undefined
+			? { description: answer.status.description }
+			: { status_description: answer.status.description };
+	return { success: true, ...echo, ...fields, ...words };
 }
 
 /** The rows of a list result: an array, one object, or nothing. */
