@@ -2,6 +2,10 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { virtualnumApiTest } from '../shared/credentialTests';
+import { searchVirtualnums } from '../shared/virtualnums';
+import { searchPrompts } from './methods/promptSearch';
+import { searchTagNames, searchTags } from './methods/tagSearch';
+import { searchUsers } from './methods/userSearch';
 import { resourceOptions, resources } from './actions/resources';
 import { router } from './actions/router';
 
@@ -35,6 +39,7 @@ export class VirtualNumber implements INodeType {
 
 	methods = {
 		credentialTest: { virtualnumApiTest },
+		listSearch: { searchVirtualnums, searchUsers, searchTags, searchTagNames, searchPrompts },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -236,3 +236,40 @@ export function findCdrSqlViolation(sql: string): string | undefined {
 	}
 	return undefined;
 }
+
+/** MIME types of the supported prompt formats (LIMITS.promptFile.extensions), for files named without an extension. */
+export const PROMPT_MIME_TYPES: Record<string, (typeof LIMITS.promptFile.extensions)[number]> = {
+	'audio/wav': 'wav',
+	'audio/x-wav': 'wav',
+	'audio/wave': 'wav',
+	'audio/vnd.wave': 'wav',
+	'audio/mpeg': 'mp3',
+	'audio/mp3': 'mp3',
+	'audio/aac': 'aac',
+	'audio/x-aac': 'aac',
+	'audio/flac': 'flac',
+	'audio/x-flac': 'flac',
+	'audio/ogg': 'ogg',
+	'audio/mp4': 'm4a',
+	'audio/x-m4a': 'm4a',
+	'audio/amr': 'amr',
+	'audio/opus': 'opus',
+};
+
+/**
+ * The supported prompt format of a file (spec: upload_prompt rule 4): by the extension of its
+ * name, or by its MIME type when the name has none. Undefined when it is not a supported one.
+ */
+export function promptFileType(fileName: string, mimeType?: string): string | undefined {
+	const base = fileName.split('/').pop() ?? fileName;
+	const dot = base.lastIndexOf('.');
+	const supported = LIMITS.promptFile.extensions as readonly string[];
+	if (dot > 0) {
+		const extension = base.slice(dot + 1).toLowerCase();
+		return supported.includes(extension) ? extension : undefined;
+	}
+	return PROMPT_MIME_TYPES[(mimeType ?? '').split(';')[0].trim().toLowerCase()];
+}
+
+/** A phone number as typed by a user: digits with the usual formatting characters, at least one digit. */
+export const PHONE_INPUT_PATTERN = /^\+?[\d\s().-]*\d[\d\s().-]*$/;

@@ -210,3 +210,205 @@ export function unexpectedAnswer(context: FailureContext, decoded: DecodedAnswer
 	);
 }
 
+
+// ---- files: multipart upload (upload_prompt) and file downloads with appended status data ----
+
+/** One file part of a multipart/form-data request. */
+export interface MultipartFile {
+	field: string;
+	fileName: string;
+	contentType: string;
+	data: Buffer;
+}
+
+/**
+ * A multipart/form-data body built by hand as one Buffer: the package may add no runtime
+ * dependency (no `form-data`), and a Buffer body goes through n8n's request helper byte for byte.
+ */
+export function buildMultipartBody(
+	fields: Record<string, string>,
+	files: MultipartFile[],
+): { body: Buffer; contentType: string } {
+	let boundary = '';
+	// The boundary must not occur in any part; a random one almost never does, but it is checked.
+	do {
+		boundary = `----n8nVirtualnum${Date.now().toString(16)}${Math.random().toString(16).slice(2)}`;
+	} while (files.some((file) => file.data.includes(boundary)) || Object.values(fields).some((v) => v.includes(boundary)));
+	const quote = (text: string) => text.replace(/[\r\n]+/g, ' ').replace(/"/g, '%22');
+	const parts: Buffer[] = [];
+	for (const [name, value] of Object.entries(fields)) {
+		parts.push(
+			Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`, 'utf8'),
+		);
+	}
+	for (const file of files) {
+		parts.push(
+			Buffer.from(
+				`--${boundary}\r\nContent-Disposition: form-data; name="${quote(file.field)}"; filename="${quote(file.fileName)}"\r\n` +
+					`Content-Type: ${file.contentType || 'application/octet-stream'}\r\n\r\n`,
+				'utf8',
+			),
+			file.data,
+			Buffer.from('\r\n', 'utf8'),
+		);
+	}
+	parts.push(Buffer.from(`--${boundary}--\r\n`, 'utf8'));
+	return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** An operation that takes files (upload_prompt): `service` and `format` in the URL, the rest as multipart fields. */
+export async function virtualnumUpload(
+	this: RequestContext,
+	request: VirtualnumRequest & { files: MultipartFile[] },
+): Promise<VirtualnumAnswer> {
+	const { body, contentType } = buildMultipartBody(cleanParams(request.params), request.files);
+	return await virtualnumRequest.call(this, {
+		...request,
+		params: {},
+		method: 'POST',
+		requestOptions: { ...request.requestOptions, body, headers: { 'Content-Type': contentType } },
+	});
+}
+
+export interface VirtualnumFile {
+	/** The file, without any status data the service appended. */
+	data: Buffer;
+	/** Content-Type of the answer, when it names a file type. */
+	contentType?: string;
+	/** File name from Content-Disposition, when given. */
+	fileName?: string;
+	/** The status the service appended after the file, when it did. */
+	appendedStatus?: { code: number; description: string };
+	/** Bytes of appended status data removed from the end of the answer. */
+	strippedBytes: number;
+}
+
+/**
+ * An operation that answers a file (download_prompt): the file bytes, followed by status data
+ * (JSON or XML) which is removed so the file is byte-exact. An answer that is a status only
+ * (no file) becomes the usual error naming the code.
+ */
+export async function virtualnumDownload(this: RequestContext, request: VirtualnumRequest): Promise<VirtualnumFile> {
+	const baseUrl = await virtualnumBaseUrl.call(this);
+	const context: FailureContext = {
+		node: this.getNode(),
+		serviceLabel: VIRTUALNUM_LABEL,
+		operation: request.service,
+		itemIndex: request.itemIndex,
+		sideEffect: request.sideEffect,
+	};
+	const options = buildVirtualnumRequest(baseUrl, {
+		...request,
+		requestOptions: { ...request.requestOptions, encoding: 'arraybuffer' },
+	});
+	const raw = await sendRequest.call(this, VIRTUALNUM_CREDENTIAL, options, context);
+	const bytes = toBuffer(raw.body);
+	const asText = (): RawAnswer => ({ ...raw, body: bytes.toString('utf8') });
+	if (raw.statusCode < 200 || raw.statusCode >= 300) {
+		readVirtualnumAnswer(asText(), context);
+		throw unexpectedAnswer(context, decodeAnswer(bytes.toString('utf8')));
+	}
+	const contentType = headerValue(raw.headers['content-type']);
+	// The body decides, not the Content-Type: PHP services often label files text/html.
+	if (isStatusOnly(bytes) || /^\s*(<!doctype html|<html)/i.test(bytes.subarray(0, 256).toString('latin1'))) {
+		// A status answer instead of a file: an error code throws here with its meaning.
+		const answer = readVirtualnumAnswer(asText(), context);
+		throw serviceError(
+			context,
+			`The ${VIRTUALNUM_LABEL} service answered ${context.operation} with a status but no file`,
+			`The service said: "${answer.status.description}" (code ${answer.status.code}). Try again; if it persists, contact the provider.`,
+		);
+	}
+	if (bytes.length === 0) throw unexpectedAnswer(context, { kind: 'empty' });
+	const { file, status } = splitAppendedStatus(bytes);
+	if (status && status.code !== SUCCESS_CODE) throw statusFailure(context, status.code, status.description);
+	if (file.length === 0) throw unexpectedAnswer(context, { kind: 'empty' });
+	return {
+		data: file,
+		contentType: contentType && !/json|xml|text\//i.test(contentType) ? contentType : undefined,
+		fileName: fileNameFromDisposition(headerValue(raw.headers['content-disposition'])),
+		appendedStatus: status,
+		strippedBytes: bytes.length - file.length,
+	};
+}
+
+function toBuffer(body: unknown): Buffer {
+	if (Buffer.isBuffer(body)) return body;
+	if (body instanceof ArrayBuffer) return Buffer.from(body);
+	if (ArrayBuffer.isView(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+	if (typeof body === 'string') return Buffer.from(body, 'utf8');
+	if (body === undefined || body === null) return Buffer.alloc(0);
+	return Buffer.from(JSON.stringify(body), 'utf8');
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+	return Array.isArray(value) ? value[0] : value;
+}
+
+/** The whole answer is a status answer (JSON or XML) and carries no file. */
+function isStatusOnly(bytes: Buffer): boolean {
+	const head = bytes.subarray(0, 64).toString('latin1').replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart();
+	if (!head.startsWith('{') && !head.startsWith('<')) return false;
+	return readStatusData(bytes) !== undefined;
+}
+
+/** Status data answered as a whole: `{"service":…,"status":{…}}` or `<response>…<status>…</status>…</response>`. */
+function readStatusData(bytes: Buffer): { code: number; description: string } | undefined {
+	const text = bytes.toString('utf8').trim();
+	if (text === '') return undefined;
+	const decoded = decodeAnswer(text);
+	if (decoded.kind === 'json' && isDataObject(decoded.value) && isDataObject(decoded.value.status)) {
+		const code = Number(decoded.value.status.code);
+		if (!Number.isFinite(code)) return undefined;
+		return { code, description: String(decoded.value.status.description ?? '') };
+	}
+	if (decoded.kind === 'xml' && decoded.status && /<\/response>$/i.test(text)) return decoded.status;
+	return undefined;
+}
+
+/** How far back from the end appended status data is looked for. */
+const STATUS_TAIL_BYTES = 64 * 1024;
+
+/**
+ * Splits an answer into the file and the status data the service appended after it. A WAV file
+ * tells its own length (the RIFF header); otherwise the last `{"service"…}` JSON object or
+ * `<?xml…`/`<response>` XML block that reads as a complete status answer up to the end is the
+ * appended data. Anything else stays part of the file.
+ */
+export function splitAppendedStatus(bytes: Buffer): { file: Buffer; status?: { code: number; description: string } } {
+	if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WAVE') {
+		const end = 8 + bytes.readUInt32LE(4);
+		if (end <= bytes.length) {
+			const rest = bytes.subarray(end);
+			const status = readStatusData(rest);
+			if (status || rest.toString('latin1').trim() === '') return { file: bytes.subarray(0, end), status };
+		}
+	}
+	const offset = Math.max(0, bytes.length - STATUS_TAIL_BYTES);
+	// latin1 maps every byte to one character, so string positions are byte positions.
+	const tail = bytes.toString('latin1', offset);
+	const candidates = [/\{\s*"(?:service|status)"\s*:/g, /<\?xml\b/g, /<response\b/g];
+	for (const pattern of candidates) {
+		const positions = [...tail.matchAll(pattern)].map((match) => offset + (match.index ?? 0)).reverse();
+		for (const position of positions) {
+			const status = readStatusData(bytes.subarray(position));
+			if (status) return { file: bytes.subarray(0, position), status };
+		}
+	}
+	return { file: bytes };
+}
+
+function fileNameFromDisposition(disposition: string | undefined): string | undefined {
+	if (!disposition) return undefined;
+	const encoded = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(disposition)?.[1];
+	if (encoded) {
+		try {
+			return decodeURIComponent(encoded.trim());
+		} catch {
+			// fall through to the plain parameter
+		}
+	}
+	const plain = /filename\s*=\s*"([^"]*)"|filename\s*=\s*([^;\s]+)/.exec(disposition);
+	const name = (plain?.[1] ?? plain?.[2] ?? '').trim();
+	return name === '' ? undefined : name;
+}

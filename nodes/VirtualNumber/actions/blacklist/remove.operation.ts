@@ -1,0 +1,97 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { InputChecks } from '../../../shared/checks';
+import { asNodeError } from '../../../shared/errors';
+import type { ItemOperation } from '../../../shared/router';
+import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
+import { resultRows, writeOutput } from '../user/fields';
+import { callerNumberField, readCallerNumber, readScope, scopeFields } from './fields';
+
+const show = { resource: ['blacklist'], operation: ['remove'] };
+
+/** remove_number_from_blacklist: the number is not in the list (as asked). */
+const NOT_FOUND = 2012;
+
+export const description: INodeProperties[] = [
+	callerNumberField(show, 'The blocked number to unblock'),
+	...scopeFields(
+		show,
+		'Blocked For',
+		'Where the block applies: a block added for one virtual number can only be removed by naming that number',
+	),
+];
+
+export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
+	const check = new InputChecks(this.getNode(), itemIndex);
+	const callerNumber = readCallerNumber.call(this, check);
+	const virtualnum = readScope.call(this, check);
+	try {
+		const answer = await virtualnumRequest.call(this, {
+			service: 'remove_number_from_blacklist',
+			params: { caller_number: callerNumber, virtualnum },
+			method: 'POST',
+			itemIndex,
+			sideEffect: true,
+		});
+		return this.helpers.returnJsonArray({
+			...writeOutput(answer, { caller_number: callerNumber, scope: virtualnum ? 'virtualnum' : 'global', virtualnum }),
+			removed: true,
+		});
+	} catch (error) {
+		if (error instanceof NodeApiError && codeOf(error) === NOT_FOUND) {
+			await explainNotFound.call(this, error, callerNumber, virtualnum, itemIndex);
+		}
+		throw asNodeError(this.getNode(), error, itemIndex);
+	}
+};
+
+function codeOf(error: NodeApiError): number | undefined {
+	const data = error.context.data as IDataObject | undefined;
+	return data?.code === undefined ? undefined : Number(data.code);
+}
+
+/** On 2012, looks the caller up and tells where it is blocked, if anywhere, and what to set. */
+async function explainNotFound(
+	this: IExecuteFunctions,
+	error: NodeApiError,
+	callerNumber: string,
+	virtualnum: string,
+	itemIndex: number,
+): Promise<void> {
+	let entries: IDataObject[];
+	try {
+		const answer = await virtualnumRequest.call(this, {
+			service: 'get_blacklist',
+			params: { caller_number: callerNumber },
+			itemIndex,
+			noResultsAsEmpty: true,
+		});
+		entries = resultRows(answer.result);
+	} catch {
+		return; // the explanation is a courtesy: the original error stands
+	}
+	const wanted = localDigits(callerNumber);
+	const same = entries.filter((entry) => {
+		const stored = localDigits(String(entry.caller_number ?? ''));
+		return stored !== '' && wanted !== '' && (stored.endsWith(wanted) || wanted.endsWith(stored));
+	});
+	if (same.length === 0) return;
+	const bound = [...new Set(same.map((entry) => String(entry.virtualnum ?? '').trim()).filter(Boolean))];
+	const global = same.some((entry) => String(entry.virtualnum ?? '').trim() === '');
+	const where = [global ? 'globally (all virtual numbers)' : '', bound.length ? `for the virtual number${bound.length > 1 ? 's' : ''} ${bound.join(', ')}` : '']
+		.filter(Boolean)
+		.join(' and ');
+	const fix = virtualnum
+		? global
+			? 'set Blocked For to "All Virtual Numbers" to remove the global block'
+			: `pick ${bound.join(' or ')} as the Virtual Number`
+		: `set Blocked For to "One Virtual Number" and pick ${bound.join(' or ')}`;
+	error.description = `${error.description ?? ''} The caller ${callerNumber} is blocked ${where}${virtualnum ? `, not for ${virtualnum}` : ', not globally'}: ${fix}.`.trim();
+}
+
+/** Digits of a phone number, with the international prefix 972 read as the local 0 (the service stores local numbers). */
+function localDigits(text: string): string {
+	const digits = text.replace(/\D/g, '');
+	return digits.startsWith('972') ? `0${digits.slice(3)}` : digits;
+}

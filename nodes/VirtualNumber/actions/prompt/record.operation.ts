@@ -1,0 +1,36 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { InputChecks } from '../../../shared/checks';
+import type { ItemOperation } from '../../../shared/router';
+import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
+import { writeOutput } from '../user/fields';
+import { readPhone } from '../user/userField';
+
+const show = { resource: ['prompt'], operation: ['record'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Phone Number',
+		name: 'destination',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 0501234567',
+		description:
+			'The service calls this number, guides the person who answers through the recording, and saves it as a new prompt',
+		displayOptions: { show },
+	},
+];
+
+export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
+	const check = new InputChecks(this.getNode(), itemIndex);
+	const destination = readPhone(check, 'Phone Number', check.required('Phone Number', this.getNodeParameter('destination', itemIndex, '')));
+	const answer = await virtualnumRequest.call(this, {
+		service: 'recording_studio',
+		params: { destination },
+		method: 'POST',
+		itemIndex,
+		sideEffect: true,
+	});
+	return this.helpers.returnJsonArray(writeOutput(answer, { destination }));
+};

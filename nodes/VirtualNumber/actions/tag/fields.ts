@@ -1,0 +1,87 @@
+/** The tag resource's own fields: tags chosen by id or by name, and the Additional Parameters list. */
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { InputChecks } from '../../../shared/checks';
+import { type Show, locatorValue } from '../user/fields';
+
+export function tagIdLocator(show: Show): INodeProperties {
+	return {
+		displayName: 'Tag',
+		name: 'tagId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: 'The tag, chosen from the list or by its ID',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a tag...',
+				typeOptions: { searchListMethod: 'searchTags', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 12',
+				validation: [{ type: 'regex', properties: { regex: '^\\d+$', errorMessage: 'A tag ID is a whole number' } }],
+			},
+		],
+		displayOptions: { show },
+	};
+}
+
+export function tagNameLocator(show: Show): INodeProperties {
+	return {
+		displayName: 'Tag',
+		name: 'tagName',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: 'The tag, chosen from the list or by its exact name',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a tag...',
+				typeOptions: { searchListMethod: 'searchTagNames', searchable: true },
+			},
+			{ displayName: 'By Name', name: 'name', type: 'string', placeholder: 'e.g. Google' },
+		],
+		displayOptions: { show },
+	};
+}
+
+export function readTagId(this: IExecuteFunctions, check: InputChecks): string {
+	const id = check.required('Tag', locatorValue.call(this, 'tagId', check.itemIndex));
+	return check.pattern('Tag', id, /^\d+$/, 'must be a tag ID (a whole number): pick the tag from the list');
+}
+
+export function readTagName(this: IExecuteFunctions, check: InputChecks): string {
+	return check.required('Tag', locatorValue.call(this, 'tagName', check.itemIndex));
+}
+
+/** Shown on every tag operation. */
+export const additionalParametersField: INodeProperties = {
+	displayName: 'Additional Parameters',
+	name: 'additionalParameters',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	placeholder: 'Add Parameter',
+	default: {},
+	description:
+		'Extra parameters sent with the request as they are. The service documents the tag operations by name only: use this when it expects a parameter this node does not show.',
+	displayOptions: { show: { resource: ['tag'] } },
+	options: [
+		{
+			displayName: 'Parameter',
+			name: 'parameter',
+			values: [
+				{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. tag_color' },
+				{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+			],
+		},
+	],
+};

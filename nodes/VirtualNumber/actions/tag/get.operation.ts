@@ -1,0 +1,18 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { InputChecks } from '../../../shared/checks';
+import type { ItemOperation } from '../../../shared/router';
+import { readTagId, tagIdLocator } from './fields';
+import { runTagOperation } from './request';
+
+const show = { resource: ['tag'], operation: ['get'] };
+
+export const description: INodeProperties[] = [tagIdLocator(show)];
+
+export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
+	const check = new InputChecks(this.getNode(), itemIndex);
+	const tagId = readTagId.call(this, check);
+	// A missing tag is an error (5003), not an empty list.
+	const output = await runTagOperation.call(this, check, 'view_tag_by_id', { tag_id: tagId }, 'list');
+	return this.helpers.returnJsonArray(output);
+};

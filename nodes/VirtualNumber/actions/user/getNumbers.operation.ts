@@ -1,0 +1,46 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { InputChecks } from '../../../shared/checks';
+import type { ItemOperation } from '../../../shared/router';
+import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
+import { resultRows } from './fields';
+import { readUserId, userLocator } from './userField';
+
+const show = { resource: ['user'], operation: ['getNumbers'] };
+
+/** The statuses get_ddi_by_user_id reports per assigned number. */
+const STATUSES = ['active', 'inactive', 'release'] as const;
+
+export const description: INodeProperties[] = [
+	userLocator(show),
+	{
+		displayName: 'Status',
+		name: 'numberStatus',
+		type: 'multiOptions',
+		options: [
+			{ name: 'Active', value: 'active', description: 'The number is active' },
+			{ name: 'Inactive', value: 'inactive', description: 'The number is suspended' },
+			{ name: 'Released', value: 'release', description: 'The number was released from the account' },
+		],
+		default: [],
+		description: 'Only numbers with these statuses; none selected for all',
+		displayOptions: { show },
+	},
+];
+
+export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
+	const check = new InputChecks(this.getNode(), itemIndex);
+	const userId = readUserId.call(this, check);
+	const wanted = (this.getNodeParameter('numberStatus', itemIndex, []) as string[]).map(String);
+	for (const status of wanted) check.oneOf('Status', status, STATUSES);
+	const answer = await virtualnumRequest.call(this, {
+		service: 'get_ddi_by_user_id',
+		params: { user_id: userId },
+		itemIndex,
+		noResultsAsEmpty: true,
+	});
+	const numbers = resultRows(answer.result)
+		.filter((row) => wanted.length === 0 || wanted.includes(String(row.status ?? '').toLowerCase()))
+		.map((row) => ({ user_id: Number(userId), ...row }));
+	return this.helpers.returnJsonArray(numbers);
+};

@@ -1,0 +1,41 @@
+/**
+ * Keeps a user's password out of every error: the service might quote it back in a status
+ * description, and n8n shows and stores error messages, descriptions and data.
+ */
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+const MASK = '********';
+
+function scrubText(text: string, secrets: string[]): string {
+	return secrets.reduce((result, secret) => result.split(secret).join(MASK), text);
+}
+
+/** The error as it is when it does not contain `secret`, else a copy with every occurrence masked. */
+export function withoutSecret(error: unknown, secret: string, node: INode, itemIndex: number): unknown {
+	if (secret === '' || !(error instanceof NodeApiError || error instanceof NodeOperationError)) return error;
+	// The secret as it appears raw and inside JSON text (quotes and backslashes escaped).
+	const secrets = [...new Set([secret, JSON.stringify(secret).slice(1, -1)])];
+	const seen = JSON.stringify({
+		message: error.message,
+		description: error.description,
+		messages: error.messages,
+		context: error.context,
+		cause: (error as { cause?: unknown }).cause,
+	});
+	if (!secrets.some((s) => seen.includes(s))) return error;
+	const message = scrubText(error.message, secrets);
+	const description = scrubText(String(error.description ?? ''), secrets);
+	const data = error.context.data === undefined ? undefined : (JSON.parse(scrubText(JSON.stringify(error.context.data), secrets)) as IDataObject);
+	const clean =
+		error instanceof NodeApiError
+			? new NodeApiError(node, { message } as JsonObject, {
+					message,
+					description,
+					httpCode: error.httpCode ?? undefined,
+					itemIndex,
+				})
+			: new NodeOperationError(node, message, { description, itemIndex });
+	if (data) clean.context.data = data;
+	return clean;
+}
