@@ -4,6 +4,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { virtualnumSmsApiTest } from '../shared/credentialTests';
 import { resourceOptions, resources } from './actions/resources';
 import { router } from './actions/router';
+import { searchSenders } from './methods/listSearch';
+import { getTimeZones } from './methods/loadOptions';
 
 export class BulkSms implements INodeType {
 	description: INodeTypeDescription = {
@@ -26,7 +28,7 @@ export class BulkSms implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: resourceOptions,
-				default: 'sender',
+				default: 'message',
 			},
 			...Object.values(resources).flatMap((resource) => resource.description),
 		],
@@ -34,6 +36,8 @@ export class BulkSms implements INodeType {
 
 	methods = {
 		credentialTest: { virtualnumSmsApiTest },
+		listSearch: { searchSenders },
+		loadOptions: { getTimeZones },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

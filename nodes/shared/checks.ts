@@ -273,3 +273,38 @@ export function promptFileType(fileName: string, mimeType?: string): string | un
 
 /** A phone number as typed by a user: digits with the usual formatting characters, at least one digit. */
 export const PHONE_INPUT_PATTERN = /^\+?[\d\s().-]*\d[\d\s().-]*$/;
+/**
+ * A list of phone numbers as users type or map it: comma, semicolon or newline separated, or an
+ * array from an expression. Returns the parts as written (trimmed, empty parts dropped).
+ */
+export function splitPhoneList(raw: unknown): string[] {
+	const parts = Array.isArray(raw) ? raw.map((value) => String(value ?? '')) : [String(raw ?? '')];
+	return parts
+		.flatMap((part) => part.split(/[,;\r\n]+/))
+		.map((part) => part.trim())
+		.filter((part) => part !== '');
+}
+
+/** What an SMS sender value is, by the spec's sender rules (Limits: text sender, phone sender). */
+export type SmsSenderKind = 'text' | 'phone' | 'speedDial';
+
+/**
+ * Normalizes a sender: a text sender as is, a phone number to digits only ("+972-50-123 4567" →
+ * "972501234567"), a speed dial `*XXXX` as is. Undefined when it fits none of the rules.
+ */
+export function normalizeSmsSender(raw: string): { kind: SmsSenderKind; value: string } | undefined {
+	const text = raw.trim();
+	if (/^\*\d{4}$/.test(text)) return { kind: 'speedDial', value: text };
+	// A text sender starts with a Latin letter, so anything starting with a digit, + or ( is a phone.
+	if (/^[+\d(]/.test(text)) {
+		const digits = normalizePhone(text);
+		return digits && LIMITS.phoneSender.pattern.test(digits) ? { kind: 'phone', value: digits } : undefined;
+	}
+	return LIMITS.textSender.pattern.test(text) ? { kind: 'text', value: text } : undefined;
+}
+
+/** The rules of a sender, in the user's words, for error messages and hints. */
+export const SMS_SENDER_RULES = {
+	text: 'a text sender must be 3-11 characters, start with a Latin letter and contain only a-z A-Z 0-9 _ -',
+	phone: 'a phone sender must be a phone number (digits; spaces, dashes, dots, brackets and a leading + are removed) or a speed dial *XXXX',
+} as const;

@@ -224,3 +224,15 @@ function bodyExcerpt(decoded: DecodedAnswer): string {
 	if (decoded.kind === 'json') return `Answer: "${excerpt(JSON.stringify(decoded.value))}".`;
 	return '';
 }
+
+/**
+ * Whether a result item reports a message the service accepted. The spec shows one success
+ * status (`Message in Action`) and says `message_id` is present on success only; other status
+ * texts are not shown, so a result counts as sent when it has a message id and its status is
+ * not an error text.
+ */
+export function isSmsSent(result: IDataObject): boolean {
+	const id = result.message_id;
+	const hasId = (typeof id === 'number' && Number.isFinite(id)) || (typeof id === 'string' && id.trim() !== '');
+	return hasId && !/^\s*error\b/i.test(String(result.status ?? ''));
+}

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+
+import { LoadOptionsContext } from 'n8n-core';
+import type { INode, INodeListSearchResult, INodePropertyOptions, INodeType } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
+import { additionalDataFor, loadPackage, NodeTypes, PACKAGE } from '../../harness/engine.mts';
+
+/** Runs one of the node's `methods` as the editor does, with a load-options context. */
+async function callMethod<T>(
+	kind: 'listSearch' | 'loadOptions',
+	method: string,
+	credentials: Record<string, string>,
+	args: unknown[] = [],
+	timezone = 'UTC',
+): Promise<T> {
+	const loader = await loadPackage();
+	const nodeTypes = new NodeTypes(loader);
+	const node: INode = {
+		id: 'sms',
+		name: 'Bulk SMS',
+		type: `${PACKAGE}.bulkSms`,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { resource: 'message', operation: 'send' },
+		credentials: { virtualnumSmsApi: { id: 'cred', name: 'SMS' } },
+	};
+	const workflow = new Workflow({ nodes: [node], connections: {}, nodeTypes, active: false, settings: { timezone } });
+	const context = new LoadOptionsContext(workflow, node, additionalDataFor(loader, { virtualnumSmsApi: credentials }), 'parameters.sender');
+	const type = loader.getNode('bulkSms').type as INodeType;
+	const fn = (type.methods?.[kind] as Record<string, (...a: unknown[]) => Promise<T>>)[method];
+	return await fn.call(context, ...args);
+}
+
+describe('Bulk SMS editor methods', () => {
+	let sandbox: Sandbox;
+	before(async () => {
+		sandbox = await startSandbox();
+	});
+	after(async () => await sandbox.close());
+	beforeEach(() => sandbox.control.reset());
+
+	const creds = () => ({ baseUrl: sandbox.smsUrl, accessToken: sandbox.tokens.sms });
+
+	test('the Sender picker lists only verified senders, each with its type', async () => {
+		const result = await callMethod<INodeListSearchResult>('listSearch', 'searchSenders', creds());
+		const verified = sandbox.control.senders().filter((s) => s.verified);
+		assert.ok(verified.length < sandbox.control.senders().length, 'the seed has an unverified sender');
+		assert.deepEqual(
+			result.results.map((r) => r.value).sort(),
+			verified.map((s) => s.sender).sort(),
+		);
+		assert.ok(result.results.some((r) => r.name === '0501234567 (phone) — Office mobile'));
+		assert.ok(result.results.some((r) => r.name === 'Shop24 (text) — Online shop'));
+		assert.deepEqual(sandbox.control.requests({ service: 'sms' })[0].query, { service: 'get_sender_list' });
+	});
+
+	test('the picker\'s filter goes to the service as search, without characters it refuses', async () => {
+		const result = await callMethod<INodeListSearchResult>('listSearch', 'searchSenders', creds(), ['+050-123']);
+		assert.deepEqual(sandbox.control.requests({ service: 'sms' })[0].query, { service: 'get_sender_list', search: '050123' });
+		assert.deepEqual(
+			result.results.map((r) => r.value),
+			['0501234567'],
+		);
+	});
+
+	test('the Time Zone list starts with the workflow time zone and holds the IANA zones', async () => {
+		const zones = await callMethod<INodePropertyOptions[]>('loadOptions', 'getTimeZones', creds(), [], 'Asia/Jerusalem');
+		assert.deepEqual(zones[0], {
+			name: 'Workflow Time Zone (Asia/Jerusalem)',
+			value: 'workflow',
+			description: "The time zone in the workflow's settings",
+		});
+		for (const zone of ['UTC', 'Asia/Jerusalem', 'Europe/London', 'America/New_York']) {
+			assert.ok(zones.some((z) => z.value === zone), zone);
+		}
+	});
+
+	test('the Send operation warns that Retry On Fail would resend', async () => {
+		const loader = await loadPackage();
+		const type = loader.getNode('bulkSms').type as INodeType;
+		const notice = type.description.properties.find((p) => p.name === 'retryNotice');
+		assert.equal(notice?.type, 'notice');
+		assert.match(notice!.displayName, /Retry On Fail.*send, and charge, every message again/);
+		const options = type.description.properties.find((p) => p.name === 'options' && p.displayOptions?.show?.resource?.includes('message'));
+		const batchSize = (options?.options as Array<{ name: string; hint?: string; default?: unknown }>).find((o) => o.name === 'batchSize');
+		assert.match(String(batchSize?.hint), /Retry On Fail/);
+		assert.equal(batchSize?.default, 100);
+	});
+});
