@@ -157,6 +157,8 @@ export function promptNameFromFileName(fileName: string): string {
 	return base
 		.split('.')[0]
 		.toLowerCase()
+		// The spec only says "normalized"; spaces becoming "_" keeps word breaks (the sandbox does the same).
+		.replace(/\s+/g, '_')
 		.replace(/[^a-z0-9_-]/g, '');
 }
 

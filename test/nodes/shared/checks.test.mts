@@ -100,7 +100,8 @@ describe('phone numbers and prompt names', () => {
 		assert.equal(normalizePhone('+-'), undefined);
 	});
 	test('prompt names follow upload rule 1', () => {
-		assert.equal(promptNameFromFileName('Welcome Message.v2.wav'), 'welcomemessage');
+		assert.equal(promptNameFromFileName('Welcome Message.v2.wav'), 'welcome_message');
+		assert.equal(promptNameFromFileName('Día #1.wav'), 'da_1');
 		assert.equal(promptNameFromFileName('IVR_Main-1.mp3'), 'ivr_main-1');
 	});
 });
