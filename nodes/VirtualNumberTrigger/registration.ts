@@ -37,8 +37,12 @@ interface TriggerStaticData {
 
 /** The service's code for "number not in the account" on update_virtualnum. */
 const NOT_IN_ACCOUNT = 4019;
+/** The service's default callback_url_option (spec: create_virtualnum). */
+const DEFAULT_OPTION = 2;
 /** Updates in flight at once: fast enough for thousands of numbers, gentle on the service. */
 const CONCURRENCY = 4;
+/** Above this many numbers, deactivation reads them page by page instead of one request each. */
+const PAGE_INSTEAD_OF_SINGLE = 20;
 /** Numbers named in one error message; the rest are counted. */
 const NAMED_IN_ERRORS = 10;
 
@@ -77,7 +81,7 @@ function text(value: unknown): string {
 
 function optionOf(record: IDataObject): number {
 	const option = Number(record.callback_url_option);
-	return Number.isInteger(option) && option >= 1 && option <= 3 ? option : 2;
+	return Number.isInteger(option) && option >= 1 && option <= 3 ? option : DEFAULT_OPTION;
 }
 
 function listNumbers(numbers: string[]): string {
@@ -103,27 +107,57 @@ async function chosenRecords(this: IHookFunctions, settings: TriggerSettings): P
 	return records;
 }
 
-/** Runs `work` over the items, a few at a time; stops starting new ones after the first failure. */
+/**
+ * Runs `work` over the items, a few at a time. With `stopOnFailure`, no new item starts after the
+ * first failure (activation rolls back instead); otherwise every item runs and failures are listed.
+ */
 async function forEachLimited<T>(
 	items: T[],
 	work: (item: T) => Promise<void>,
-): Promise<{ done: T[]; failed?: { item: T; error: unknown } }> {
+	stopOnFailure: boolean,
+): Promise<{ done: T[]; failures: Array<{ item: T; error: unknown }> }> {
 	const done: T[] = [];
-	let failed: { item: T; error: unknown } | undefined;
+	const failures: Array<{ item: T; error: unknown }> = [];
 	let next = 0;
 	const worker = async () => {
-		while (failed === undefined && next < items.length) {
+		while (next < items.length && !(stopOnFailure && failures.length > 0)) {
 			const item = items[next++];
 			try {
 				await work(item);
 				done.push(item);
 			} catch (error) {
-				failed ??= { item, error };
+				failures.push({ item, error });
 			}
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
-	return { done, failed };
+	return { done, failures };
+}
+
+/**
+ * The current records of the numbers, by number; a number missing from the result is no longer in
+ * the account. Many numbers are read page by page (a few requests), few numbers one by one.
+ */
+async function currentRecords(this: IHookFunctions, numbers: string[]): Promise<Map<string, IDataObject>> {
+	const found = new Map<string, IDataObject>();
+	if (numbers.length > PAGE_INSTEAD_OF_SINGLE) {
+		const wanted = new Set(numbers);
+		for (const status of ['active', 'suspended'] as const) {
+			for (const record of await getAllVirtualnums.call(this, { status })) {
+				const number = text(record.virtualnum);
+				if (wanted.has(number) && !found.has(number)) found.set(number, record);
+			}
+		}
+		return found;
+	}
+	for (const number of numbers) {
+		try {
+			found.set(number, await getVirtualnum.call(this, number));
+		} catch (error) {
+			if (!isNotInAccount(error)) throw asNodeError(this.getNode(), error);
+		}
+	}
+	return found;
 }
 
 /**
@@ -239,8 +273,9 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 		const mine = currentUrl !== '' && baseOf(currentUrl) === key;
 		startOf.set(number, { url: currentUrl, option: currentOption, mine });
 		if (mine) {
-			// Already this trigger's (an earlier activation): keep what it had before that one.
-			saved[number] = earlier?.numbers[number] ?? { previousUrl: '', previousOption: currentOption };
+			// Already this trigger's (an earlier activation): keep what it had before that one; when
+			// that record was lost, deactivation clears the URL and sets the service's default option.
+			saved[number] = earlier?.numbers[number] ?? { previousUrl: '', previousOption: DEFAULT_OPTION };
 			if (currentUrl !== url || currentOption !== option) toUpdate.push(record);
 			continue;
 		}
@@ -268,9 +303,12 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 	writeRegistration.call(this, key, registration);
 
 	// Phase 2: take the numbers over.
-	const { done, failed } = await forEachLimited(toUpdate, async (record) => {
-		await setCallback.call(this, text(record.virtualnum), url, option, record);
-	});
+	const { done, failures } = await forEachLimited(
+		toUpdate,
+		async (record) => await setCallback.call(this, text(record.virtualnum), url, option, record),
+		true,
+	);
+	const failed = failures[0];
 	if (!failed) {
 		this.logger.info(`Virtual Number Trigger: registered on ${records.length} numbers (${toUpdate.length} updated)`);
 		return true;
@@ -318,24 +356,25 @@ export async function deleteRegistration(this: IHookFunctions): Promise<boolean>
 	// Nothing registered (SMS only, or already undone: n8n calls delete once per webhook method).
 	if (!registration) return true;
 
-	const failures: Array<{ number: string; error: unknown }> = [];
-	const remaining: Record<string, SavedNumber> = {};
-	for (const [number, before] of Object.entries(registration.numbers)) {
-		try {
-			let current: IDataObject;
-			try {
-				current = await getVirtualnum.call(this, number);
-			} catch (error) {
-				if (!isNotInAccount(error)) throw asNodeError(this.getNode(), error);
+	const saved = Object.entries(registration.numbers);
+	const records = await currentRecords.call(
+		this,
+		saved.map(([number]) => number),
+	);
+	const { failures: failed } = await forEachLimited(
+		saved,
+		async ([number, before]) => {
+			const current = records.get(number);
+			if (!current) {
 				this.logger.info(`Virtual Number Trigger: ${number} is no longer in the account (released?); skipped`);
-				continue;
+				return;
 			}
 			if (baseOf(text(current.callback_url)) !== key) {
 				// Someone pointed the number elsewhere since activation: their change wins.
 				this.logger.info(
 					`Virtual Number Trigger: ${number} no longer points to this trigger; its callback URL was left as it is`,
 				);
-				continue;
+				return;
 			}
 			try {
 				await setCallback.call(this, number, before.previousUrl, before.previousOption, current);
@@ -343,11 +382,11 @@ export async function deleteRegistration(this: IHookFunctions): Promise<boolean>
 				if (codeOf(error) !== NOT_IN_ACCOUNT) throw asNodeError(this.getNode(), error);
 				this.logger.info(`Virtual Number Trigger: ${number} is no longer in the account (released?); skipped`);
 			}
-		} catch (error) {
-			failures.push({ number, error });
-			remaining[number] = before;
-		}
-	}
+		},
+		false,
+	);
+	const failures = failed.map(({ item, error }) => ({ number: item[0], error }));
+	const remaining: Record<string, SavedNumber> = Object.fromEntries(failed.map(({ item }) => item));
 
 	if (failures.length === 0) {
 		writeRegistration.call(this, key, undefined);
