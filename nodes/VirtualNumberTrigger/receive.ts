@@ -294,8 +294,9 @@ function readRequest(context: IWebhookFunctions): ReceivedRequest {
 		| undefined;
 	const headers = attempt(() => context.getHeaderData()) as Record<string, unknown> | undefined;
 	const ip = attempt(() => (typeof req?.ip === 'string' ? req.ip : req?.socket?.remoteAddress));
+	const method = attempt(() => req?.method);
 	return {
-		method: String(attempt(() => req?.method) ?? 'POST').toUpperCase(),
+		method: typeof method === 'string' && method !== '' ? method.toUpperCase() : 'POST',
 		query: attempt(() => context.getQueryData()),
 		body: attempt(() => context.getBodyData()),
 		rawBody: attempt(() => req?.rawBody),
@@ -317,6 +318,10 @@ function refuse(context: IWebhookFunctions, status: number, text: string): IWebh
 	}
 }
 
+function messageOf(error: unknown): string {
+	return attempt(() => String((error as Error).message)) ?? 'unknown error';
+}
+
 function log(context: IWebhookFunctions, level: 'warn' | 'error', message: string, meta?: IDataObject): void {
 	attempt(() => context.logger[level](`Virtual Number Trigger: ${message}`, meta));
 }
@@ -335,7 +340,7 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 		settings = readSettings.call(this);
 	} catch (error) {
 		// Fail closed: without its settings the trigger cannot tell whether the request is allowed.
-		log(this, 'error', `refused a request: the trigger's settings could not be read (${(error as Error).message})`);
+		log(this, 'error', `refused a request: the trigger's settings could not be read (${messageOf(error)})`);
 		return refuse(this, 500, 'Trigger misconfigured');
 	}
 
@@ -357,7 +362,7 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 			return refuse(this, 413, 'Payload Too Large');
 		}
 	} catch (error) {
-		log(this, 'error', `refused a request: it could not be checked (${(error as Error).message})`);
+		log(this, 'error', `refused a request: it could not be checked (${messageOf(error)})`);
 		return refuse(this, 401, 'Unauthorized');
 	}
 
@@ -368,7 +373,7 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 		// Never lose a request that passed the checks: it comes out as raw text.
 		const raw = textOf(request.rawBody) ?? attempt(() => JSON.stringify(request.body)) ?? '';
 		normalized = { event: 'unknown', empty: false, item: { event: 'unknown', receivedAt, method: request.method, query: {}, body: {}, rawBody: raw } };
-		log(this, 'warn', `could not read a request (${(error as Error).message}); passed on as raw text`);
+		log(this, 'warn', `could not read a request (${messageOf(error)}); passed on as raw text`);
 	}
 
 	// Events not chosen, and empty requests (no field, no body: nothing to pass on), start nothing.

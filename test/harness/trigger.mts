@@ -87,8 +87,10 @@ export interface WebhookOutcome {
 	/** Body the caller got. */
 	responseBody: string;
 	result?: IWebhookResponseData;
-	/** The webhook function threw (it must never). */
+	/** The webhook function threw (it must never), or the execution failed. */
 	error?: unknown;
+	/** The webhook function returned (did not throw). */
+	returned?: boolean;
 	/** Whether an execution was started. */
 	started: boolean;
 	/** The items the trigger node output in that execution (through WorkflowExecute). */
@@ -270,8 +272,11 @@ export class TriggerInstance {
 		return `${base}/${this.options.webhookId}/webhook`;
 	}
 
-	/** Calls the webhook function directly with a fake request/response pair. */
-	async receive(request: FakeRequest): Promise<WebhookOutcome> {
+	/**
+	 * Calls the webhook function directly with a fake request/response pair. With `execute: false`
+	 * a started execution is only recorded (its items are the webhook's output), not run.
+	 */
+	async receive(request: FakeRequest, options: { execute?: boolean } = {}): Promise<WebhookOutcome> {
 		const res = new FakeResponse();
 		const headers: Record<string, string | string[] | undefined> = {};
 		for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
@@ -282,15 +287,23 @@ export class TriggerInstance {
 			query: request.query === undefined ? {} : request.query,
 			body: request.body,
 			rawBody: typeof request.rawBody === 'string' ? Buffer.from(request.rawBody) : request.rawBody,
-			ip: request.ip ?? '127.0.0.1',
-			socket: { remoteAddress: request.ip ?? '127.0.0.1' },
+			// an explicit `ip: undefined` stands for a request whose address is unknown
+			ip: 'ip' in request ? request.ip : '127.0.0.1',
+			socket: { remoteAddress: 'ip' in request ? request.ip : '127.0.0.1' },
 			params: {},
 		};
-		return await this.dispatch(req, res as unknown as http.ServerResponse, req.method, '/webhook');
+		const method = typeof req.method === 'string' ? req.method : 'POST';
+		return await this.dispatch(req, res as unknown as http.ServerResponse, method, '/webhook', options.execute ?? true);
 	}
 
 	/** Runs the webhook function for one request and does what n8n does with its answer. */
-	async dispatch(req: Record<string, unknown>, res: http.ServerResponse, method: string, path: string): Promise<WebhookOutcome> {
+	async dispatch(
+		req: Record<string, unknown>,
+		res: http.ServerResponse,
+		method: string,
+		path: string,
+		execute = true,
+	): Promise<WebhookOutcome> {
 		const description = this.webhookDescriptions().find((d) => d.httpMethod === method.toUpperCase()) ?? this.webhookDescriptions()[0];
 		const additionalData = { ...this.additionalData(), httpRequest: req, httpResponse: res } as unknown as IWorkflowExecuteAdditionalData;
 		const context = new WebhookContext(this.workflow, this.node, additionalData, this.executeMode, this.webhookData(description), [], null);
@@ -313,6 +326,7 @@ export class TriggerInstance {
 		try {
 			const result = await this.nodeType.webhook!.call(context);
 			outcome.result = result;
+			outcome.returned = true;
 			if (result.workflowData === undefined) {
 				if (!result.noWebhookResponse) {
 					answer(200, result.webhookResponse !== undefined ? result.webhookResponse : { message: 'Webhook call received' });
@@ -321,7 +335,7 @@ export class TriggerInstance {
 				// responseMode onReceived: answer first, then run.
 				if (!result.noWebhookResponse) answer(200, result.webhookResponse !== undefined ? result.webhookResponse : { message: 'Workflow was started' });
 				outcome.started = true;
-				outcome.items = await this.execute(result.workflowData);
+				outcome.items = execute ? await this.execute(result.workflowData) : (result.workflowData[0] ?? []);
 			}
 		} catch (error) {
 			outcome.error = error;
