@@ -172,11 +172,18 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		assert.equal(new Set(sent.map((u) => u.virtualnum)).size, 2506, 'each number once');
 		assert.ok(sandbox.control.virtualnums().every((r) => r.callback_url === t.webhookUrl && r.callback_url_option === 3));
 
+		// one number released meanwhile: deactivation reads the numbers page by page and skips it
+		const released = all[1234].virtualnum;
+		await release(released);
 		sandbox.control.clearRequests();
+		const logsFrom = host.logCount;
 		const deactivation = Date.now();
 		await t.inAnotherProcess().deactivate();
 		const deactivationMs = Date.now() - deactivation;
 		assert.ok(sandbox.control.virtualnums().every((r) => r.callback_url === '' && r.callback_url_option === 2));
+		assert.equal(updates().length, 2505);
+		assert.equal(sandbox.control.requests({ operation: 'get_virtualnum' }).length, 4, 'paged, not one request per number');
+		assert.ok(host.logsSince(logsFrom).some((line) => line.includes(released) && line.includes('no longer in the account')));
 		console.log(`    2,506 numbers: activation ${activationMs} ms, deactivation ${deactivationMs} ms`);
 	});
 
