@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import {
+	LIMITS,
+	TRIGGER_LIMITS,
+	callbackUrlProblem,
+	ipAllowed,
+	parseIpAddress,
+	parseIpAllowList,
+} from '../../../nodes/shared/checks.ts';
+import { triggerProperties } from '../../../nodes/VirtualNumberTrigger/description.ts';
+import { normalizeRequest, secretMatches } from '../../../nodes/VirtualNumberTrigger/receive.ts';
+import { callbackOptionFor } from '../../../nodes/VirtualNumberTrigger/settings.ts';
+
+describe('Virtual Number Trigger → checks', () => {
+	describe('allowed IP list', () => {
+		const allowed = (list: string, ip: string | undefined) => {
+			const { ranges, invalid } = parseIpAllowList(list);
+			assert.deepEqual(invalid, []);
+			return ipAllowed(ip, ranges);
+		};
+
+		test('IPv4 addresses and CIDR ranges', () => {
+			assert.equal(allowed('203.0.113.10', '203.0.113.10'), true);
+			assert.equal(allowed('203.0.113.10', '203.0.113.11'), false);
+			assert.equal(allowed('198.51.100.0/24', '198.51.100.255'), true);
+			assert.equal(allowed('198.51.100.0/24', '198.51.101.0'), false);
+			assert.equal(allowed('198.51.100.128/25', '198.51.100.127'), false);
+			assert.equal(allowed('10.0.0.0/8', '10.255.1.2'), true);
+			assert.equal(allowed('0.0.0.0/0', '8.8.8.8'), true);
+			assert.equal(allowed('0.0.0.0/0', '2001:db8::1'), false, 'an IPv4 range does not match IPv6 clients');
+			assert.equal(allowed('172.16.0.0/12', '172.31.255.255'), true);
+			assert.equal(allowed('172.16.0.0/12', '172.32.0.0'), false);
+		});
+
+		test('IPv6-mapped IPv4 clients match IPv4 entries, and the other way round', () => {
+			assert.equal(allowed('203.0.113.10', '::ffff:203.0.113.10'), true);
+			assert.equal(allowed('203.0.113.0/24', '::FFFF:203.0.113.77'), true);
+			assert.equal(allowed('::ffff:203.0.113.10', '203.0.113.10'), true);
+			assert.equal(allowed('::ffff:203.0.113.0/120', '203.0.113.200'), true);
+			assert.equal(allowed('203.0.113.10', '::ffff:203.0.113.11'), false);
+		});
+
+		test('IPv6 addresses and ranges, compressed or not, with zone or brackets', () => {
+			assert.equal(allowed('2001:db8::/32', '2001:db8:ffff::1'), true);
+			assert.equal(allowed('2001:db8::/32', '2001:db9::1'), false);
+			assert.equal(allowed('::1', '::1'), true);
+			assert.equal(allowed('::1', '0:0:0:0:0:0:0:1'), true);
+			assert.equal(allowed('::1', '[::1]'), true);
+			assert.equal(allowed('fe80::/10', 'fe80::1%eth0'), true);
+			assert.equal(allowed('2001:db8:0:0:1::/80', '2001:db8::1:0:0:5'), true);
+			assert.equal(allowed('::/0', '2001:db8::1'), true);
+		});
+
+		test('several entries, separated by commas, spaces or new lines', () => {
+			const list = '203.0.113.10,198.51.100.0/24\n2001:db8::/32 ; 127.0.0.1';
+			for (const ip of ['203.0.113.10', '198.51.100.9', '2001:db8::9', '127.0.0.1']) assert.equal(allowed(list, ip), true, ip);
+			assert.equal(allowed(list, '192.0.2.1'), false);
+		});
+
+		test('bad entries are reported, bad client addresses never match', () => {
+			assert.deepEqual(parseIpAllowList('1.2.3.4, 1.2.3, 256.1.1.1, 1.2.3.4/33, 2001:db8::/129, 1::2::3, abc, 1.2.3.4/8/9, 01.2.3.4x').invalid, [
+				'1.2.3',
+				'256.1.1.1',
+				'1.2.3.4/33',
+				'2001:db8::/129',
+				'1::2::3',
+				'abc',
+				'1.2.3.4/8/9',
+				'01.2.3.4x',
+			]);
+			const { ranges } = parseIpAllowList('0.0.0.0/0');
+			for (const ip of [undefined, '', 'localhost', '1.2.3', '::ffff:1.2.3', '1:2:3:4:5:6:7:8:9', '12345::']) {
+				assert.equal(ipAllowed(ip, ranges), false, String(ip));
+			}
+			assert.equal(parseIpAddress('1:2:3:4:5:6:7:8')?.length, 16);
+			assert.deepEqual(parseIpAddress('1:2:3:4:5:6:7::'), parseIpAddress('1:2:3:4:5:6:7:0'));
+		});
+	});
+
+	test('the callback URL limit is the spec\'s 511 characters', () => {
+		const base = 'https://n8n.example.com/webhook/';
+		assert.equal(callbackUrlProblem(base + 'x'.repeat(LIMITS.callbackUrl.maxLength - base.length)), undefined);
+		assert.match(String(callbackUrlProblem(base + 'x'.repeat(LIMITS.callbackUrl.maxLength - base.length + 1))), /is 512 characters long; the service accepts at most 511/);
+		assert.match(String(callbackUrlProblem('ftp://x/y')), /http:\/\/ or https:\/\//);
+	});
+
+	test('the callback option follows the call events', () => {
+		assert.equal(callbackOptionFor(['callStarted']), 1);
+		assert.equal(callbackOptionFor(['callEnded']), 2);
+		assert.equal(callbackOptionFor(['callEnded', 'callStarted', 'smsDelivery']), 3);
+		assert.equal(callbackOptionFor(['smsDelivery']), undefined);
+	});
+
+	test('the secret is compared in full', () => {
+		assert.equal(secretMatches('abc', 'abc'), true);
+		for (const given of ['abd', 'ab', 'abcd', '', undefined, ['abc'], { 0: 'abc' }, 1]) assert.equal(secretMatches(given, 'abc'), false, JSON.stringify(given));
+	});
+
+	test("the body size option's default is the package's limit", () => {
+		const options = triggerProperties.find((p) => p.name === 'options')!.options as Array<{ name: string; default: unknown }>;
+		assert.equal(options.find((o) => o.name === 'maxBodyKb')!.default, TRIGGER_LIMITS.maxBodyKb.default);
+	});
+
+	test('field aliases: several vocabularies give the same item', () => {
+		const at = '2026-01-01T00:00:00.000Z';
+		const variants = [
+			{ event: 'call.end', call_uuid: '77.1', cdr_ddi: '0722000100', cdr_ani: '0541234567', user_phone: '0501112222', call_duration: 12, call_status: 'ANSWER' },
+			{ EVENT: 'END', CDR_UNIQUEID: '77.1', CDR_DDI: '0722000100', CDR_ANI: '0541234567', USER_PHONE: '0501112222', CALL_DURATION: '12', CALL_STATUS: 'ANSWER' },
+			{ type: 'hangup', uniqueid: '77.1', did: '0722000100', caller_id: '0541234567', destination: '0501112222', duration: '12', call_status: 'ANSWER' },
+		];
+		const items = variants.map((body) => {
+			const { item } = normalizeRequest({ method: 'POST', query: {}, body, headers: {} }, at);
+			const { body: _b, query: _q, method: _m, ...rest } = item;
+			return rest;
+		});
+		assert.deepEqual(items[1], items[0]);
+		assert.deepEqual(items[2], items[0]);
+		assert.equal(items[0].durationSec, 12);
+	});
+});
