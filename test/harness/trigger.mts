@@ -13,7 +13,6 @@
  * - or one request straight into the webhook function with a fake request/response pair.
  */
 import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse as parseQueryString } from 'node:querystring';
@@ -38,30 +37,6 @@ import { WorkflowExecute } from 'n8n-core';
 
 import { NodeTypes, PACKAGE, additionalDataFor, loadPackage } from './engine.mts';
 import { capturedLogs } from './logger.mts';
-
-/**
- * n8n-core ships its own copies of @n8n/di and @n8n/backend-common, so the logger the harness
- * installs (logger.mts, top-level copies) never sees what nodes log through `this.logger`
- * (n8n-core resolves Logger from its own container). The same capture is installed there too.
- */
-function captureNodeLogs(): void {
-	const fromCore = createRequire(createRequire(import.meta.url).resolve('n8n-core'));
-	const { Container } = fromCore('@n8n/di') as typeof import('@n8n/di');
-	const { Logger } = fromCore('@n8n/backend-common') as typeof import('@n8n/backend-common');
-	const record =
-		(level: string) =>
-		(message: string, meta?: unknown): void => {
-			let extra = '';
-			try {
-				extra = meta === undefined ? '' : ` ${JSON.stringify(meta)}`;
-			} catch {
-				extra = ' [meta]';
-			}
-			capturedLogs.push(`${level} ${message}${extra}`);
-		};
-	const logger = { error: record('error'), warn: record('warn'), info: record('info'), debug: record('debug'), scoped: () => logger };
-	Container.set(Logger, logger as never);
-}
 
 export const TRIGGER_TYPE = `${PACKAGE}.virtualNumberTrigger`;
 /** What n8n allows in a webhook request by default (N8N_PAYLOAD_SIZE_MAX, 16 MB). */
@@ -432,7 +407,6 @@ export class TriggerHost {
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		const host = new TriggerHost(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
 		host.loader = await loadPackage();
-		captureNodeLogs();
 		host.nodeTypes = new NodeTypes(host.loader);
 		host.nodeType = host.nodeTypes.getByNameAndVersion(TRIGGER_TYPE, 1);
 		server.on('request', (req, res) => {
