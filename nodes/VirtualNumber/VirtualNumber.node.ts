@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { virtualnumApiTest } from '../shared/credentialTests';
 import { resourceOptions, resources } from './actions/resources';
+import { listSearch } from './methods';
 import { router } from './actions/router';
 
 export class VirtualNumber implements INodeType {
@@ -35,6 +36,7 @@ export class VirtualNumber implements INodeType {
 
 	methods = {
 		credentialTest: { virtualnumApiTest },
+		listSearch,
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
