@@ -316,22 +316,28 @@ function toBuffer(chunk: Buffer | string): Buffer {
 	return typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 }
 
-/** Reads at least `size` bytes (or up to the end), then pauses the stream. */
+/**
+ * Reads at least `size` bytes (or up to the end) in paused mode ('readable' + read()), so that
+ * once the listener is gone the stream is neither flowing nor explicitly paused: whoever takes it
+ * next starts it simply by listening (an explicit pause() would leave it stuck).
+ */
 function readHead(stream: NodeJS.ReadableStream, size: number): Promise<{ head: Buffer; ended: boolean }> {
 	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];
 		let length = 0;
 		const cleanup = () => {
-			stream.removeListener('data', onData);
+			stream.removeListener('readable', onReadable);
 			stream.removeListener('end', onEnd);
 			stream.removeListener('error', onError);
 		};
-		const onData = (chunk: Buffer | string) => {
-			const buffer = toBuffer(chunk);
-			chunks.push(buffer);
-			length += buffer.length;
+		const onReadable = () => {
+			let chunk: Buffer | string | null;
+			while (length < size && (chunk = stream.read()) !== null) {
+				const buffer = toBuffer(chunk);
+				chunks.push(buffer);
+				length += buffer.length;
+			}
 			if (length >= size) {
-				stream.pause();
 				cleanup();
 				resolve({ head: Buffer.concat(chunks), ended: false });
 			}
@@ -344,10 +350,9 @@ function readHead(stream: NodeJS.ReadableStream, size: number): Promise<{ head: 
 			cleanup();
 			reject(error);
 		};
-		stream.on('data', onData);
+		stream.on('readable', onReadable);
 		stream.on('end', onEnd);
 		stream.on('error', onError);
-		stream.resume();
 	});
 }
 
