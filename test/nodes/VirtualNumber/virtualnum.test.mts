@@ -438,7 +438,7 @@ describe('Virtual Number → list searches', () => {
 	test('the node registers the list searches its locators name', async () => {
 		const { loadPackage } = await import('../../harness/engine.mts');
 		const loader = await loadPackage();
-		const node = loader.getNode('virtualNumber').type as { methods?: { listSearch?: Record<string, unknown> }; description: { properties: Array<Record<string, unknown>> } };
+		const node = loader.getNode('virtualNumber').type as unknown as { methods?: { listSearch?: Record<string, unknown> }; description: { properties: Array<Record<string, unknown>> } };
 		const methods = Object.keys(node.methods?.listSearch ?? {});
 		const named = new Set<string>();
 		const walk = (value: unknown) => {

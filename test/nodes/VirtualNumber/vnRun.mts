@@ -14,9 +14,9 @@ export interface RunOptions {
 
 /** Runs one Virtual Number node with `parameters` against the sandbox. */
 export function vnRunner(sandbox: () => Sandbox) {
-	return async (parameters: IDataObject, options: RunOptions = {}): Promise<RunResult> =>
+	return async (parameters: Record<string, unknown>, options: RunOptions = {}): Promise<RunResult> =>
 		await runWorkflow({
-			nodes: [{ name: NODE, type: 'virtualNumber', parameters, continueOnFail: options.continueOnFail }],
+			nodes: [{ name: NODE, type: 'virtualNumber', parameters: parameters as IDataObject, continueOnFail: options.continueOnFail }],
 			input: options.input,
 			timezone: options.timezone,
 			credentials: { virtualnumApi: { baseUrl: sandbox().vnUrl, accessToken: sandbox().tokens.vn } },
