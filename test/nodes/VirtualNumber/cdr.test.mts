@@ -157,7 +157,7 @@ describe('Virtual Number → Call Record → Query (builder)', () => {
 
 describe('Virtual Number → Call Record → Query (SQL)', () => {
 	const sql = (statement: string, options: Record<string, unknown> = {}) =>
-		run({ resource: 'cdr', operation: 'query', mode: 'sql', sql: statement, options });
+		run({ resource: 'cdr', operation: 'query', queryMode: 'sql', sql: statement, options });
 
 	test('a valid statement is sent as written (POST) and gives one item per row', async () => {
 		const statement = "SELECT cdr_uniqueid, call_status FROM webserviceview WHERE call_status = 'ANSWER' ORDER BY id LIMIT 3";
@@ -236,13 +236,13 @@ describe('Virtual Number → Call Record → Query (SQL)', () => {
 	];
 	for (const [name, statement, expected] of rules) {
 		test(`a statement with ${name} is refused before sending, naming the rule`, async () => {
-			const error = await refused({ resource: 'cdr', operation: 'query', mode: 'sql', sql: statement }, /^SQL Statement: breaks a rule of the service: /);
+			const error = await refused({ resource: 'cdr', operation: 'query', queryMode: 'sql', sql: statement }, /^SQL Statement: breaks a rule of the service: /);
 			assert.match(error.message, expected);
 		});
 	}
 
 	test('an empty statement is refused before sending', async () => {
-		await refused({ resource: 'cdr', operation: 'query', mode: 'sql', sql: expr(' ') }, /^SQL Statement: is required/);
+		await refused({ resource: 'cdr', operation: 'query', queryMode: 'sql', sql: expr(' ') }, /^SQL Statement: is required/);
 	});
 });
 

@@ -409,7 +409,7 @@ describe('Virtual Number → Virtual Number → Release and Restore', () => {
 		assert.equal(sandbox.control.virtualnum('0722000104'), undefined);
 		assert.ok(sandbox.control.pool().includes('0722000104'));
 
-		const restored = jsons(await run({ resource: 'virtualnum', operation: 'restore', virtualnum: '0722000104' }));
+		const restored = jsons(await run({ resource: 'virtualnum', operation: 'restore', numberToRestore: '0722000104' }));
 		assert.equal(restored[0].virtualnum, '0722000104');
 		assert.equal(restored[0].restored, true);
 		assert.deepEqual(vnRequests(sandbox, 'restore_virtualnum')[0].body, { virtualnum: '0722000104' });
@@ -417,7 +417,7 @@ describe('Virtual Number → Virtual Number → Release and Restore', () => {
 	});
 
 	test('restoring an active number explains code 4043 as "already active"', async () => {
-		const error = failure(await run({ resource: 'virtualnum', operation: 'restore', virtualnum: '0722000100' }));
+		const error = failure(await run({ resource: 'virtualnum', operation: 'restore', numberToRestore: '0722000100' }));
 		assert.match(error.message, /The number is already active \(code 4043\)/);
 		assert.match(String(error.description), /Nothing to restore/);
 	});
@@ -428,8 +428,8 @@ describe('Virtual Number → Virtual Number → Release and Restore', () => {
 	});
 
 	test('bad numbers are refused before any request', async () => {
-		await refused({ resource: 'virtualnum', operation: 'restore', virtualnum: expr('') }, /^Number to Restore: is required/);
-		await refused({ resource: 'virtualnum', operation: 'restore', virtualnum: '07x' }, /^Number to Restore: must be a phone number/);
+		await refused({ resource: 'virtualnum', operation: 'restore', numberToRestore: expr('') }, /^Number to Restore: is required/);
+		await refused({ resource: 'virtualnum', operation: 'restore', numberToRestore: '07x' }, /^Number to Restore: must be a phone number/);
 		await refused({ resource: 'virtualnum', operation: 'release', virtualnum: rl(expr('abc'), 'id') }, /^Virtual Number: /);
 	});
 });

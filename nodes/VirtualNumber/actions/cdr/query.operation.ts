@@ -16,13 +16,13 @@ import {
 	type CdrQuery,
 } from './sqlBuilder';
 
-const builder = { mode: ['builder'] };
-const sqlMode = { mode: ['sql'] };
+const builder = { queryMode: ['builder'] };
+const sqlMode = { queryMode: ['sql'] };
 
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Mode',
-		name: 'mode',
+		name: 'queryMode',
 		type: 'options',
 		options: [
 			{
@@ -213,7 +213,7 @@ function isNoResults(error: unknown, builderMode: boolean): boolean {
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
-	const mode = this.getNodeParameter('mode', itemIndex, 'builder') as string;
+	const mode = this.getNodeParameter('queryMode', itemIndex, 'builder') as string;
 	const builderMode = mode !== 'sql';
 	const query = builderMode ? builderQuery.call(this, itemIndex, checks) : undefined;
 	const sql = query ? buildCdrSql(query) : sqlStatement.call(this, itemIndex, checks);

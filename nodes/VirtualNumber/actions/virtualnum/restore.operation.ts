@@ -9,7 +9,7 @@ import { resultObject } from '../../../shared/virtualnums';
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Number to Restore',
-		name: 'virtualnum',
+		name: 'numberToRestore',
 		type: 'string',
 		required: true,
 		default: '',
@@ -23,7 +23,7 @@ export const description = updateDisplayOptions({ show: { resource: ['virtualnum
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
-	const virtualnum = checkVirtualnum(checks, 'Number to Restore', this.getNodeParameter('virtualnum', itemIndex, ''));
+	const virtualnum = checkVirtualnum(checks, 'Number to Restore', this.getNodeParameter('numberToRestore', itemIndex, ''));
 	const answer = await virtualnumRequest.call(this, {
 		service: 'restore_virtualnum',
 		params: { virtualnum },
