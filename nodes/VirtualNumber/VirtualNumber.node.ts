@@ -2,11 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { virtualnumApiTest } from '../shared/credentialTests';
-import { searchVirtualnums } from '../shared/virtualnums';
-import { searchPrompts } from './methods/promptSearch';
-import { searchTagNames, searchTags } from './methods/tagSearch';
-import { searchUsers } from './methods/userSearch';
 import { resourceOptions, resources } from './actions/resources';
+import { listSearch } from './methods';
 import { router } from './actions/router';
 
 export class VirtualNumber implements INodeType {
@@ -39,7 +36,7 @@ export class VirtualNumber implements INodeType {
 
 	methods = {
 		credentialTest: { virtualnumApiTest },
-		listSearch: { searchVirtualnums, searchUsers, searchTags, searchTagNames, searchPrompts },
+		listSearch,
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -20,6 +20,19 @@ export const LIMITS = {
 	virtualnumForUpdate: { minLength: 5 },
 	getVirtualnumLimit: { default: 1000, max: 10000 },
 	availableAmount: { min: 1, max: 50, default: 5 },
+	// Virtual Number node (numbers, calls, call records). Limit of Get Many without Return All.
+	getManyLimit: { min: 1, max: 10000, default: 50 },
+	/** Virtual numbers as typed: digits, optionally with +, spaces and dashes; at least 5 digits (update_virtualnum 4011). */
+	virtualnum: { minDigits: 5, pattern: /^\+?[\d\s-]+$/ },
+	callUuidNumeric: { pattern: /^\d+(\.\d+)?$/ },
+	/** Names of Two-Leg Call custom parameters: plain names that cannot shadow the operation's own parameters. */
+	customParameterName: {
+		pattern: /^[A-Za-z][A-Za-z0-9_]{0,63}$/,
+		reserved: ['service', 'format', 'virtualnum', 'virtualnum1', 'virtualnum2', 'destination1', 'destination2'],
+	},
+	cdrQueryLimit: { min: 1, default: 50 },
+	/** Timeout option of heavy operations, in seconds (default: the spec's 10-minute run time). */
+	longTimeoutSec: { min: 1, max: 3600, default: 600 },
 	cdrSql: { maxBytes: 8192 },
 	cdrSubuniqueRows: { max: 2000 },
 	cdrTotacSec: { min: 1, max: 3599 },
@@ -432,5 +445,36 @@ export function ipAllowed(ip: string | undefined, ranges: IpRange[]): boolean {
 			if ((bytes[index] & mask) !== (range.bytes[index] & mask)) return false;
 		}
 		return true;
+	});
+}
+
+/** A virtual number as typed ("+972 3-555 1234"), returned as the digits the service lists it by. */
+export function checkVirtualnum(checks: InputChecks, field: string, value: unknown): string {
+	const text = checks.required(field, value);
+	const digits = text.replace(/\D/g, '');
+	if (!LIMITS.virtualnum.pattern.test(text) || digits.length < LIMITS.virtualnum.minDigits) {
+		checks.fail(field, `must be a phone number of at least ${LIMITS.virtualnum.minDigits} digits`, value);
+	}
+	return digits;
+}
+
+/** A phone number (formatting such as +, spaces, dashes and brackets allowed), returned as digits. */
+export function checkPhone(checks: InputChecks, field: string, value: unknown): string {
+	const text = checks.required(field, value);
+	const digits = normalizePhone(text);
+	if (digits === undefined) checks.fail(field, 'must be a phone number (digits, optionally with +, spaces, dashes or brackets)', value);
+	return digits;
+}
+
+/** Comma-separated phone numbers, each returned as digits. */
+export function checkPhoneList(checks: InputChecks, field: string, value: unknown): string[] {
+	const text = checks.required(field, value);
+	return text.split(',').map((part, index) => {
+		if (part.trim() === '') checks.fail(field, `has an empty entry at position ${index + 1} of the comma-separated list`, value);
+		const digits = normalizePhone(part);
+		if (digits === undefined) {
+			checks.fail(field, 'must be phone numbers separated by commas (digits, optionally with +, spaces or dashes)', value);
+		}
+		return digits;
 	});
 }

@@ -5,11 +5,16 @@
  */
 import type {
 	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
 	ILoadOptionsFunctions,
 	INodeListSearchResult,
+	INodeProperties,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { LIMITS, checkVirtualnum, type InputChecks } from './checks';
+import { asNodeError } from './errors';
 import type { RequestContext } from './transport/http';
 import { virtualnumRequest } from './transport/virtualnumApi';
 
@@ -124,4 +129,103 @@ export async function searchVirtualnums(
 	const next =
 		batch.length === VIRTUALNUM_PAGE_SIZE ? `${status}:${page + 1}` : status === 'active' ? 'suspended:0' : undefined;
 	return { results, paginationToken: next };
+}
+
+/** Locator field for a number of the account: picked from the list (searchVirtualnums) or typed. */
+export function virtualnumLocator(options: {
+	name?: string;
+	displayName?: string;
+	description?: string;
+	required?: boolean;
+	displayOptions?: IDisplayOptions;
+	searchListMethod?: string;
+}): INodeProperties {
+	return {
+		displayName: options.displayName ?? 'Virtual Number',
+		name: options.name ?? 'virtualnum',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: options.required ?? true,
+		description: options.description ?? 'The virtual number of the account',
+		...(options.displayOptions ? { displayOptions: options.displayOptions } : {}),
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a number...',
+				typeOptions: { searchListMethod: options.searchListMethod ?? 'searchVirtualnums', searchable: true },
+			},
+			{
+				displayName: 'Number',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 97235551234',
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: '^\\+?[0-9][0-9 \\-]{3,}[0-9]$',
+							errorMessage: 'Enter a phone number of at least 5 digits',
+						},
+					},
+				],
+			},
+		],
+	};
+}
+
+/** The number of a locator field (or of a plain value from an expression), checked: digits only. */
+export function readVirtualnumLocator(
+	this: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	checks: InputChecks,
+	field: string,
+): string {
+	const value = this.getNodeParameter(name, itemIndex, '', { extractValue: true }) as unknown;
+	return checkVirtualnum(checks, field, value);
+}
+
+/** Locator search over the pool of available numbers (get_available_virtualnum allocates nothing). */
+export async function searchAvailableVirtualnums(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const digits = (filter ?? '').replace(/\D/g, '');
+	try {
+		const answer = await virtualnumRequest.call(this, {
+			service: 'get_available_virtualnum',
+			params: { virtualnum: digits, amount: LIMITS.availableAmount.max },
+		});
+		return {
+			results: availableRows(answer.result).map((row) => ({
+				name: String(row.virtualnum),
+				value: String(row.virtualnum),
+			})),
+		};
+	} catch (error) {
+		// "No available numbers (with that part)": an empty list, not a failure of the picker.
+		const code = Number((error as { context?: { data?: { code?: unknown } } }).context?.data?.code);
+		if (code === 4050 || code === 4051) return { results: [] };
+		throw asNodeError(this.getNode(), error);
+	}
+}
+
+/** An operation's result as one object (first row of an array; a bare value under `result`). */
+export function resultObject(result: unknown): IDataObject {
+	if (Array.isArray(result)) return resultObject(result[0]);
+	if (result !== null && typeof result === 'object') return result as IDataObject;
+	return result === undefined || result === null || result === '' ? {} : { result: result as string };
+}
+
+/** An operation's result as rows. */
+export function resultRows(result: unknown): IDataObject[] {
+	return rows(result);
+}
+
+/** Rows of get_available_virtualnum as records (a bare number becomes `{ virtualnum }`). */
+export function availableRows(result: unknown): IDataObject[] {
+	const list: unknown[] = Array.isArray(result) ? result : result === undefined || result === null ? [] : [result];
+	return list.map((row) => (row !== null && typeof row === 'object' ? (row as IDataObject) : { virtualnum: String(row) }));
 }

@@ -288,7 +288,7 @@ export interface VirtualnumFile {
  * (JSON or XML) which is removed so the file is byte-exact. An answer that is a status only
  * (no file) becomes the usual error naming the code.
  */
-export async function virtualnumDownload(this: RequestContext, request: VirtualnumRequest): Promise<VirtualnumFile> {
+export async function virtualnumBufferedDownload(this: RequestContext, request: VirtualnumRequest): Promise<VirtualnumFile> {
 	const baseUrl = await virtualnumBaseUrl.call(this);
 	const context: FailureContext = {
 		node: this.getNode(),
@@ -339,10 +339,6 @@ function toBuffer(body: unknown): Buffer {
 	if (typeof body === 'string') return Buffer.from(body, 'utf8');
 	if (body === undefined || body === null) return Buffer.alloc(0);
 	return Buffer.from(JSON.stringify(body), 'utf8');
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-	return Array.isArray(value) ? value[0] : value;
 }
 
 /** The whole answer is a status answer (JSON or XML) and carries no file. */
@@ -411,4 +407,180 @@ function fileNameFromDisposition(disposition: string | undefined): string | unde
 	const plain = /filename\s*=\s*"([^"]*)"|filename\s*=\s*([^;\s]+)/.exec(disposition);
 	const name = (plain?.[1] ?? plain?.[2] ?? '').trim();
 	return name === '' ? undefined : name;
+}
+
+// ---- binary downloads (call recordings) ----------------------------------------------------------
+
+/** A file the service sent instead of a status answer. */
+export interface VirtualnumStream {
+	/**
+	 * The bytes: the response stream, still unread past `head`, so n8n's binary helpers take it
+	 * as it arrives (no second copy in memory); or a buffer when the whole file arrived with `head`.
+	 */
+	data: Buffer | NodeJS.ReadableStream;
+	/** The first bytes, for type detection. */
+	head: Buffer;
+	contentType: string;
+	/** An error the stream raised after it was handed over, if any (set once the stream failed). */
+	streamError: () => Error | undefined;
+}
+
+const FILE_HEAD_BYTES = 64;
+/** Status answers are small; an "error answer" larger than this is not read further. */
+const MAX_STATUS_ANSWER_BYTES = 1024 * 1024;
+/** Content types of status answers (JSON, XML, HTML, text): never a file. */
+const STATUS_CONTENT_TYPE = /^\s*(application\/(json|xml|[\w.+-]+\+(json|xml))|text\/)/i;
+
+/**
+ * Requests an operation that answers a file on success and a JSON or XML status answer on error
+ * (get_record_by_call_uuid). The status answer is recognised by the HTTP status, the content type
+ * and the first bytes (a file never starts with `{` or `<`), and becomes the usual error: an error
+ * answer never reaches the caller as a file.
+ */
+export async function virtualnumStreamDownload(
+	this: RequestContext,
+	request: VirtualnumRequest,
+): Promise<VirtualnumStream> {
+	const baseUrl = await virtualnumBaseUrl.call(this);
+	const context: FailureContext = {
+		node: this.getNode(),
+		serviceLabel: VIRTUALNUM_LABEL,
+		operation: request.service,
+		itemIndex: request.itemIndex,
+		sideEffect: request.sideEffect,
+	};
+	const options = buildVirtualnumRequest(baseUrl, {
+		...request,
+		requestOptions: { ...request.requestOptions, encoding: 'stream' },
+	});
+	const raw = await sendRequest.call(this, VIRTUALNUM_CREDENTIAL, options, context);
+	const contentType = headerValue(raw.headers['content-type']);
+	const stream = raw.body as NodeJS.ReadableStream;
+	const failure: { error?: Error } = {};
+	// Keeps a late stream error (connection lost mid-file) from becoming an uncaught exception;
+	// whoever reads the stream gets it too.
+	stream.on('error', (error: Error) => {
+		failure.error = error;
+	});
+	let head: Buffer;
+	let ended: boolean;
+	try {
+		({ head, ended } = await readHead(stream, FILE_HEAD_BYTES));
+	} catch (error) {
+		throw downloadFailure(context, error as Error);
+	}
+	const statusAnswer =
+		raw.statusCode < 200 ||
+		raw.statusCode >= 300 ||
+		STATUS_CONTENT_TYPE.test(contentType) ||
+		/^(\uFEFF)?\s*[{<[]/.test(head.toString('utf8'));
+	if (statusAnswer || head.length === 0) {
+		let body = head;
+		if (!ended) {
+			try {
+				body = Buffer.concat([head, await readRest(stream, MAX_STATUS_ANSWER_BYTES - head.length)]);
+			} catch (error) {
+				throw downloadFailure(context, error as Error);
+			}
+		}
+		// Throws the status failure (or "empty answer", "HTML page", ...) for every non-success answer.
+		const answer = readVirtualnumAnswer({ ...raw, body: body.toString('utf8') }, context);
+		throw serviceError(
+			context,
+			`The ${VIRTUALNUM_LABEL} service answered ${context.operation} with a status instead of a file`,
+			`The status said: "${answer.status.description || answer.status.code}". No file was produced. Try again; if it persists, contact the provider.`,
+			undefined,
+			{ code: answer.status.code },
+		);
+	}
+	if (ended) return { data: head, head, contentType, streamError: () => failure.error };
+	stream.unshift(head);
+	return { data: stream, head, contentType, streamError: () => failure.error };
+}
+
+/** The error of a download that broke off while the answer was being read. */
+export function downloadFailure(context: FailureContext, error: Error) {
+	return serviceError(
+		context,
+		`The download from the ${VIRTUALNUM_LABEL} service (${context.operation}) broke off: ${error.message}`,
+		'The connection was lost or timed out while the file arrived. Try again, or raise the "Timeout" option for files fetched from the archive.',
+		undefined,
+		{ code: (error as { code?: string }).code ?? 'DOWNLOAD_FAILED' },
+	);
+}
+
+function headerValue(value: string | string[] | undefined): string {
+	return Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
+}
+
+/**
+ * Reads at least `size` bytes (or up to the end) in paused mode ('readable' + read()), so that
+ * once the listener is gone the stream is neither flowing nor explicitly paused: whoever takes it
+ * next starts it simply by listening (an explicit pause() would leave it stuck).
+ */
+function readHead(stream: NodeJS.ReadableStream, size: number): Promise<{ head: Buffer; ended: boolean }> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let length = 0;
+		const cleanup = () => {
+			stream.removeListener('readable', onReadable);
+			stream.removeListener('end', onEnd);
+			stream.removeListener('error', onError);
+		};
+		const onReadable = () => {
+			let chunk: Buffer | string | null;
+			while (length < size && (chunk = stream.read()) !== null) {
+				const buffer = toBuffer(chunk);
+				chunks.push(buffer);
+				length += buffer.length;
+			}
+			if (length >= size) {
+				cleanup();
+				resolve({ head: Buffer.concat(chunks), ended: false });
+			}
+		};
+		const onEnd = () => {
+			cleanup();
+			resolve({ head: Buffer.concat(chunks), ended: true });
+		};
+		const onError = (error: Error) => {
+			cleanup();
+			reject(error);
+		};
+		stream.on('readable', onReadable);
+		stream.on('end', onEnd);
+		stream.on('error', onError);
+	});
+}
+
+/** Reads the rest of a (status) answer, at most `max` bytes; the connection is dropped beyond. */
+function readRest(stream: NodeJS.ReadableStream, max: number): Promise<Buffer> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let length = 0;
+		const finish = () => {
+			stream.removeListener('data', onData);
+			stream.removeListener('end', finish);
+			stream.removeListener('error', onError);
+			resolve(Buffer.concat(chunks));
+		};
+		const onData = (chunk: Buffer | string) => {
+			const buffer = toBuffer(chunk);
+			chunks.push(buffer.subarray(0, Math.max(0, max - length)));
+			length += buffer.length;
+			if (length >= max) {
+				(stream as { destroy?: () => void }).destroy?.();
+				finish();
+			}
+		};
+		const onError = (error: Error) => {
+			stream.removeListener('data', onData);
+			stream.removeListener('end', finish);
+			reject(error);
+		};
+		stream.on('data', onData);
+		stream.on('end', finish);
+		stream.on('error', onError);
+		stream.resume();
+	});
 }

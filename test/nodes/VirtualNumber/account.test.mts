@@ -44,3 +44,33 @@ describe('Virtual Number → Account → Test Connection', () => {
 		assert.ok(!JSON.stringify(result.run).includes(TOKEN), 'the token must not appear in the run data');
 	});
 });
+
+describe('Virtual Number → Account → Test Connection (sandbox)', () => {
+	let sandbox: import('../../../sandbox/index.mts').Sandbox;
+	before(async () => {
+		const { startSandbox } = await import('../../../sandbox/index.mts');
+		sandbox = await startSandbox();
+	});
+	after(async () => await sandbox.close());
+
+	const run = (accessToken: string) =>
+		runWorkflow({
+			nodes: [{ name: 'Test', type: 'virtualNumber', parameters: { resource: 'account', operation: 'test' } }],
+			credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken } },
+		});
+
+	test('a valid token: one item saying connected, after one request of service=test', async () => {
+		const result = await run(sandbox.tokens.vn);
+		assert.equal(result.error, undefined, result.error?.message);
+		assert.deepEqual(result.items('Test').map((item) => item.json.connected), [true]);
+		const [request] = sandbox.control.requests({ operation: 'test' });
+		assert.equal(request.headers.authorization, `Bearer ${sandbox.tokens.vn}`);
+	});
+
+	test('an expired token fails with what to do', async () => {
+		const result = await run(sandbox.tokens.expired);
+		assert.ok(result.error);
+		assert.match(`${result.error.message} ${result.error.description}`, /expired/i);
+		assert.ok(!JSON.stringify(result.run).includes(sandbox.tokens.expired), 'the token never appears');
+	});
+});

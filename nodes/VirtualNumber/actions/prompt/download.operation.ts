@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { InputChecks, LIMITS, PROMPT_MIME_TYPES } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
-import { virtualnumDownload } from '../../../shared/transport/virtualnumApi';
+import { virtualnumBufferedDownload } from '../../../shared/transport/virtualnumApi';
 import { promptLocator, readPromptName } from './fields';
 
 const show = { resource: ['prompt'], operation: ['download'] };
@@ -39,7 +39,7 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	const check = new InputChecks(this.getNode(), itemIndex);
 	const promptName = readPromptName.call(this, check);
 	const property = check.required('Put Output File in Field', this.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
-	const file = await virtualnumDownload.call(this, {
+	const file = await virtualnumBufferedDownload.call(this, {
 		service: 'download_prompt',
 		params: { prompt_name: promptName },
 		itemIndex,

@@ -1,0 +1,45 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { InputChecks, checkPhone } from '../../../shared/checks';
+import type { ItemOperation } from '../../../shared/router';
+import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
+import { readVirtualnumLocator, resultObject, virtualnumLocator } from '../../../shared/virtualnums';
+
+const properties: INodeProperties[] = [
+	virtualnumLocator({ description: 'The number the call is placed from; its settings (greetings, recording, destinations) apply' }),
+	{
+		displayName: 'Phone Number to Call',
+		name: 'destination',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 0501234567',
+		description: 'The service calls this number and, when it answers, connects it to the virtual number',
+	},
+	{
+		displayName: 'Call the Virtual Number First',
+		name: 'callVirtualnumFirst',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to ring the virtual number (its destination phones) first and call the phone number once they answer. This also swaps the internal greeting and the greeting to the caller.',
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['call'], operation: ['clickToCall'] } }, properties);
+
+export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const virtualnum = readVirtualnumLocator.call(this, 'virtualnum', itemIndex, checks, 'Virtual Number');
+	const destination = checkPhone(checks, 'Phone Number to Call', this.getNodeParameter('destination', itemIndex, ''));
+	const first = this.getNodeParameter('callVirtualnumFirst', itemIndex, false) as boolean;
+	const answer = await virtualnumRequest.call(this, {
+		service: 'create_virtualnum_call',
+		params: { virtualnum, destination, ...(first ? { first_target: 'virtualnum' } : {}) },
+		method: 'POST',
+		itemIndex,
+		sideEffect: true,
+	});
+	return this.helpers.returnJsonArray({ ...resultObject(answer.result), virtualnum, destination });
+};

@@ -1,0 +1,76 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { InputChecks, LIMITS, checkPhone } from '../../../shared/checks';
+import type { ItemOperation } from '../../../shared/router';
+import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
+import { readVirtualnumLocator, resultObject, virtualnumLocator } from '../../../shared/virtualnums';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'The service still creates and signs the link, but opening it currently places no call (the service has deprecated click-to-call links). Use Click to Call to place a call.',
+		name: 'linkNotice',
+		type: 'notice',
+		default: '',
+	},
+	virtualnumLocator({ description: 'The number presented to the destination' }),
+	{
+		displayName: 'Destination',
+		name: 'destination',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 0501234567',
+		description: 'The phone number the link is for. Note: opening the link currently places no call.',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Call First',
+				name: 'firstTarget',
+				type: 'options',
+				options: [
+					{ name: 'Destination', value: 'destination', description: 'The default of the service' },
+					{ name: 'Virtual Number', value: 'virtualnum' },
+				],
+				default: 'destination',
+				description: 'Which side the call would ring first',
+			},
+			{
+				displayName: 'Valid for (Days)',
+				name: 'expireDays',
+				type: 'number',
+				typeOptions: { minValue: LIMITS.click2callExpireDays.min },
+				default: 365, // the service's default (LIMITS.click2callExpireDays)
+				description: 'How long the link stays valid',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['call'], operation: ['createLink'] } }, properties);
+
+export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const virtualnum = readVirtualnumLocator.call(this, 'virtualnum', itemIndex, checks, 'Virtual Number');
+	const destination = checkPhone(checks, 'Destination', this.getNodeParameter('destination', itemIndex, ''));
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const params: IDataObject = { virtualnum, destination };
+	if (options.firstTarget !== undefined) {
+		params.first_target = checks.oneOf('Call First', String(options.firstTarget), ['destination', 'virtualnum']);
+	}
+	if (options.expireDays !== undefined) {
+		params.expire_days = checks.integerInRange('Valid for (Days)', options.expireDays, LIMITS.click2callExpireDays.min, Number.MAX_SAFE_INTEGER);
+	}
+	const answer = await virtualnumRequest.call(this, { service: 'click2call_link', params, itemIndex });
+	// The result is "the public URL of the link": an object with `url`, or the URL itself.
+	const result = resultObject(answer.result);
+	const url = typeof result.url === 'string' ? result.url : typeof result.result === 'string' ? result.result : undefined;
+	return this.helpers.returnJsonArray({ ...result, ...(url ? { url } : {}), virtualnum, destination });
+};

@@ -1,0 +1,121 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { InputChecks, LIMITS, checkPhone, checkVirtualnum } from '../../../shared/checks';
+import type { ItemOperation } from '../../../shared/router';
+import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
+import { readVirtualnumLocator, resultObject, virtualnumLocator } from '../../../shared/virtualnums';
+
+const properties: INodeProperties[] = [
+	virtualnumLocator({
+		name: 'virtualnum1',
+		displayName: 'Caller ID for First Leg',
+		description: 'Virtual number shown to the first destination',
+	}),
+	{
+		displayName: 'First Destination',
+		name: 'destination1',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 0501234567',
+		description: 'The number the call goes out to first',
+	},
+	{
+		displayName: 'Second Destination',
+		name: 'destination2',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 0527654321',
+		description: 'The number the first destination is connected to once it answers',
+	},
+	{
+		displayName: 'Custom Parameters',
+		name: 'customParameters',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Parameter',
+		default: {},
+		description: 'Any values to store on the call; they appear in reports and in the pixel',
+		options: [
+			{
+				displayName: 'Parameter',
+				name: 'parameter',
+				values: [
+					{
+						displayName: 'Name',
+						name: 'name',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. crm_lead_id',
+						description: 'Letters, digits and underscores, starting with a letter',
+					},
+					{
+						displayName: 'Value',
+						name: 'value',
+						type: 'string',
+						default: '',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Caller ID for Second Leg',
+				name: 'virtualnum2',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 97235551234',
+				description: 'Virtual number shown to the second destination. Default: the caller ID of the first leg.',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['call'], operation: ['twoLegCall'] } }, properties);
+
+export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const virtualnum1 = readVirtualnumLocator.call(this, 'virtualnum1', itemIndex, checks, 'Caller ID for First Leg');
+	const destination1 = checkPhone(checks, 'First Destination', this.getNodeParameter('destination1', itemIndex, ''));
+	const destination2 = checkPhone(checks, 'Second Destination', this.getNodeParameter('destination2', itemIndex, ''));
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const params: IDataObject = { virtualnum1, destination1, destination2 };
+	if (String(options.virtualnum2 ?? '').trim() !== '') {
+		params.virtualnum2 = checkVirtualnum(checks, 'Caller ID for Second Leg', options.virtualnum2);
+	}
+
+	const custom = ((this.getNodeParameter('customParameters', itemIndex, {}) as IDataObject).parameter ?? []) as IDataObject[];
+	const stored: IDataObject = {};
+	const rule = LIMITS.customParameterName;
+	for (const [index, entry] of custom.entries()) {
+		const field = `Custom Parameters (parameter ${index + 1}): Name`;
+		const name = checks.pattern(field, checks.required(field, entry.name), rule.pattern, 'must be letters, digits and underscores, starting with a letter (at most 64 characters)');
+		if ((rule.reserved as readonly string[]).includes(name.toLowerCase())) {
+			checks.fail(field, `cannot be ${name}: the operation uses that name itself`, name);
+		}
+		if (name in stored) checks.fail(field, 'is used twice', name);
+		stored[name] = String(entry.value ?? '');
+	}
+
+	const answer = await virtualnumRequest.call(this, {
+		service: 'create_virtualnum_call_v2',
+		params: { ...stored, ...params },
+		method: 'POST',
+		itemIndex,
+		sideEffect: true,
+	});
+	return this.helpers.returnJsonArray({
+		...resultObject(answer.result),
+		...params,
+		...(Object.keys(stored).length > 0 ? { custom_parameters: stored } : {}),
+	});
+};

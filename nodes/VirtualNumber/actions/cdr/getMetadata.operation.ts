@@ -1,0 +1,28 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { InputChecks } from '../../../shared/checks';
+import type { ItemOperation } from '../../../shared/router';
+import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
+import { resultObject } from '../../../shared/virtualnums';
+import { callUuidField } from './common';
+
+const properties: INodeProperties[] = [
+	{
+		...callUuidField,
+		description: `${callUuidField.description}. Returns the sections cdr, pixel_data, ads_data, ads_call_extension_data and speech_recognition, each when the service has such data.`,
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['cdr'], operation: ['getMetadata'] } }, properties);
+
+export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const callUuid = checks.required('Call ID', this.getNodeParameter('callUuid', itemIndex, ''));
+	const answer = await virtualnumRequest.call(this, {
+		service: 'get_cdr_metadata_by_call_uuid',
+		params: { call_uuid: callUuid },
+		itemIndex,
+	});
+	return this.helpers.returnJsonArray({ call_uuid: callUuid, ...resultObject(answer.result) });
+};

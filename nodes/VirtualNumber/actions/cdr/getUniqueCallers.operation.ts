@@ -1,0 +1,61 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { DATE_FORMATS, InputChecks, LIMITS } from '../../../shared/checks';
+import { toDateTime } from '../../../shared/dates';
+import type { ItemOperation } from '../../../shared/router';
+import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
+import { resultRows } from '../../../shared/virtualnums';
+import { timeoutMs, timeoutOption } from './common';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Start Time',
+		name: 'startTime',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		description: 'Start of the period (workflow time zone); any date from an earlier node works too',
+	},
+	{
+		displayName: 'End Time',
+		name: 'endTime',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		description: 'End of the period (workflow time zone)',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [timeoutOption],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['cdr'], operation: ['getUniqueCallers'] } },
+	properties,
+);
+
+export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const timezone = this.getTimezone();
+	const start = toDateTime(this.getNodeParameter('startTime', itemIndex, ''), timezone, 'Start Time', checks);
+	const end = toDateTime(this.getNodeParameter('endTime', itemIndex, ''), timezone, 'End Time', checks);
+	const startTime = start.toFormat(DATE_FORMATS.virtualnum);
+	const endTime = end.toFormat(DATE_FORMATS.virtualnum);
+	if (start > end) checks.fail('End Time', `must not be before Start Time (${startTime})`, endTime);
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const answer = await virtualnumRequest.call(this, {
+		service: 'cdr_subunique_query',
+		params: { start_time: startTime, end_time: endTime },
+		itemIndex,
+		timeoutMs: timeoutMs(options, checks),
+		noResultsAsEmpty: true,
+	});
+	// The service returns at most LIMITS.cdrSubuniqueRows rows (spec).
+	return this.helpers.returnJsonArray(resultRows(answer.result).slice(0, LIMITS.cdrSubuniqueRows.max));
+};

@@ -1,0 +1,244 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
+
+import { InputChecks, LIMITS, checkPhoneList, findCdrSqlViolation } from '../../../shared/checks';
+import { formatVirtualnumDate, toDateTime } from '../../../shared/dates';
+import { asNodeError } from '../../../shared/errors';
+import type { ItemOperation } from '../../../shared/router';
+import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
+import { resultRows } from '../../../shared/virtualnums';
+import { timeoutOption, timeoutMs } from './common';
+import {
+	CALL_STATUSES,
+	CDR_COLUMNS,
+	RECORDING_FLAG,
+	buildCdrSql,
+	type CdrQuery,
+} from './sqlBuilder';
+
+const builder = { queryMode: ['builder'] };
+const sqlMode = { queryMode: ['sql'] };
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Mode',
+		name: 'queryMode',
+		type: 'options',
+		options: [
+			{
+				name: 'Build the Query',
+				value: 'builder',
+				description: 'Pick columns and filters; the node writes a safe statement',
+			},
+			{ name: 'Write SQL', value: 'sql', description: 'Write a read-only SELECT on webserviceview' },
+		],
+		default: 'builder',
+	},
+	// ---- SQL ----
+	{
+		displayName: 'SQL Statement',
+		name: 'sql',
+		type: 'string',
+		typeOptions: { editor: 'sqlEditor', sqlDialect: 'MySQL', rows: 5 },
+		required: true,
+		default: '',
+		placeholder: "SELECT start_call, cdr_ani, call_status FROM webserviceview WHERE start_call >= '2024-05-01 00:00:00' LIMIT 100",
+		description: `One SELECT from webserviceview, at most ${LIMITS.cdrSql.maxBytes} bytes: no semicolons between statements, subqueries, UNION, comments, @@ variables, := or SLEEP/BENCHMARK/GET_LOCK, and no writing keywords. The node checks these rules before sending. Select "1 AS ${RECORDING_FLAG}" to learn per row whether a recording exists.`,
+		hint: 'Use a time filter and LIMIT: a heavy statement may run up to 10 minutes',
+		displayOptions: { show: sqlMode },
+	},
+	// ---- builder ----
+	{
+		displayName: 'Columns',
+		name: 'columns',
+		type: 'multiOptions',
+		options: CDR_COLUMNS,
+		default: ['start_call', 'call_duration', 'cdr_ani', 'cdr_ddi', 'user_phone', 'call_status', 'cdr_uniqueid'],
+		description: 'Columns of each call record to return; none selected returns every column',
+		displayOptions: { show: builder },
+	},
+	{
+		displayName: 'Include Recording Exists',
+		name: 'recordingExists',
+		type: 'boolean',
+		default: false,
+		description: `Whether to add a "${RECORDING_FLAG}" field telling (true/false) whether the call has a recording to download`,
+		displayOptions: { show: builder },
+	},
+	{
+		displayName: 'Calls From',
+		name: 'from',
+		type: 'dateTime',
+		default: '',
+		description: 'Only calls that started at or after this time (workflow time zone). Any date from an earlier node works too.',
+		displayOptions: { show: builder },
+	},
+	{
+		displayName: 'Calls Until',
+		name: 'to',
+		type: 'dateTime',
+		default: '',
+		description: 'Only calls that started at or before this time (workflow time zone)',
+		displayOptions: { show: builder },
+	},
+	{
+		displayName: 'Call Statuses',
+		name: 'statuses',
+		type: 'multiOptions',
+		options: CALL_STATUSES,
+		default: [],
+		description: 'Only calls with one of these statuses; none selected returns every status',
+		displayOptions: { show: builder },
+	},
+	{
+		displayName: 'Virtual Numbers',
+		name: 'virtualnums',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 97235551234, 97235551235',
+		description: 'Only calls to these numbers (comma-separated, as the account lists them)',
+		displayOptions: { show: builder },
+	},
+	{
+		displayName: 'Caller Numbers',
+		name: 'callers',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 0501234567',
+		description: 'Only calls from these numbers (comma-separated, as the service stores them)',
+		displayOptions: { show: builder },
+	},
+	{
+		displayName: 'Order',
+		name: 'order',
+		type: 'options',
+		options: [
+			{ name: 'Newest First', value: 'DESC' },
+			{ name: 'Oldest First', value: 'ASC' },
+		],
+		default: 'DESC',
+		displayOptions: { show: builder },
+	},
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+		displayOptions: { show: builder },
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: LIMITS.cdrQueryLimit.min },
+		default: 50, // LIMITS.cdrQueryLimit.default
+		description: 'Max number of results to return',
+		displayOptions: { show: { ...builder, returnAll: [false] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [timeoutOption],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['cdr'], operation: ['query'] } }, properties);
+
+/** Comma-separated values of a text field (or a list from an expression). */
+function listOf(value: unknown): string {
+	return Array.isArray(value) ? value.map(String).join(',') : String(value ?? '');
+}
+
+function builderQuery(this: IExecuteFunctions, itemIndex: number, checks: InputChecks): CdrQuery {
+	const timezone = this.getTimezone();
+	const columns = this.getNodeParameter('columns', itemIndex, []) as string[];
+	for (const column of columns) {
+		checks.oneOf('Columns', column, CDR_COLUMNS.map((option) => String(option.value)));
+	}
+	const statuses = this.getNodeParameter('statuses', itemIndex, []) as string[];
+	for (const status of statuses) {
+		checks.oneOf('Call Statuses', status, CALL_STATUSES.map((option) => String(option.value)));
+	}
+	const fromValue = this.getNodeParameter('from', itemIndex, '') as unknown;
+	const toValue = this.getNodeParameter('to', itemIndex, '') as unknown;
+	const given = (value: unknown) => value !== undefined && value !== null && String(value).trim() !== '';
+	const query: CdrQuery = {
+		columns,
+		recordingExists: this.getNodeParameter('recordingExists', itemIndex, false) as boolean,
+		statuses,
+		virtualnums: [],
+		callers: [],
+		order: this.getNodeParameter('order', itemIndex, 'DESC') === 'ASC' ? 'ASC' : 'DESC',
+	};
+	if (given(fromValue)) query.from = formatVirtualnumDate(fromValue, timezone, 'Calls From', checks);
+	if (given(toValue)) query.to = formatVirtualnumDate(toValue, timezone, 'Calls Until', checks);
+	if (given(fromValue) && given(toValue)) {
+		const from = toDateTime(fromValue, timezone, 'Calls From', checks);
+		const to = toDateTime(toValue, timezone, 'Calls Until', checks);
+		if (from > to) checks.fail('Calls Until', `must not be before Calls From (${query.from})`, query.to);
+	}
+	const virtualnums = listOf(this.getNodeParameter('virtualnums', itemIndex, ''));
+	if (virtualnums.trim() !== '') query.virtualnums = checkPhoneList(checks, 'Virtual Numbers', virtualnums);
+	const callers = listOf(this.getNodeParameter('callers', itemIndex, ''));
+	if (callers.trim() !== '') query.callers = checkPhoneList(checks, 'Caller Numbers', callers);
+	if (!(this.getNodeParameter('returnAll', itemIndex, false) as boolean)) {
+		query.limit = checks.integerInRange('Limit', this.getNodeParameter('limit', itemIndex, LIMITS.cdrQueryLimit.default), LIMITS.cdrQueryLimit.min, Number.MAX_SAFE_INTEGER);
+	}
+	return query;
+}
+
+/** The statement of SQL mode, checked against the spec's rules; a trailing semicolon is not stacking and is dropped. */
+function sqlStatement(this: IExecuteFunctions, itemIndex: number, checks: InputChecks): string {
+	const sql = checks.required('SQL Statement', this.getNodeParameter('sql', itemIndex, '')).replace(/;\s*$/, '');
+	const violation = findCdrSqlViolation(sql);
+	if (violation) checks.fail('SQL Statement', `breaks a rule of the service: ${violation}`);
+	return sql;
+}
+
+/** cdr_query answers 1013 both for "no results" and for an invalid statement. */
+function isNoResults(error: unknown, builderMode: boolean): boolean {
+	if (!(error instanceof NodeApiError)) return false;
+	const data = (error.context.data ?? {}) as IDataObject;
+	if (Number(data.code) !== 1013) return false;
+	// A built statement is valid by construction: 1013 can only mean "no results". For a written
+	// one, only a description that says so (or none) counts as an empty result; anything else
+	// (a syntax error, an unknown column) stays an error.
+	const said = String(data.description ?? '').trim();
+	return builderMode || said === '' || /\bno (results?|rows?|records?|data)\b|not found|empty/i.test(said);
+}
+
+export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const mode = this.getNodeParameter('queryMode', itemIndex, 'builder') as string;
+	const builderMode = mode !== 'sql';
+	const query = builderMode ? builderQuery.call(this, itemIndex, checks) : undefined;
+	const sql = query ? buildCdrSql(query) : sqlStatement.call(this, itemIndex, checks);
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+
+	let rows: IDataObject[];
+	try {
+		const answer = await virtualnumRequest.call(this, {
+			service: 'cdr_query',
+			// POST: a statement can exceed what a URL carries.
+			method: 'POST',
+			params: { sql },
+			itemIndex,
+			timeoutMs: timeoutMs(options, checks),
+		});
+		rows = resultRows(answer.result);
+	} catch (error) {
+		if (!isNoResults(error, builderMode)) throw asNodeError(this.getNode(), error, itemIndex);
+		rows = [];
+	}
+	if (query?.recordingExists) {
+		rows = rows.map((row) => {
+			const value = row[RECORDING_FLAG];
+			return { ...row, [RECORDING_FLAG]: value !== undefined && value !== null && value !== '' && value !== 0 && value !== '0' };
+		});
+	}
+	return this.helpers.returnJsonArray(rows);
+};

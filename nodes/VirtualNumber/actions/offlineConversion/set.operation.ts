@@ -1,0 +1,45 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { InputChecks } from '../../../shared/checks';
+import type { ItemOperation } from '../../../shared/router';
+import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
+import { resultObject } from '../../../shared/virtualnums';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Call ID',
+		name: 'callUuid',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 1714557600.123',
+		description: 'The call_uuid (cdr_uniqueid) of the call',
+	},
+	{
+		displayName: 'Conversion Value',
+		name: 'conversionValue',
+		type: 'number',
+		typeOptions: { numberPrecision: 2 },
+		required: true,
+		default: 0,
+		description:
+			'Value of the conversion, e.g. the deal amount. Stored on the call (replacing an earlier value) and sent to the advertising platform on its next synchronization.',
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['offlineConversion'], operation: ['set'] } }, properties);
+
+export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const callUuid = checks.required('Call ID', this.getNodeParameter('callUuid', itemIndex, ''));
+	const conversionValue = checks.numeric('Conversion Value', this.getNodeParameter('conversionValue', itemIndex, ''));
+	const answer = await virtualnumRequest.call(this, {
+		service: 'set_ads_offline_conversion',
+		params: { call_uuid: callUuid, conversion_value: conversionValue },
+		method: 'POST',
+		itemIndex,
+		sideEffect: true,
+	});
+	return this.helpers.returnJsonArray({ call_uuid: callUuid, conversion_value: conversionValue, ...resultObject(answer.result) });
+};

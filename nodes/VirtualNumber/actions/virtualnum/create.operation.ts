@@ -1,0 +1,88 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { InputChecks, LIMITS } from '../../../shared/checks';
+import type { ItemOperation } from '../../../shared/router';
+import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
+import { readVirtualnumLocator, resultObject, virtualnumLocator } from '../../../shared/virtualnums';
+import {
+	createSettingFields,
+	requiredDescriptionField,
+	requiredDestinationField,
+	settingsToParams,
+} from './settings';
+
+const properties: INodeProperties[] = [
+	requiredDescriptionField,
+	requiredDestinationField,
+	{
+		displayName: 'Number',
+		name: 'allocation',
+		type: 'options',
+		options: [
+			{ name: 'Next Available', value: 'auto', description: 'The service picks a free number, optionally by prefix' },
+			{ name: 'Specific Number', value: 'specific', description: 'A number from the pool of available numbers' },
+		],
+		default: 'auto',
+		description: 'Which number to allocate. Allocation may change the rates of the account.',
+	},
+	{
+		displayName: 'Prefix',
+		name: 'prefix',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 9723',
+		description: 'Only a number starting with these digits; empty for any number',
+		displayOptions: { show: { allocation: ['auto'] } },
+	},
+	virtualnumLocator({
+		displayName: 'Available Number',
+		description: 'The number to allocate, from the pool of available numbers',
+		searchListMethod: 'searchAvailableVirtualnums',
+		displayOptions: { show: { allocation: ['specific'] } },
+	}),
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: createSettingFields,
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['virtualnum'], operation: ['create'] } }, properties);
+
+export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const descriptionText = checks.maxLength(
+		'Description',
+		checks.required('Description', this.getNodeParameter('description', itemIndex, '')),
+		LIMITS.description.maxLength,
+	);
+	const destinations = checks.maxLength(
+		'Destination Phones',
+		checks.required('Destination Phones', this.getNodeParameter('callDestinationPhone', itemIndex, '')),
+		LIMITS.callDestinationPhone.maxLength,
+	);
+	const params: IDataObject = {
+		description: descriptionText,
+		call_destination_phone: destinations,
+		...settingsToParams(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject, checks),
+	};
+	const allocation = this.getNodeParameter('allocation', itemIndex, 'auto') as string;
+	if (allocation === 'specific') {
+		params.virtualnum = readVirtualnumLocator.call(this, 'virtualnum', itemIndex, checks, 'Available Number');
+	} else {
+		const prefix = String(this.getNodeParameter('prefix', itemIndex, '')).trim();
+		if (prefix !== '') params.prefix = checks.digits('Prefix', prefix);
+	}
+	const answer = await virtualnumRequest.call(this, {
+		service: 'create_virtualnum',
+		params,
+		method: 'POST',
+		itemIndex,
+		sideEffect: true,
+	});
+	return this.helpers.returnJsonArray(resultObject(answer.result));
+};

@@ -1,0 +1,18 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { InputChecks } from '../../../shared/checks';
+import type { ItemOperation } from '../../../shared/router';
+import { getVirtualnum, readVirtualnumLocator, virtualnumLocator } from '../../../shared/virtualnums';
+
+const properties: INodeProperties[] = [
+	virtualnumLocator({ description: 'The number to read (active or suspended)' }),
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['virtualnum'], operation: ['get'] } }, properties);
+
+export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const virtualnum = readVirtualnumLocator.call(this, 'virtualnum', itemIndex, checks, 'Virtual Number');
+	return this.helpers.returnJsonArray(await getVirtualnum.call(this, virtualnum, itemIndex));
+};

@@ -1,0 +1,166 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { InputChecks, LIMITS } from '../../../shared/checks';
+import type { ItemOperation } from '../../../shared/router';
+import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
+import {
+	getAllVirtualnums,
+	getVirtualnumPage,
+	resultRows,
+	type VirtualnumStatus,
+} from '../../../shared/virtualnums';
+
+/** Fields of the number record the service filters by (spec: "for example description, private_field1, email, extenstion"). */
+const FILTER_FIELDS: INodePropertyOptions[] = [
+	{ name: 'Callback URL', value: 'callback_url' },
+	{ name: 'Create Time', value: 'create_time' },
+	{ name: 'Description', value: 'description' },
+	{ name: 'Destination Phones', value: 'call_destination_phone' },
+	{ name: 'Email', value: 'email' },
+	{ name: 'Extension', value: 'extenstion' },
+	{ name: 'Out-of-Hours Destination', value: 'out_of_time_destination_phone' },
+	...Array.from({ length: LIMITS.privateField.count }, (_, index) => ({
+		name: `Private Field ${index + 1}`,
+		value: `private_field${index + 1}`,
+	})),
+	{ name: 'SMS Destination Phone', value: 'sms_destination_phone' },
+];
+
+const OPERATORS = ['EQ', 'NE', 'LT', 'GT', 'LIKE'] as const;
+
+const byField = { filterBy: ['field'] };
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Filter',
+		name: 'filterBy',
+		type: 'options',
+		options: [
+			{ name: 'None', value: 'none', description: 'All numbers of the chosen status, page by page' },
+			{ name: 'By Field Value', value: 'field', description: 'Numbers whose field matches a value' },
+		],
+		default: 'none',
+	},
+	{
+		displayName:
+			'With a filter the service returns every matching number at once, of any status and without paging. The node then applies Status and Limit to that answer itself, so both settings still hold.',
+		name: 'filterNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: byField },
+	},
+	{
+		displayName: 'Field',
+		name: 'filterField',
+		type: 'options',
+		options: FILTER_FIELDS,
+		default: 'description',
+		description:
+			'Field of the number record to compare. Choose from the list, or specify another field name using an expression.',
+		displayOptions: { show: byField },
+	},
+	{
+		displayName: 'Operator',
+		name: 'filterOperator',
+		type: 'options',
+		options: [
+			{ name: 'Equals', value: 'EQ' },
+			{ name: 'Greater Than', value: 'GT' },
+			{ name: 'Less Than', value: 'LT' },
+			{ name: 'Like', value: 'LIKE', description: 'Pattern match: % stands for any text, _ for one character' },
+			{ name: 'Not Equals', value: 'NE' },
+		],
+		default: 'EQ',
+		displayOptions: { show: byField },
+	},
+	{
+		displayName: 'Value',
+		name: 'filterValue',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. Sales%',
+		displayOptions: { show: byField },
+	},
+	{
+		displayName: 'Status',
+		name: 'status',
+		type: 'options',
+		options: [
+			{ name: 'Active', value: 'active' },
+			{ name: 'Any', value: 'any', description: 'Active numbers first, then suspended ones' },
+			{ name: 'Suspended', value: 'suspended' },
+		],
+		default: 'active',
+		description:
+			'Which numbers to return. Sent to the service without a filter; with a filter it is applied by the node to the matches.',
+	},
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: LIMITS.getManyLimit.min, maxValue: LIMITS.getManyLimit.max },
+		default: 50, // LIMITS.getManyLimit.default
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['virtualnum'], operation: ['getAll'] } }, properties);
+
+function statusesOf(status: string): VirtualnumStatus[] {
+	return status === 'any' ? ['active', 'suspended'] : [status as VirtualnumStatus];
+}
+
+function hasStatus(row: IDataObject, statuses: VirtualnumStatus[]): boolean {
+	const active = Number(row.active_status) === 1;
+	return statuses.includes(active ? 'active' : 'suspended');
+}
+
+export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const filterBy = this.getNodeParameter('filterBy', itemIndex, 'none') as string;
+	const status = checks.oneOf('Status', String(this.getNodeParameter('status', itemIndex, 'active')), ['active', 'suspended', 'any']);
+	const statuses = statusesOf(status);
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const limit = returnAll
+		? Infinity
+		: checks.integerInRange('Limit', this.getNodeParameter('limit', itemIndex, LIMITS.getManyLimit.default), LIMITS.getManyLimit.min, LIMITS.getManyLimit.max);
+
+	let numbers: IDataObject[];
+	if (filterBy === 'field') {
+		const field = checks.pattern('Field', checks.required('Field', this.getNodeParameter('filterField', itemIndex, '')), /^[a-z0-9_]+$/i, 'must be the name of a field of the number record');
+		const operator = checks.oneOf('Operator', String(this.getNodeParameter('filterOperator', itemIndex, 'EQ')).toUpperCase(), OPERATORS);
+		const value = checks.required('Value', this.getNodeParameter('filterValue', itemIndex, ''));
+		const answer = await virtualnumRequest.call(this, {
+			service: 'get_virtualnum',
+			params: { filter_name: field, filter_operator: operator, filter_value: value },
+			itemIndex,
+			noResultsAsEmpty: true,
+		});
+		// The service ignores status, page and limit with a filter: applied here instead.
+		numbers = resultRows(answer.result)
+			.filter((row) => hasStatus(row, statuses))
+			.slice(0, limit);
+	} else if (returnAll) {
+		numbers = [];
+		for (const one of statuses) numbers.push(...(await getAllVirtualnums.call(this, { status: one, itemIndex })));
+	} else {
+		numbers = [];
+		for (const one of statuses) {
+			const wanted = limit - numbers.length;
+			if (wanted <= 0) break;
+			numbers.push(...(await getVirtualnumPage.call(this, { status: one, page: 0, limit: wanted, itemIndex })));
+		}
+		numbers = numbers.slice(0, limit);
+	}
+	return this.helpers.returnJsonArray(numbers);
+};

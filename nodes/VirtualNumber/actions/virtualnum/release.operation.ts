@@ -1,0 +1,34 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { InputChecks } from '../../../shared/checks';
+import type { ItemOperation } from '../../../shared/router';
+import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
+import { readVirtualnumLocator, resultObject, virtualnumLocator } from '../../../shared/virtualnums';
+
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Releasing returns the number to the pool: calls to it stop, its per-number blacklist entries usually go, and rates may change. Restore brings it back while nobody else has taken it.',
+		name: 'releaseNotice',
+		type: 'notice',
+		default: '',
+	},
+	virtualnumLocator({ description: 'The number to release' }),
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['virtualnum'], operation: ['release'] } }, properties);
+
+export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const virtualnum = readVirtualnumLocator.call(this, 'virtualnum', itemIndex, checks, 'Virtual Number');
+	const answer = await virtualnumRequest.call(this, {
+		service: 'release_virtualnum',
+		params: { virtualnum },
+		method: 'POST',
+		itemIndex,
+		sideEffect: true,
+	});
+	const result = resultObject(answer.result);
+	return this.helpers.returnJsonArray({ virtualnum, released: true, ...result });
+};

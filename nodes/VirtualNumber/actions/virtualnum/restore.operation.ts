@@ -1,0 +1,36 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { InputChecks, checkVirtualnum } from '../../../shared/checks';
+import type { ItemOperation } from '../../../shared/router';
+import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
+import { resultObject } from '../../../shared/virtualnums';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Number to Restore',
+		name: 'numberToRestore',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 97235551234',
+		description:
+			'A number released from this account that nobody has taken since. Restoring a number that is already active fails with code 4043 ("already active").',
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['virtualnum'], operation: ['restore'] } }, properties);
+
+export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const virtualnum = checkVirtualnum(checks, 'Number to Restore', this.getNodeParameter('numberToRestore', itemIndex, ''));
+	const answer = await virtualnumRequest.call(this, {
+		service: 'restore_virtualnum',
+		params: { virtualnum },
+		method: 'POST',
+		itemIndex,
+		sideEffect: true,
+	});
+	const result = resultObject(answer.result);
+	return this.helpers.returnJsonArray({ virtualnum, restored: true, ...result });
+};

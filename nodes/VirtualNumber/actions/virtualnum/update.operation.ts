@@ -1,0 +1,34 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { InputChecks } from '../../../shared/checks';
+import type { ItemOperation } from '../../../shared/router';
+import { readVirtualnumLocator, updateVirtualnum, virtualnumLocator } from '../../../shared/virtualnums';
+import { settingsToParams, updateSettingFields } from './settings';
+
+const properties: INodeProperties[] = [
+	virtualnumLocator({ description: 'The number to change' }),
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		description:
+			'Only the fields added here change. The service needs the description and destination phones on every update: when they are not added, the node reads the current ones and sends them unchanged.',
+		options: updateSettingFields,
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['virtualnum'], operation: ['update'] } }, properties);
+
+export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const virtualnum = readVirtualnumLocator.call(this, 'virtualnum', itemIndex, checks, 'Virtual Number');
+	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const changes = settingsToParams(fields, checks);
+	if (Object.keys(changes).length === 0) {
+		checks.fail('Update Fields', 'has nothing to change: add at least one field with a value');
+	}
+	return this.helpers.returnJsonArray(await updateVirtualnum.call(this, virtualnum, changes, { itemIndex }));
+};

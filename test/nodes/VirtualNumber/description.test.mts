@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { loadPackage } from '../../harness/engine.mts';
+import { resources } from '../../../nodes/VirtualNumber/actions/resources.ts';
+
+async function properties(): Promise<INodeProperties[]> {
+	const loader = await loadPackage();
+	return (loader.getNode('virtualNumber').type as unknown as { description: { properties: INodeProperties[] } }).description.properties;
+}
+
+describe('Virtual Number node description', () => {
+	test('a parameter name has one type across all operations (values carry over when switching)', async () => {
+		const types = new Map<string, Set<string>>();
+		for (const property of await properties()) {
+			if (property.type === 'notice') continue;
+			const set = types.get(property.name) ?? new Set<string>();
+			set.add(property.type);
+			types.set(property.name, set);
+		}
+		const mixed = [...types].filter(([, set]) => set.size > 1).map(([name, set]) => `${name}: ${[...set].join('/')}`);
+		assert.deepEqual(mixed, []);
+	});
+
+	test('every operation of the dropdowns has an action and an implementation', async () => {
+		const operations = (await properties()).filter((p) => p.name === 'operation');
+		for (const [resource, module] of Object.entries(resources)) {
+			const dropdown = operations.find((p) => p.displayOptions?.show?.resource?.includes(resource));
+			assert.ok(dropdown, `${resource} has an operation dropdown`);
+			for (const option of dropdown.options as INodePropertyOptions[]) {
+				assert.ok(option.action, `${resource}.${String(option.value)} has an action`);
+				const implementation = (module as Record<string, { execute?: unknown }>)[String(option.value)];
+				assert.equal(typeof implementation?.execute, 'function', `${resource}.${String(option.value)} is implemented`);
+			}
+		}
+	});
+});
