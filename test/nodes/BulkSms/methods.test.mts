@@ -1,37 +1,28 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 
-import { LoadOptionsContext } from 'n8n-core';
-import type { INode, INodeListSearchResult, INodePropertyOptions, INodeType } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import type { INodeListSearchResult, INodePropertyOptions, INodeType } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
-import { additionalDataFor, loadPackage, NodeTypes, PACKAGE } from '../../harness/engine.mts';
+import { loadPackage } from '../../harness/engine.mts';
+import { callNodeMethod } from '../../harness/methods.mts';
 
-/** Runs one of the node's `methods` as the editor does, with a load-options context. */
-async function callMethod<T>(
+function callMethod<T>(
 	kind: 'listSearch' | 'loadOptions',
 	method: string,
 	credentials: Record<string, string>,
 	args: unknown[] = [],
 	timezone = 'UTC',
 ): Promise<T> {
-	const loader = await loadPackage();
-	const nodeTypes = new NodeTypes(loader);
-	const node: INode = {
-		id: 'sms',
-		name: 'Bulk SMS',
-		type: `${PACKAGE}.bulkSms`,
-		typeVersion: 1,
-		position: [0, 0],
+	return callNodeMethod<T>({
+		nodeType: 'bulkSms',
+		kind,
+		method,
+		credentials: { virtualnumSmsApi: credentials },
+		args,
 		parameters: { resource: 'message', operation: 'send' },
-		credentials: { virtualnumSmsApi: { id: 'cred', name: 'SMS' } },
-	};
-	const workflow = new Workflow({ nodes: [node], connections: {}, nodeTypes, active: false, settings: { timezone } });
-	const context = new LoadOptionsContext(workflow, node, additionalDataFor(loader, { virtualnumSmsApi: credentials }), 'parameters.sender');
-	const type = loader.getNode('bulkSms').type as INodeType;
-	const fn = (type.methods?.[kind] as Record<string, (...a: unknown[]) => Promise<T>>)[method];
-	return await fn.call(context, ...args);
+		timezone,
+	});
 }
 
 describe('Bulk SMS editor methods', () => {

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 
-import { LoadOptionsContext } from 'n8n-core';
-import type { INode, INodeListSearchResult, INodeType } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import type { INodeListSearchResult } from 'n8n-workflow';
 
-import { NodeTypes, additionalDataFor, loadPackage } from '../../harness/engine.mts';
+import { callNodeMethod } from '../../harness/methods.mts';
 import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
 import { vnRequests } from './vnRun.mts';
 
@@ -16,26 +14,15 @@ before(async () => {
 after(async () => await sandbox.close());
 beforeEach(() => sandbox.control.reset());
 
-/** Calls a list search of the node the way the editor does, with a real LoadOptionsContext. */
-async function search(method: string, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	const loader = await loadPackage();
-	const nodeTypes = new NodeTypes(loader);
-	const node: INode = {
-		id: 'vn',
-		name: 'VN',
-		type: 'n8n-nodes-virtualnum.virtualNumber',
-		typeVersion: 1,
-		position: [0, 0],
+function search(method: string, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	return callNodeMethod<INodeListSearchResult>({
+		nodeType: 'virtualNumber',
+		kind: 'listSearch',
+		method,
+		credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn } },
+		args: [filter, paginationToken],
 		parameters: { resource: 'virtualnum', operation: 'get' },
-		credentials: { virtualnumApi: { id: 'cred', name: 'cred' } },
-	};
-	const workflow = new Workflow({ id: 'w', nodes: [node], connections: {}, nodeTypes, active: false });
-	const additionalData = additionalDataFor(loader, { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn } });
-	const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters.virtualnum');
-	const type = nodeTypes.getByNameAndVersion(node.type, 1) as INodeType;
-	const fn = type.methods?.listSearch?.[method];
-	assert.ok(fn, `listSearch.${method} exists`);
-	return await fn.call(context, filter, paginationToken);
+	});
 }
 
 describe('Virtual Number → resource locator list searches', () => {

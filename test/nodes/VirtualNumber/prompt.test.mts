@@ -2,11 +2,10 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
 
-import { LoadOptionsContext } from 'n8n-core';
-import type { IBinaryData, IDataObject, INode, INodeExecutionData, INodeListSearchResult, INodeType } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, INodeExecutionData, INodeListSearchResult, INodeType } from 'n8n-workflow';
 
-import { NodeTypes, PACKAGE, additionalDataFor, loadPackage, runWorkflow, type RunResult } from '../../harness/engine.mts';
+import { loadPackage, runWorkflow, type RunResult } from '../../harness/engine.mts';
+import { callNodeMethod } from '../../harness/methods.mts';
 import { makeWav, mp3Chunks } from '../../../sandbox/audio.mts';
 import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
 
@@ -268,21 +267,13 @@ describe('Virtual Number → Voice Prompt', () => {
 		});
 	});
 
-	async function listSearch(method: string, filter?: string): Promise<INodeListSearchResult> {
-		const loader = await loadPackage();
-		const nodeTypes = new NodeTypes(loader);
-		const node: INode = {
-			id: 'vn',
-			name: 'VN',
-			type: `${PACKAGE}.virtualNumber`,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-			credentials: { virtualnumApi: { id: 'virtualnumApi-id', name: 'test' } },
-		};
-		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-		const context = new LoadOptionsContext(workflow, node, additionalDataFor(loader, credentials()), 'parameters.promptName');
-		const type = nodeTypes.getByNameAndVersion(node.type) as INodeType;
-		return await type.methods!.listSearch![method].call(context, filter);
+	function listSearch(method: string, filter?: string): Promise<INodeListSearchResult> {
+		return callNodeMethod<INodeListSearchResult>({
+			nodeType: 'virtualNumber',
+			kind: 'listSearch',
+			method,
+			credentials: credentials(),
+			args: [filter],
+		});
 	}
 });

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 
-import { LoadOptionsContext } from 'n8n-core';
-import type { IDataObject, INode, INodeListSearchResult, INodeType } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import type { IDataObject, INodeListSearchResult } from 'n8n-workflow';
 
-import { NodeTypes, PACKAGE, additionalDataFor, loadPackage, runWorkflow, type RunResult } from '../../harness/engine.mts';
+import { runWorkflow, type RunResult } from '../../harness/engine.mts';
+import { callNodeMethod } from '../../harness/methods.mts';
 import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
 
 describe('Virtual Number → Tag', () => {
@@ -300,21 +299,13 @@ describe('Virtual Number → Tag', () => {
 		});
 	});
 
-	async function listSearch(method: string, filter?: string): Promise<INodeListSearchResult> {
-		const loader = await loadPackage();
-		const nodeTypes = new NodeTypes(loader);
-		const node: INode = {
-			id: 'vn',
-			name: 'VN',
-			type: `${PACKAGE}.virtualNumber`,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-			credentials: { virtualnumApi: { id: 'virtualnumApi-id', name: 'test' } },
-		};
-		const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-		const context = new LoadOptionsContext(workflow, node, additionalDataFor(loader, credentials()), 'parameters.tagId');
-		const type = nodeTypes.getByNameAndVersion(node.type) as INodeType;
-		return await type.methods!.listSearch![method].call(context, filter);
+	function listSearch(method: string, filter?: string): Promise<INodeListSearchResult> {
+		return callNodeMethod<INodeListSearchResult>({
+			nodeType: 'virtualNumber',
+			kind: 'listSearch',
+			method,
+			credentials: credentials(),
+			args: [filter],
+		});
 	}
 });
