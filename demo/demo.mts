@@ -33,6 +33,8 @@ export interface DemoOptions {
 	print?: (line: string) => void;
 	/** Shown instead of outputDir in the report (e.g. a path relative to the repository). */
 	outputLabel?: string;
+	/** Called once the sandbox runs, before the first step (tests use it to inject faults). */
+	prepare?: (sandbox: Sandbox) => void | Promise<void>;
 }
 
 export interface DemoStep {
@@ -136,6 +138,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 	// The sandbox holds the calls of Oct-Dec 2024; 2000 of them give the nightly export a full day.
 	const sandbox = await startSandbox({ seed: { cdrs: 2000 } });
 	const host = await TriggerHost.start();
+	await options.prepare?.(sandbox);
 	const vnCredentials: Record<string, ICredentialDataDecryptedObject> = {
 		virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn },
 	};
