@@ -205,8 +205,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 			});
 			const sent = outputOf(run, send.name).map((item) => item.json);
 			const requests = sandbox.control.requests({ service: 'sms', operation: 'send_sms' });
-			say(`Sent "${text(send.parameters.message)}"`);
-			say(`from ${text((send.parameters.sender as IDataObject).value)} in ${requests.length} request(s), one result per recipient:`);
+			say(`Message: "${text(send.parameters.message)}"`);
+			say(`Sent from ${text((send.parameters.sender as IDataObject).value)} to ${sent.length} recipients in ${requests.length} request${requests.length === 1 ? '' : 's'}; one result per recipient:`);
 			for (const line of table(
 				['recipient', 'status', 'message id', 'segments'],
 				sent.map((r) => [r.dest, r.error ? `ERROR ${text(r.error)}` : r.status, r.message_id ?? '-', `${text(r.segments)} (${text(r.encoding)})`]),
