@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import type { IDataObject, INode, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { NodeHelpers } from 'n8n-workflow';
+import { NodeHelpers, safeParseWorkflowStructure } from 'n8n-workflow';
 
 import { loadPackage } from '../harness/engine.mts';
 import { startSandbox, type Sandbox } from '../../sandbox/index.mts';
@@ -243,6 +243,11 @@ describe('examples/', () => {
 			before(() => {
 				const raw = readFileSync(`${EXAMPLES_DIR}/${file}`, 'utf8');
 				workflow = JSON.parse(raw) as ExampleWorkflow;
+			});
+
+			test("passes n8n's own structure check of imported workflows (n8n-workflow 2.40.1, as in n8n 2.40.7)", () => {
+				const result = safeParseWorkflowStructure(structuredClone(workflow));
+				assert.equal(result.success, true, JSON.stringify(result.success ? '' : result.issues));
 			});
 
 			test('is an n8n workflow: name, nodes with unique ids and names, positions, settings', () => {
