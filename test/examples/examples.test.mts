@@ -1,0 +1,410 @@
+/**
+ * Every file of examples/ is a workflow n8n 2.40 imports and runs as it is: valid JSON, one trigger
+ * (a core trigger of n8n-nodes-base 2.40.2 at an existing typeVersion, or this package's trigger),
+ * every other node one of this package's nodes, connections between existing nodes, every
+ * parameter of our nodes one the node defines and shows for the chosen resource and operation,
+ * with valid values and no issue n8n's editor would flag, and the credentials by name.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import type { IDataObject, INode, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeHelpers, safeParseWorkflowStructure } from 'n8n-workflow';
+
+import { loadPackage } from '../harness/engine.mts';
+import { startSandbox, type Sandbox } from '../../sandbox/index.mts';
+import {
+	CORE_TRIGGERS,
+	EXAMPLES_DIR,
+	OUR_TRIGGER,
+	exampleFiles,
+	isOurs,
+	isTrigger,
+	loadExample,
+	pinnedItems,
+	runExample,
+	triggerOf,
+	type ExampleNode,
+	type ExampleWorkflow,
+} from '../../demo/workflows.mts';
+
+/** The files the README lists; a new example must be added here and there. */
+const EXPECTED_FILES = [
+	'blacklist-caller-from-form.json',
+	'call-ended-download-recording.json',
+	'click-to-call-from-webhook.json',
+	'nightly-call-record-export.json',
+	'sms-campaign-scheduled.json',
+	'sms-delivery-reports.json',
+];
+
+/**
+ * The core triggers allowed, as n8n-nodes-base 2.40.2 defines them: every typeVersion it has, and
+ * the top-level parameter names of each (checked against the installed n8n-nodes-base below,
+ * when the e2e install is present).
+ */
+const CORE: Record<string, { file: string; versions: number[]; parameters: string[] }> = {
+	'n8n-nodes-base.scheduleTrigger': {
+		file: 'Schedule/ScheduleTrigger.node.js',
+		versions: [1, 1.1, 1.2, 1.3, 1.4],
+		parameters: ['rule'],
+	},
+	'n8n-nodes-base.formTrigger': {
+		file: 'Form/v2/FormTriggerV2.node.js',
+		versions: [2, 2.1, 2.2, 2.3, 2.4, 2.5, 2.6],
+		parameters: ['formTitle', 'formDescription', 'formFields', 'responseMode', 'options'],
+	},
+	'n8n-nodes-base.webhook': {
+		file: 'Webhook/Webhook.node.js',
+		versions: [1, 1.1, 2, 2.1],
+		parameters: ['multipleMethods', 'httpMethod', 'path', 'responseMode', 'responseData', 'responseBinaryPropertyName', 'options'],
+	},
+};
+
+const CREDENTIALS: Record<string, { id: string; name: string }> = {
+	virtualnumApi: { id: '1', name: 'Virtual Number sandbox' },
+	virtualnumSmsApi: { id: '2', name: 'SMS sandbox' },
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const isExpression = (value: unknown) => typeof value === 'string' && value.startsWith('=');
+
+let descriptions: Map<string, INodeTypeDescription>;
+
+before(async () => {
+	const loader = await loadPackage();
+	descriptions = new Map(
+		['virtualNumber', 'bulkSms', 'virtualNumberTrigger'].map((name) => [
+			`n8n-nodes-virtualnum.${name}`,
+			(loader.getNode(name).type as INodeType).description,
+		]),
+	);
+});
+
+function asINode(node: ExampleNode): INode {
+	return {
+		id: node.id,
+		name: node.name,
+		type: node.type,
+		typeVersion: node.typeVersion,
+		position: node.position,
+		parameters: node.parameters as INode['parameters'],
+		...(node.webhookId ? { webhookId: node.webhookId } : {}),
+	};
+}
+
+/**
+ * Problems with one parameter value against its definition: unknown keys of collections and
+ * fixed collections, option values the node does not offer, resource locators in a mode it lacks.
+ * Expressions are not judged (they are resolved when the workflow runs).
+ */
+function valueProblems(property: INodeProperties, value: unknown, path: string): string[] {
+	if (isExpression(value)) return [];
+	const problems: string[] = [];
+	switch (property.type) {
+		case 'options': {
+			const values = (property.options ?? []).map((option) => (option as { value: unknown }).value);
+			if (!property.typeOptions?.loadOptionsMethod && !values.includes(value as never)) problems.push(`${path}: "${String(value)}" is not one of ${values.join(', ')}`);
+			break;
+		}
+		case 'multiOptions': {
+			const values = (property.options ?? []).map((option) => (option as { value: unknown }).value);
+			if (!Array.isArray(value)) problems.push(`${path}: must be a list`);
+			else for (const entry of value) if (!isExpression(entry) && !values.includes(entry as never)) problems.push(`${path}: "${String(entry)}" is not one of ${values.join(', ')}`);
+			break;
+		}
+		case 'boolean':
+			if (typeof value !== 'boolean') problems.push(`${path}: must be true or false`);
+			break;
+		case 'number':
+			if (typeof value !== 'number') problems.push(`${path}: must be a number`);
+			break;
+		case 'string':
+		case 'dateTime':
+			if (typeof value !== 'string') problems.push(`${path}: must be text`);
+			break;
+		case 'resourceLocator': {
+			const locator = value as { __rl?: unknown; mode?: unknown; value?: unknown };
+			const modes = (property.modes ?? []).map((mode) => mode.name);
+			if (!locator || locator.__rl !== true) problems.push(`${path}: a resource locator needs "__rl": true`);
+			else if (!modes.includes(String(locator.mode))) problems.push(`${path}: mode "${String(locator.mode)}" is not one of ${modes.join(', ')}`);
+			else if (typeof locator.value !== 'string' || locator.value === '') problems.push(`${path}: no value`);
+			break;
+		}
+		case 'collection': {
+			const options = (property.options ?? []) as INodeProperties[];
+			for (const [key, entry] of Object.entries((value ?? {}) as IDataObject)) {
+				const option = options.find((candidate) => candidate.name === key);
+				if (!option) problems.push(`${path}.${key}: not an option of ${property.displayName} (${options.map((o) => o.name).join(', ')})`);
+				else problems.push(...valueProblems(option, entry, `${path}.${key}`));
+			}
+			break;
+		}
+		case 'fixedCollection': {
+			const groups = (property.options ?? []) as Array<{ name: string; values: INodeProperties[] }>;
+			for (const [key, entry] of Object.entries((value ?? {}) as IDataObject)) {
+				const group = groups.find((candidate) => candidate.name === key);
+				if (!group) {
+					problems.push(`${path}.${key}: not a group of ${property.displayName}`);
+					continue;
+				}
+				const rows = Array.isArray(entry) ? entry : [entry];
+				rows.forEach((row, index) => {
+					for (const [field, fieldValue] of Object.entries((row ?? {}) as IDataObject)) {
+						const definition = group.values.find((candidate) => candidate.name === field);
+						if (!definition) problems.push(`${path}.${key}[${index}].${field}: not a field of ${group.name}`);
+						else problems.push(...valueProblems(definition, fieldValue, `${path}.${key}[${index}].${field}`));
+					}
+				});
+			}
+			break;
+		}
+		default:
+			break;
+	}
+	return problems;
+}
+
+/** Every problem with the parameters of one of our nodes. */
+function parameterProblems(node: ExampleNode, description: INodeTypeDescription): string[] {
+	const problems: string[] = [];
+	const inode = asINode(node);
+	// What n8n resolves from the node's values: the parameters shown for them, with defaults.
+	const shown = NodeHelpers.getNodeParameters(description.properties, inode.parameters, true, false, inode, description) ?? {};
+	for (const [key, value] of Object.entries(node.parameters)) {
+		const candidates = description.properties.filter((property) => property.name === key);
+		if (candidates.length === 0) {
+			problems.push(`${key}: the node has no such parameter`);
+			continue;
+		}
+		if (!(key in shown)) {
+			problems.push(`${key}: not shown for these settings (resource ${String(node.parameters.resource)}, operation ${String(node.parameters.operation)})`);
+			continue;
+		}
+		const displayed = candidates.filter((property) => NodeHelpers.displayParameter(shown, property, inode, description));
+		const property = displayed[0] ?? candidates[0];
+		problems.push(...valueProblems(property, value, key));
+	}
+	// The issues n8n's editor would show on the node (required values missing, and so on).
+	const issues = NodeHelpers.getNodeParametersIssues(description.properties, inode, description);
+	if (issues) problems.push(...NodeHelpers.nodeIssuesToString(issues, inode));
+	return problems;
+}
+
+const N8N_NODES_BASE = fileURLToPath(new URL('../../e2e/node_modules/n8n-nodes-base/', import.meta.url));
+
+/** The node descriptions n8n's editor uses (n8n-nodes-base's dist/types/nodes.json), when the e2e install is present. */
+function installedCoreDescriptions(): { version: string; byName: (name: string, typeVersion: number) => INodeTypeDescription | undefined } | undefined {
+	const file = `${N8N_NODES_BASE}dist/types/nodes.json`;
+	if (!existsSync(file)) return undefined;
+	const all = JSON.parse(readFileSync(file, 'utf8')) as INodeTypeDescription[];
+	const { version } = JSON.parse(readFileSync(`${N8N_NODES_BASE}package.json`, 'utf8')) as { version: string };
+	return {
+		version,
+		byName: (name, typeVersion) =>
+			all.find((description) => description.name === name && ([] as number[]).concat(description.version).includes(typeVersion)),
+	};
+}
+
+describe('examples/', () => {
+	test('holds exactly the listed example files', () => {
+		assert.deepEqual(exampleFiles(), EXPECTED_FILES);
+	});
+
+	test('the core triggers are valid for the installed n8n-nodes-base (its nodes.json), when the e2e install is present', (t) => {
+		const installed = installedCoreDescriptions();
+		if (!installed) {
+			t.skip('n8n-nodes-base is not installed under e2e/node_modules');
+			return;
+		}
+		assert.equal(installed.version, '2.40.2');
+		for (const [type, core] of Object.entries(CORE)) {
+			const name = type.replace('n8n-nodes-base.', '');
+			for (const version of core.versions) assert.ok(installed.byName(name, version), `${type} has typeVersion ${version}`);
+			for (const parameter of core.parameters) {
+				const description = installed.byName(name, core.versions[core.versions.length - 1])!;
+				assert.ok(description.properties.some((property) => property.name === parameter), `${type} defines ${parameter}`);
+			}
+		}
+		for (const file of EXPECTED_FILES) {
+			const trigger = triggerOf(loadExample(file));
+			if (isOurs(trigger.type)) continue;
+			const description = installed.byName(trigger.type.replace('n8n-nodes-base.', ''), trigger.typeVersion);
+			assert.ok(description, `${file}: ${trigger.type} has no typeVersion ${trigger.typeVersion}`);
+			assert.deepEqual(parameterProblems(trigger, description), [], `${file}: ${trigger.name}`);
+		}
+	});
+
+	for (const file of EXPECTED_FILES) {
+		describe(file, () => {
+			let workflow: ExampleWorkflow;
+			before(() => {
+				const raw = readFileSync(`${EXAMPLES_DIR}/${file}`, 'utf8');
+				workflow = JSON.parse(raw) as ExampleWorkflow;
+			});
+
+			test("passes n8n's own structure check of imported workflows (n8n-workflow 2.40.1, as in n8n 2.40.7)", () => {
+				const result = safeParseWorkflowStructure(structuredClone(workflow));
+				assert.equal(result.success, true, JSON.stringify(result.success ? '' : result.issues));
+			});
+
+			test('is an n8n workflow: name, nodes with unique ids and names, positions, settings', () => {
+				assert.equal(typeof workflow.name, 'string');
+				assert.ok(workflow.name.length > 0);
+				assert.ok(Array.isArray(workflow.nodes) && workflow.nodes.length >= 1);
+				assert.equal(typeof workflow.connections, 'object');
+				assert.equal(workflow.settings?.executionOrder, 'v1');
+				assert.equal(workflow.active, false, 'examples are imported inactive');
+				const ids = workflow.nodes.map((node) => node.id);
+				const names = workflow.nodes.map((node) => node.name);
+				assert.equal(new Set(ids).size, ids.length, 'node ids are unique');
+				assert.equal(new Set(names).size, names.length, 'node names are unique');
+				for (const node of workflow.nodes) {
+					assert.match(node.id, UUID, `${node.name}: id`);
+					assert.ok(Array.isArray(node.position) && node.position.length === 2 && node.position.every(Number.isFinite), `${node.name}: position`);
+					assert.equal(typeof node.parameters, 'object', `${node.name}: parameters`);
+					assert.notEqual(node.name, 'Start', 'the name Start is the harness start node');
+				}
+			});
+
+			test('has exactly one trigger, first in the flow, and every other node is one of this package', () => {
+				const trigger = triggerOf(workflow);
+				for (const node of workflow.nodes) {
+					if (node === trigger) continue;
+					assert.ok(isOurs(node.type), `${node.name}: ${node.type} is not a node of n8n-nodes-virtualnum`);
+					assert.ok(!isTrigger(node), `${node.name}: a second trigger`);
+					assert.ok(descriptions.has(node.type), `${node.name}: ${node.type} is not a node this package has`);
+					assert.equal(node.typeVersion, descriptions.get(node.type)!.version, `${node.name}: typeVersion`);
+				}
+				if (trigger.type === OUR_TRIGGER) {
+					assert.equal(trigger.typeVersion, descriptions.get(OUR_TRIGGER)!.version);
+				} else {
+					assert.ok(CORE_TRIGGERS.includes(trigger.type), `${trigger.type} is not an allowed core trigger`);
+					const core = CORE[trigger.type];
+					assert.ok(core.versions.includes(trigger.typeVersion), `${trigger.type} has no typeVersion ${trigger.typeVersion} in n8n-nodes-base 2.40.2`);
+					for (const key of Object.keys(trigger.parameters)) {
+						assert.ok(core.parameters.includes(key), `${trigger.name}: ${trigger.type} has no parameter ${key}`);
+					}
+					assert.equal(trigger.credentials, undefined, `${trigger.name}: the core trigger needs no credential here`);
+				}
+				if (trigger.type !== 'n8n-nodes-base.scheduleTrigger') {
+					assert.match(String(trigger.webhookId), UUID, `${trigger.name}: a webhook trigger has a webhookId, so its URL stays the same on import`);
+				}
+			});
+
+			test('connections go from existing nodes to existing nodes, and reach every node from the trigger', () => {
+				const names = new Set(workflow.nodes.map((node) => node.name));
+				const trigger = triggerOf(workflow);
+				const edges: Array<[string, string]> = [];
+				for (const [from, byType] of Object.entries(workflow.connections)) {
+					assert.ok(names.has(from), `connection from "${from}", which is not a node`);
+					for (const [type, outputs] of Object.entries(byType)) {
+						assert.equal(type, 'main');
+						for (const targets of outputs) {
+							for (const target of targets) {
+								assert.ok(names.has(target.node), `connection from "${from}" to "${target.node}", which is not a node`);
+								assert.equal(target.type, 'main');
+								assert.equal(target.index, 0);
+								assert.notEqual(target.node, trigger.name, 'nothing leads into the trigger');
+								edges.push([from, target.node]);
+							}
+						}
+					}
+				}
+				const reached = new Set([trigger.name]);
+				for (let grew = true; grew; ) {
+					grew = false;
+					for (const [from, to] of edges) {
+						if (reached.has(from) && !reached.has(to)) {
+							reached.add(to);
+							grew = true;
+						}
+					}
+				}
+				assert.deepEqual([...reached].sort(), [...names].sort(), 'every node is reached from the trigger');
+			});
+
+			test('pins sample items on the trigger, and only on existing nodes', () => {
+				const trigger = triggerOf(workflow);
+				for (const name of Object.keys(workflow.pinData ?? {})) {
+					assert.ok(workflow.nodes.some((node) => node.name === name), `pinned data on "${name}", which is not a node`);
+				}
+				const items = pinnedItems(workflow, trigger.name);
+				assert.ok(items.length > 0);
+				for (const item of workflow.pinData![trigger.name]) {
+					assert.deepEqual(Object.keys(item), ['json'], 'a pinned item is { json }');
+					assert.ok(item.json && typeof item.json === 'object' && !Array.isArray(item.json));
+				}
+			});
+
+			test('every parameter of our nodes is one the node defines and shows, with a valid value', () => {
+				for (const node of workflow.nodes.filter((candidate) => isOurs(candidate.type))) {
+					const problems = parameterProblems(node, descriptions.get(node.type)!);
+					assert.deepEqual(problems, [], `${node.name}`);
+				}
+			});
+
+			test('our nodes reference their credentials by name: "Virtual Number sandbox" (id 1), "SMS sandbox" (id 2)', () => {
+				for (const node of workflow.nodes.filter((candidate) => isOurs(candidate.type))) {
+					const wanted = (descriptions.get(node.type)!.credentials ?? []).map((credential) => credential.name).sort();
+					assert.deepEqual(Object.keys(node.credentials ?? {}).sort(), wanted, `${node.name}: credentials`);
+					for (const type of wanted) assert.deepEqual(node.credentials![type], CREDENTIALS[type], `${node.name}: ${type}`);
+				}
+			});
+		});
+	}
+});
+
+describe('the parameter check itself', () => {
+	const node = (parameters: IDataObject): ExampleNode => ({
+		id: '00000000-0000-4000-8000-000000000000',
+		name: 'N',
+		type: 'n8n-nodes-virtualnum.virtualNumber',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+	});
+	const problems = (parameters: IDataObject) => parameterProblems(node(parameters), descriptions.get('n8n-nodes-virtualnum.virtualNumber')!);
+	const add = { resource: 'blacklist', operation: 'add', callerNumber: '0501234567', scope: 'global' };
+
+	test('accepts a valid node', () => {
+		assert.deepEqual(problems(add), []);
+	});
+
+	test('finds an unknown parameter, a hidden one, a bad option value, a bad collection key, a locator in an unknown mode, a missing required value', () => {
+		assert.match(problems({ ...add, color: 'red' }).join('\n'), /color: the node has no such parameter/);
+		assert.match(problems({ ...add, sql: 'SELECT 1' }).join('\n'), /sql: not shown/);
+		assert.match(problems({ ...add, scope: 'planet' }).join('\n'), /scope: "planet" is not one of/);
+		assert.match(problems({ resource: 'cdr', operation: 'query', options: { colour: 1 } }).join('\n'), /options\.colour: not an option/);
+		assert.match(problems({ resource: 'call', operation: 'clickToCall', destination: '1', virtualnum: { __rl: true, mode: 'url', value: 'x' } }).join('\n'), /mode "url"/);
+		assert.match(problems({ resource: 'blacklist', operation: 'add', scope: 'global' }).join('\n'), /Caller Number|callerNumber/);
+	});
+});
+
+describe("the campaign's Delivery Report URL", () => {
+	let sandbox: Sandbox;
+	before(async () => {
+		sandbox = await startSandbox();
+	});
+	after(async () => await sandbox.close());
+
+	test("is, in n8n, the Production URL of the delivery-report trigger (same webhook id)", async () => {
+		const campaign = loadExample('sms-campaign-scheduled.json');
+		const reports = loadExample('sms-delivery-reports.json');
+		const trigger = triggerOf(reports);
+		const run = await runExample(campaign, {
+			input: pinnedItems(campaign, triggerOf(campaign).name),
+			credentials: { virtualnumSmsApi: { baseUrl: sandbox.smsUrl, accessToken: sandbox.tokens.sms } },
+		});
+		assert.equal(run.error, undefined, run.error?.message);
+		const [request] = sandbox.control.requests({ operation: 'send_sms' });
+		const messages = request.body as Array<{ callback_url?: string }>;
+		// The harness runs as an n8n whose webhook base is http://localhost:5678/webhook.
+		const production = NodeHelpers.getNodeWebhookUrl('http://localhost:5678/webhook', 'any', asINode(trigger), 'webhook', false);
+		assert.equal(production, `http://localhost:5678/webhook/${trigger.webhookId}/webhook`);
+		assert.equal(messages.length, 3);
+		for (const message of messages) assert.equal(message.callback_url, production);
+	});
+});
