@@ -9,6 +9,7 @@ import { startN8n, type N8nServer } from './lib/n8n.mts';
 import { triggerRoundTrip } from './lib/trigger.mts';
 import { captureEditor } from './lib/browser.mts';
 import { showcaseWorkflow } from './lib/showcase.mts';
+import { runExamples } from './lib/examples.mts';
 import { fileURLToPath } from 'node:url';
 import { ensureE2eInstall } from './lib/setup.mts';
 
@@ -26,7 +27,8 @@ function check(condition: unknown, what: string): void {
 }
 
 ensureE2eInstall(log);
-const sandbox = await startSandbox({ log: () => {} });
+// 2000 call records so the nightly export's pinned day has calls, as in the demo.
+const sandbox = await startSandbox({ log: () => {}, seed: { cdrs: 2000 } });
 log(`sandbox: virtual number ${sandbox.vnUrl}, SMS ${sandbox.smsUrl}`);
 let n8n: N8nServer | undefined;
 try {
@@ -58,6 +60,7 @@ try {
 	}
 
 	await triggerRoundTrip(n8n, sandbox, vnCredential.id, check, log);
+	await runExamples(n8n, sandbox, { virtualnumApi: vnCredential.id, virtualnumSmsApi: smsCredential.id }, check, log);
 
 	const showcase = await n8n.rest<{ id: string }>('POST', '/workflows', showcaseWorkflow({ vn: vnCredential.id, sms: smsCredential.id }));
 	const editor = await captureEditor(

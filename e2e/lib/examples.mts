@@ -1,0 +1,180 @@
+/**
+ * The example workflows of examples/ in a real n8n: imported as a user would, credentials
+ * remapped, then each run the way it runs in production (webhooks called, triggers activated)
+ * or, for schedules and forms, as a manual run started from the trigger with its pinned data.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { Sandbox } from '../../sandbox/index.mts';
+import type { N8nServer } from './n8n.mts';
+import { ROOT_DIR } from './setup.mts';
+
+type Check = (condition: unknown, what: string) => void;
+
+/** A number of the sandbox's seeded account the example's trigger watches (it watches all). */
+const CALLED = '0722000101';
+
+interface ExampleNode {
+	name: string;
+	type: string;
+	credentials?: Record<string, { id: string; name: string }>;
+}
+interface Example {
+	name: string;
+	nodes: ExampleNode[];
+	pinData?: Record<string, Array<{ json: unknown }>>;
+	[key: string]: unknown;
+}
+interface Execution {
+	id: string;
+	status: string;
+	startedAt?: string;
+}
+
+function loadExample(file: string, credentials: Record<string, string>): Example {
+	const workflow = JSON.parse(readFileSync(join(ROOT_DIR, 'examples', file), 'utf8')) as Example;
+	for (const node of workflow.nodes) {
+		for (const [type, ref] of Object.entries(node.credentials ?? {})) {
+			node.credentials![type] = { id: credentials[type], name: ref.name };
+		}
+	}
+	delete workflow.id;
+	return workflow;
+}
+
+export async function runExamples(
+	n8n: N8nServer,
+	sandbox: Sandbox,
+	credentials: { virtualnumApi: string; virtualnumSmsApi: string },
+	check: Check,
+	log: (line: string) => void,
+): Promise<void> {
+	const imported = new Map<string, { id: string; versionId: string; workflow: Example }>();
+	for (const file of ['sms-delivery-reports.json', 'sms-campaign-scheduled.json', 'nightly-call-record-export.json', 'blacklist-caller-from-form.json', 'click-to-call-from-webhook.json', 'call-ended-download-recording.json']) {
+		const workflow = loadExample(file, credentials);
+		const created = await n8n.rest<{ id: string; versionId: string }>('POST', '/workflows', workflow);
+		imported.set(file, { ...created, workflow });
+	}
+	check(imported.size === 6, `imported the 6 example workflows of examples/`);
+	const activate = async (file: string) => {
+		const { id, versionId } = imported.get(file)!;
+		await n8n.rest('POST', `/workflows/${id}/activate`, { versionId });
+	};
+	const deactivate = async (file: string) => await n8n.rest('POST', `/workflows/${imported.get(file)!.id}/deactivate`, {});
+	const manualRun = async (file: string) => {
+		const { id, workflow } = imported.get(file)!;
+		const trigger = workflow.nodes.find((node) => /trigger|webhook/i.test(node.type))!;
+		const items = workflow.pinData?.[trigger.name] ?? [{ json: {} }];
+		const started = await n8n.rest<{ executionId?: string }>('POST', `/workflows/${id}/run`, {
+			triggerToStartFrom: {
+				name: trigger.name,
+				data: { startTime: Date.now(), executionTime: 0, executionIndex: 0, source: [], data: { main: [items] } },
+			},
+		});
+		return started.executionId ? await waitForExecution(n8n, id, started.executionId) : undefined;
+	};
+
+	// 1. Scheduled SMS campaign, delivery reports into the (active) delivery trigger.
+	await activate('sms-delivery-reports.json');
+	await waitFor(async () => true, 1000);
+	const campaign = await manualRun('sms-campaign-scheduled.json');
+	check(campaign?.status === 'success', `sms-campaign-scheduled: the campaign ran in n8n (${campaign?.status ?? 'no execution'})`);
+	const sent = sandbox.control.requests({ operation: 'send_sms' });
+	const batch = (sent.at(-1)?.body ?? []) as Array<{ dest: string; callback_url?: string }>;
+	const deliveryUrl = `${n8n.url}/webhook/`;
+	check(
+		sent.length === 1 && batch.length === 3 && batch.every((m) => String(m.callback_url).startsWith(deliveryUrl)),
+		`sms-campaign-scheduled: one batch of ${batch.length} messages, each with the delivery trigger's production URL (${String(batch[0]?.callback_url)})`,
+	);
+	await sandbox.control.flushScheduled();
+	const reports = await waitFor(async () => {
+		const list = await executionsOf(n8n, imported.get('sms-delivery-reports.json')!.id);
+		return list.filter((e) => e.status === 'success').length >= 3 ? list : undefined;
+	});
+	check(reports && reports.length >= 3, `sms-delivery-reports: n8n ran the delivery trigger once per report (${reports?.length ?? 0} successful executions)`);
+	await deactivate('sms-delivery-reports.json');
+
+	// 2. Nightly call-record export, started from its schedule trigger with the pinned run time.
+	const nightly = await manualRun('nightly-call-record-export.json');
+	const nightlyData = nightly ? await executionData(n8n, nightly.id) : '';
+	check(
+		nightly?.status === 'success' && nightlyData.includes('cdr_uniqueid'),
+		`nightly-call-record-export: the export ran in n8n and output call records (${nightly?.status ?? 'no execution'})`,
+	);
+
+	// 3. Blacklist a caller from a form, started from the form trigger with the pinned submission.
+	const before = sandbox.control.blacklist().length;
+	const blacklist = await manualRun('blacklist-caller-from-form.json');
+	check(
+		blacklist?.status === 'success' && sandbox.control.blacklist().length === before + 1,
+		`blacklist-caller-from-form: the caller was blacklisted (${blacklist?.status ?? 'no execution'}, ${sandbox.control.blacklist().length - before} new entry)`,
+	);
+
+	// 4. Click-to-call from a webhook: activated, then called like a website would.
+	await activate('click-to-call-from-webhook.json');
+	const answer = await waitFor(async () => {
+		const res = await fetch(`${n8n.url}/webhook/click-to-call`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ phone: '+972 50-123 4567' }),
+		});
+		return res.status === 200 ? ((await res.json()) as { call_uuid?: string }) : undefined;
+	});
+	check(answer?.call_uuid, `click-to-call-from-webhook: the production webhook placed a call and answered ${JSON.stringify(answer)}`);
+	await deactivate('click-to-call-from-webhook.json');
+
+	// 5. Call ended → call record → recording, through the real trigger.
+	await activate('call-ended-download-recording.json');
+	// n8n answers the activation before the trigger has registered every number.
+	const registered = await waitFor(async () =>
+		String(sandbox.control.virtualnum(CALLED)?.callback_url ?? '').startsWith(deliveryUrl) ? true : undefined,
+	);
+	check(registered, `call-ended-download-recording: activation pointed the watched number ${CALLED} at n8n`);
+	const { call, callbacks } = await sandbox.control.placeCall({ virtualnum: CALLED, caller: '0501234567', answered: true, durationSec: 61 });
+	check(
+		callbacks.length > 0 && callbacks.every((c) => c.responseStatus === 200),
+		`call-ended-download-recording: the call's callbacks reached n8n (${callbacks.map((c) => `${c.kind} → HTTP ${c.responseStatus ?? c.error}`).join(', ')})`,
+	);
+	const recordingRun = await waitFor(async () => {
+		const list = await executionsOf(n8n, imported.get('call-ended-download-recording.json')!.id);
+		return list.find((e) => e.status !== 'running' && e.status !== 'new');
+	});
+	const recordingData = recordingRun ? await executionData(n8n, recordingRun.id) : '';
+	check(
+		recordingRun?.status === 'success' && recordingData.includes(`${String(call.cdr_uniqueid)}.wav`),
+		`call-ended-download-recording: n8n fetched the call record and downloaded ${String(call.cdr_uniqueid)}.wav (${recordingRun?.status ?? 'no execution'})`,
+	);
+	await deactivate('call-ended-download-recording.json');
+	log('example workflows done');
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T | undefined> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await probe();
+		if (value || Date.now() > deadline) return value;
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+}
+
+async function executionsOf(n8n: N8nServer, workflowId: string): Promise<Execution[]> {
+	const list = await n8n.rest<{ results: Execution[] }>(
+		'GET',
+		`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`,
+	);
+	return list.results ?? [];
+}
+
+async function waitForExecution(n8n: N8nServer, workflowId: string, executionId: string): Promise<Execution | undefined> {
+	return await waitFor(async () => {
+		const found = (await executionsOf(n8n, workflowId)).find((e) => String(e.id) === String(executionId));
+		return found && found.status !== 'running' && found.status !== 'new' ? found : undefined;
+	});
+}
+
+/** The stored run data of an execution, as text (n8n keeps it in its "flatted" form). */
+async function executionData(n8n: N8nServer, executionId: string): Promise<string> {
+	const detail = await n8n.rest<{ data: unknown }>('GET', `/executions/${executionId}`);
+	return typeof detail.data === 'string' ? detail.data : JSON.stringify(detail.data);
+}
