@@ -298,7 +298,7 @@ describe('Virtual Number → User', () => {
 			const result = await run({ operation: 'assignNumber', userId: user(1), virtualnum: number('072-200 0103', 'id') });
 			assert.equal(result.error, undefined, result.error?.message);
 			assert.equal((requests('set_ddi_to_user')[0].body as IDataObject).virtualnum, '0722000103');
-			await refused({ operation: 'assignNumber', userId: user(1), virtualnum: number(expr('07220abc'), 'id') }, /Virtual Number: must be a virtual number/);
+			await refused({ operation: 'assignNumber', userId: user(1), virtualnum: number(expr('07220abc'), 'id') }, /Virtual Number: must be a phone number of at least 5 digits/);
 			await refused({ operation: 'assignNumber', userId: user(1), virtualnum: number(expr('')) }, /Virtual Number: is required/);
 			await refused({ operation: 'assignNumber', userId: user(1), virtualnum: number(expr('1234'), 'id') }, /at least 5 digits/);
 		});

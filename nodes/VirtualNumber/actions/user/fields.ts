@@ -5,51 +5,21 @@
  */
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { InputChecks } from '../../../shared/checks';
+import { checkVirtualnum, type InputChecks } from '../../../shared/checks';
 import type { VirtualnumAnswer } from '../../../shared/transport/virtualnumApi';
+import { resultRows, virtualnumLocator as sharedVirtualnumLocator } from '../../../shared/virtualnums';
 
 /** The `show` conditions of a field's displayOptions. */
 export type Show = NonNullable<IDisplayOptions['show']>;
 
-/** A virtual number as typed: digits, optionally with +, spaces or dashes, at least 5 digits. */
-const VIRTUALNUM_TYPED = /^\+?[\d\s-]+$/;
-
+/** The shared virtual number locator (list from get_virtualnum, or typed), shown on `show`. */
 export function virtualnumLocator(
 	name: string,
 	displayName: string,
 	show: Show,
 	extra: Partial<INodeProperties> = {},
 ): INodeProperties {
-	return {
-		displayName,
-		name,
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a virtual number...',
-				typeOptions: { searchListMethod: 'searchVirtualnums', searchable: true },
-			},
-			{
-				displayName: 'By Number',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 0722000100',
-				validation: [
-					{
-						type: 'regex',
-						properties: { regex: '^\\+?[\\d\\s-]{5,}$', errorMessage: 'Enter a virtual number (digits only)' },
-					},
-				],
-			},
-		],
-		displayOptions: { show },
-		...extra,
-	};
+	return { ...sharedVirtualnumLocator({ name, displayName, displayOptions: { show } }), ...extra };
 }
 
 /** The value of a resource locator (or a plain string), trimmed. */
@@ -59,13 +29,9 @@ export function locatorValue(this: IExecuteFunctions, name: string, itemIndex: n
 	return String(value ?? '').trim();
 }
 
-/** A virtual number from a locator: required, digits (formatting dropped), at least 5 of them. */
+/** A virtual number from a locator: required, digits only (formatting dropped), at least 5 of them. */
 export function readVirtualnum(this: IExecuteFunctions, name: string, field: string, check: InputChecks): string {
-	const text = check.required(field, locatorValue.call(this, name, check.itemIndex));
-	check.pattern(field, text, VIRTUALNUM_TYPED, 'must be a virtual number: digits, optionally with spaces or dashes');
-	const digits = text.replace(/[^\d+]/g, '');
-	if (digits.replace('+', '').length < 5) check.fail(field, 'must have at least 5 digits', text);
-	return digits;
+	return checkVirtualnum(check, field, locatorValue.call(this, name, check.itemIndex));
 }
 
 /**
@@ -88,12 +54,7 @@ export function writeOutput(answer: VirtualnumAnswer, echo: IDataObject): IDataO
 	return { success: true, ...echo, ...fields, ...words };
 }
 
-/** The rows of a list result: an array, one object, or nothing. */
-export function resultRows(result: unknown): IDataObject[] {
-	if (Array.isArray(result)) return result as IDataObject[];
-	if (result !== null && typeof result === 'object') return [result as IDataObject];
-	return [];
-}
+export { resultRows };
 
 /** "Return All" / "Limit" of the Get Many operations, for services that return every row at once. */
 export function returnAllFields(show: Show): INodeProperties[] {
