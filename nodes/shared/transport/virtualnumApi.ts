@@ -84,6 +84,16 @@ export async function virtualnumRequest(
 	this: RequestContext,
 	request: VirtualnumRequest,
 ): Promise<VirtualnumAnswer> {
+	const { context, options } = await prepareRequest.call(this, request);
+	const raw = await sendRequest.call(this, VIRTUALNUM_CREDENTIAL, options, context);
+	return readVirtualnumAnswer(raw, context, request.noResultsAsEmpty === true);
+}
+
+/** The HTTP options of a request and the context its failures are reported in. */
+async function prepareRequest(
+	this: RequestContext,
+	request: VirtualnumRequest,
+): Promise<{ context: FailureContext; options: IHttpRequestOptions }> {
 	const baseUrl = await virtualnumBaseUrl.call(this);
 	const context: FailureContext = {
 		node: this.getNode(),
@@ -92,8 +102,7 @@ export async function virtualnumRequest(
 		itemIndex: request.itemIndex,
 		sideEffect: request.sideEffect,
 	};
-	const raw = await sendRequest.call(this, VIRTUALNUM_CREDENTIAL, buildVirtualnumRequest(baseUrl, request), context);
-	return readVirtualnumAnswer(raw, context, request.noResultsAsEmpty === true);
+	return { context, options: buildVirtualnumRequest(baseUrl, request) };
 }
 
 /** Interprets one answer; shared by the node operations, the trigger and the credential test. */
@@ -289,15 +298,7 @@ export interface VirtualnumFile {
  * (no file) becomes the usual error naming the code.
  */
 export async function virtualnumBufferedDownload(this: RequestContext, request: VirtualnumRequest): Promise<VirtualnumFile> {
-	const baseUrl = await virtualnumBaseUrl.call(this);
-	const context: FailureContext = {
-		node: this.getNode(),
-		serviceLabel: VIRTUALNUM_LABEL,
-		operation: request.service,
-		itemIndex: request.itemIndex,
-		sideEffect: request.sideEffect,
-	};
-	const options = buildVirtualnumRequest(baseUrl, {
+	const { context, options } = await prepareRequest.call(this, {
 		...request,
 		requestOptions: { ...request.requestOptions, encoding: 'arraybuffer' },
 	});
@@ -441,15 +442,7 @@ export async function virtualnumStreamDownload(
 	this: RequestContext,
 	request: VirtualnumRequest,
 ): Promise<VirtualnumStream> {
-	const baseUrl = await virtualnumBaseUrl.call(this);
-	const context: FailureContext = {
-		node: this.getNode(),
-		serviceLabel: VIRTUALNUM_LABEL,
-		operation: request.service,
-		itemIndex: request.itemIndex,
-		sideEffect: request.sideEffect,
-	};
-	const options = buildVirtualnumRequest(baseUrl, {
+	const { context, options } = await prepareRequest.call(this, {
 		...request,
 		requestOptions: { ...request.requestOptions, encoding: 'stream' },
 	});
