@@ -201,6 +201,20 @@ function codeOf(error: unknown): number | undefined {
 	return Number.isFinite(code) ? code : undefined;
 }
 
+/**
+ * Whether an update that failed may still have been applied: its answer was lost or unreadable
+ * (timeout, reset connection, HTTP 5xx, an HTML, empty, cut-off or XML answer, code 999). A status
+ * code the service answered, a 401 or a connection refused mean it was not.
+ */
+function mayHaveBeenApplied(error: unknown): boolean {
+	if (!(error instanceof NodeApiError)) return false;
+	const code = (error.context?.data as JsonObject | undefined)?.code;
+	if (typeof code === 'number') return code === 200 || code === 999;
+	if (typeof code === 'string' && ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) return false;
+	const http = Number(error.httpCode);
+	return !(Number.isFinite(http) && http >= 400 && http < 500);
+}
+
 /** getVirtualnum fails with a NodeOperationError (not a NodeApiError) only when the number is not in the account. */
 function isNotInAccount(error: unknown): boolean {
 	if (error instanceof NodeApiError) return codeOf(error) === NOT_IN_ACCOUNT;
@@ -314,10 +328,12 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 		return true;
 	}
 
-	// Phase 3: a number failed; put every number changed so far back as it was when activation started.
+	// Phase 3: a number failed; put every number changed so far back as it was when activation started,
+	// the failed one too when its update may have been applied (a lost or unreadable answer).
 	const failedNumber = text(failed.item.virtualnum);
+	const uncertain = mayHaveBeenApplied(failed.error);
 	const notRestored: string[] = [];
-	for (const record of done.reverse()) {
+	for (const record of [...done.reverse(), ...(uncertain ? [failed.item] : [])]) {
 		const number = text(record.virtualnum);
 		const start = startOf.get(number)!;
 		try {
@@ -337,10 +353,13 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 	throw new NodeOperationError(node, `Could not register the trigger on ${failedNumber}: ${message ?? String(failed.error)}`, {
 		description: [
 			description,
-			done.length === 0
+			uncertain ? `The service may have changed ${failedNumber} before the failure, so it was put back as well.` : '',
+			done.length === 0 && !uncertain
 				? 'No number had been changed.'
 				: notRestored.length === 0
-					? `The ${done.length} number${done.length === 1 ? '' : 's'} already changed ${done.length === 1 ? 'was' : 'were'} put back as they were.`
+					? done.length === 0
+						? ''
+						: `The ${done.length} number${done.length === 1 ? '' : 's'} already changed ${done.length === 1 ? 'was' : 'were'} put back as they were.`
 					: `Could not put back ${listNumbers(notRestored)}; deactivating the workflow will try again.`,
 		]
 			.filter(Boolean)

@@ -395,15 +395,25 @@ function recipientsFailed(
 	return error;
 }
 
-/** A failure of a whole batch (HTTP error, wrong number of results…), told with what was sent before it. */
-function batchFailed(error: unknown, sent: SentRecord[], notSent: Entry[]): Error {
+/**
+ * A failure of a whole batch (HTTP error, wrong number of results…), told with what was sent
+ * before it, the messages of the failed batch itself, and what was not sent.
+ */
+function batchFailed(error: unknown, sent: SentRecord[], batch: Entry[], notSent: Entry[]): Error {
 	const done = progress(sent, notSent);
-	const nodeError = error as { description?: string | null; context?: IDataObject };
+	const nodeError = error as { description?: string | null; context?: IDataObject; httpCode?: string | null };
+	// A 401 is answered before anything is sent; any other batch failure may come after the service took the batch.
+	const refused = nodeError?.httpCode === '401';
+	const inBatch = `${refused ? 'Not sent' : 'In the failed batch, possibly sent (check the notifications report before sending them again)'} (${batch.length}): the messages of items ${batch[0].item.itemIndex}-${batch[batch.length - 1].item.itemIndex}.`;
 	if (nodeError && typeof nodeError === 'object') {
-		nodeError.description = [nodeError.description, done.text].filter(Boolean).join('\n');
+		nodeError.description = [nodeError.description, done.text, inBatch].filter(Boolean).join('\n');
 		if (nodeError.context) {
 			const before = (nodeError.context.data ?? {}) as IDataObject;
-			nodeError.context.data = { ...before, ...done.data };
+			nodeError.context.data = {
+				...before,
+				...done.data,
+				failedBatch: batch.map((entry) => ({ dest: entry.message.dest, inputItem: entry.item.itemIndex })),
+			};
 		}
 	}
 	return error as Error;
@@ -474,7 +484,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 			}
 		} catch (error) {
 			const later = batches.slice(b + 1).flat();
-			if (!continueOnFail) throw batchFailed(error, sent, later);
+			if (!continueOnFail) throw batchFailed(error, sent, batch, later);
 			for (const entry of batch) {
 				errorItem(entry.item.itemIndex, {
 					...errorItemJson(error),

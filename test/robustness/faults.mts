@@ -1,0 +1,134 @@
+/**
+ * Every fault the sandbox injects, on the representative operation of each resource of both
+ * nodes: the node fails with an error naming the operation and what happened, or with Continue
+ * On Fail gives error items paired to their input, never a crash, a wrong success, a retry or a
+ * wait past the timeout. Hangs on operations without a Timeout option are in hangs.mts (they wait
+ * for the default 60 s, in the background of this suite).
+ */
+import assert from 'node:assert/strict';
+import { beforeEach, describe, test } from 'node:test';
+
+import type { FaultSpec, Sandbox } from '../../sandbox/index.mts';
+import {
+	MAY_HAVE_HAPPENED,
+	OPERATIONS,
+	failureOf,
+	namesOperation,
+	outputOf,
+	requestsTo,
+	runOne,
+	type Operation,
+} from './support.mts';
+
+interface FaultCase {
+	name: string;
+	fault: FaultSpec;
+	/** What the error must say happened; undefined when the node must succeed. */
+	expect?: RegExp;
+	/** The service may have carried out the operation before the answer went wrong (side-effect operations must say so). */
+	uncertain?: boolean;
+}
+
+const UNAUTHORIZED: Array<[FaultSpec & { kind: 'unauthorized' }, RegExp]> = [
+	[{ kind: 'unauthorized', text: 'IP' }, /IP address of your n8n server is not in the allowed IP list/],
+	[{ kind: 'unauthorized', text: 'Token Required' }, /requires an access token and none was sent/],
+	[{ kind: 'unauthorized', text: 'Token Expired' }, /access token has expired/],
+	[{ kind: 'unauthorized', text: 'Invalid Token' }, /access token is not valid for this service/],
+	[{ kind: 'unauthorized', text: 'Account Suspended' }, /account is suspended/],
+];
+
+export const FAULT_CASES: FaultCase[] = [
+	{ name: 'HTTP 500', fault: { kind: 'http500' }, expect: /HTTP 500/, uncertain: true },
+	{ name: 'an HTML proxy page (502)', fault: { kind: 'html' }, expect: /HTTP 502/, uncertain: true },
+	{ name: 'truncated JSON', fault: { kind: 'truncatedJson' }, expect: /not valid JSON \(it may have been cut off\)/, uncertain: true },
+	{ name: 'XML despite format=json', fault: { kind: 'xml' }, expect: /XML instead of JSON/, uncertain: true },
+	{ name: 'an empty answer', fault: { kind: 'empty' }, expect: /an empty answer/, uncertain: true },
+	...UNAUTHORIZED.map(([fault, expect]) => ({ name: `401 "${fault.text}"`, fault, expect })),
+	{ name: 'a slow answer (400 ms, within the timeout)', fault: { kind: 'slow', delayMs: 400 } },
+	{ name: 'a service error (code 999)', fault: { kind: 'serviceError', code: 999, description: 'database gone away' }, expect: /999|database gone away/, uncertain: true },
+];
+
+/** What a wrong-length answer (one result short) must give for the operation. */
+function wrongLengthExpect(op: Operation): RegExp | undefined {
+	if (op.service === 'send_sms') return /answered 1 results for a batch of 2 messages/;
+	if (op.service === 'get_virtualnum') return /0722000100/;
+	return undefined;
+}
+
+export function faultSuite(sandbox: () => Sandbox): void {
+	describe('Faults: every injected fault on a representative operation of each resource', () => {
+		beforeEach(() => sandbox().control.reset());
+
+		for (const op of OPERATIONS) {
+			describe(op.label, () => {
+				const cases: FaultCase[] = [...FAULT_CASES, { name: 'a wrong-length answer (one item short)', fault: { kind: 'wrongLength' }, expect: wrongLengthExpect(op) }];
+				if (op.timeout) {
+					cases.push(
+						{ name: 'a hang past the Timeout option (1 s)', fault: { kind: 'hang' }, expect: new RegExp(`did not answer ${op.service} within 1 s`), uncertain: true },
+						{ name: 'a slow answer past the Timeout option', fault: { kind: 'slow', delayMs: 1_500 }, expect: new RegExp(`did not answer ${op.service} within 1 s`), uncertain: true },
+					);
+				}
+				for (const fault of cases) {
+					test(`${fault.name}: ${fault.expect ? 'a clear error, or error items with Continue On Fail' : 'the right result'}`, async () => {
+						await checkFault(sandbox(), op, fault);
+					});
+				}
+			});
+		}
+	});
+}
+
+async function checkFault(sandbox: Sandbox, op: Operation, fault: FaultCase): Promise<void> {
+	// The SMS service answers a service error per message ("Error - 999"): a refusal, not a lost answer.
+	const uncertain = fault.uncertain === true && !(fault.fault.kind === 'serviceError' && op.server === 'sms');
+	const parameters = { ...op.parameters(sandbox), ...(op.timeout ? op.timeout(fault.fault.kind === 'hang' || fault.fault.kind === 'slow' ? 1 : 30) : {}) };
+	const source = `fault ${fault.name} on ${op.service}`;
+
+	for (const continueOnFail of [false, true]) {
+		sandbox.control.reset();
+		sandbox.control.injectFaults({ ...fault.fault, server: op.server, operation: op.service });
+		const result = await runOne(source, sandbox, op.type, parameters, { continueOnFail });
+		const tag = `${continueOnFail ? 'with' : 'without'} Continue On Fail`;
+
+		assert.equal(requestsTo(sandbox, op).length, 1, `${tag}: exactly one ${op.service} request (no retry)`);
+		assert.ok(result.ms < 10_000, `${tag}: answered in ${result.ms} ms`);
+
+		if (fault.fault.kind === 'wrongLength' && op.wrongLength !== 'error') {
+			// The answer still reads as a valid one: the node reports what the service said.
+			assert.equal(result.error, undefined, `${tag}: ${result.error?.message}`);
+			const items = outputOf(result);
+			if (op.wrongLength === 'fewerItems') assert.equal(items.length, op.itemsOfOneRun! - 1, `${tag}: the items the service answered`);
+			assert.ok(items.every((item) => item.json.error === undefined), `${tag}: no error item`);
+			continue;
+		}
+		const expect = fault.fault.kind === 'wrongLength' ? wrongLengthExpect(op) : fault.expect;
+		if (!expect) {
+			assert.equal(result.error, undefined, `${tag}: ${result.error?.message}`);
+			const items = outputOf(result);
+			assert.ok(items.length > 0, `${tag}: output`);
+			assert.ok(items.every((item) => item.json.error === undefined), `${tag}: no error item`);
+			continue;
+		}
+
+		if (!continueOnFail) {
+			const error = failureOf(result);
+			const words = `${error.message}\n${error.description ?? ''}`;
+			assert.match(error.message, namesOperation(op), `${tag}: the error names ${op.service}: ${error.message}`);
+			assert.match(words, expect, `${tag}: the error says what happened: ${words}`);
+			if (op.sideEffect && uncertain) assert.match(words, MAY_HAVE_HAPPENED, `${tag}: says the change may have been made: ${words}`);
+			assert.equal(outputOf(result).length, 0, `${tag}: no output item beside the error`);
+			continue;
+		}
+
+		assert.equal(result.error, undefined, `${tag}: the workflow goes on (${result.error?.message})`);
+		const items = outputOf(result);
+		assert.ok(items.length > 0, `${tag}: error items`);
+		for (const item of items) {
+			const words = `${String(item.json.error)}\n${String(item.json.errorDescription ?? '')}`;
+			assert.match(String(item.json.error), namesOperation(op), `${tag}: the error item names ${op.service}: ${words}`);
+			assert.match(words, expect, `${tag}: the error item says what happened: ${words}`);
+			if (op.sideEffect && uncertain) assert.match(words, MAY_HAVE_HAPPENED, `${tag}: says the change may have been made`);
+			assert.deepEqual(item.pairedItem, { item: 0 }, `${tag}: paired to its input item`);
+		}
+	}
+}
