@@ -70,7 +70,11 @@ async function startProfiler(): Promise<{ stop(file: string): Promise<void> }> {
 }
 
 /** Measures `run` (after `warm`): wall, CPU, peak RSS growth. */
-async function measure(warm: () => Promise<unknown>, run: () => Promise<{ produced: number; extra?: Measurement['extra'] }>): Promise<Measurement> {
+async function measure(
+	warm: () => Promise<unknown>,
+	run: () => Promise<{ produced: number; extra?: Measurement['extra'] }>,
+	options: { breakdown?: boolean } = {},
+): Promise<Measurement> {
 	await warm();
 	await settleHeap();
 	const rssBefore = process.memoryUsage.rss();
@@ -80,6 +84,15 @@ async function measure(warm: () => Promise<unknown>, run: () => Promise<{ produc
 		const rss = process.memoryUsage.rss();
 		if (rss > peak) peak = rss;
 	}, 2);
+	// With `breakdown`, where the memory is: V8 heap, and buffers outside it (every 5 ms; costlier to read).
+	const base = process.memoryUsage();
+	const parts = { heapUsed: 0, external: 0, arrayBuffers: 0 };
+	const detail = options.breakdown
+		? setInterval(() => {
+				const now = process.memoryUsage();
+				for (const key of Object.keys(parts) as Array<keyof typeof parts>) parts[key] = Math.max(parts[key], now[key] - base[key]);
+			}, 5)
+		: undefined;
 	const profiler = process.env.BENCH_PROFILE ? await startProfiler() : undefined;
 	const cpu = process.cpuUsage();
 	const started = performance.now();
@@ -88,17 +101,24 @@ async function measure(warm: () => Promise<unknown>, run: () => Promise<{ produc
 	const used = process.cpuUsage(cpu);
 	await profiler?.stop(process.env.BENCH_PROFILE!);
 	clearInterval(sampler);
+	if (detail) clearInterval(detail);
 	peak = Math.max(peak, process.memoryUsage.rss());
 	const highWaterAfter = process.resourceUsage().maxRSS * 1024;
 	// The kernel's high-water mark catches a peak between two samples, when the run raised it.
 	if (highWaterAfter > highWaterBefore) peak = Math.max(peak, highWaterAfter);
+	const mb = (bytes: number) => Math.round((bytes / (1024 * 1024)) * 10) / 10;
 	return {
 		wallMs,
 		cpuMs: (used.user + used.system) / 1000,
 		peakRssGrowth: Math.max(0, peak - rssBefore),
 		rssBefore,
 		produced: result.produced,
-		extra: result.extra,
+		extra: {
+			...result.extra,
+			...(options.breakdown
+				? { peakHeapUsedGrowthMB: mb(parts.heapUsed), peakExternalGrowthMB: mb(parts.external), peakArrayBuffersGrowthMB: mb(parts.arrayBuffers) }
+				: {}),
+		},
 	};
 }
 
@@ -279,6 +299,7 @@ async function recordingNode(task: Extract<Task, { kind: 'recordingNode' }>): Pr
 				const { bytes, stored } = await download(task.callUuid, task.vnUrl);
 				return { produced: bytes, extra: { stored } };
 			},
+			{ breakdown: true },
 		);
 	} finally {
 		await small.close();
@@ -304,6 +325,7 @@ async function recordingFetch(task: Extract<Task, { kind: 'recordingFetch' }>): 
 		return await measure(
 			() => get(task.callUuid, small.url),
 			async () => ({ produced: await get(task.callUuid, task.vnUrl) }),
+			{ breakdown: true },
 		);
 	} finally {
 		await small.close();

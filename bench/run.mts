@@ -339,6 +339,11 @@ async function recording(sandbox: Sandbox): Promise<Entry[]> {
 			plainFetchWallMs: round(medianOf(baseline, (m) => m.wallMs)),
 			runsMB: node.runs.map((m) => toMB(m.peakRssGrowth)),
 			plainFetchRunsMB: baseline.runs.map((m) => toMB(m.peakRssGrowth)),
+			// Where the memory was (medians of the peaks): buffers outside the V8 heap, and the heap.
+			peakArrayBuffersGrowthMB: round(medianOf(node, (m) => Number(m.extra?.peakArrayBuffersGrowthMB)), 1),
+			peakExternalGrowthMB: round(medianOf(node, (m) => Number(m.extra?.peakExternalGrowthMB)), 1),
+			peakHeapUsedGrowthMB: round(medianOf(node, (m) => Number(m.extra?.peakHeapUsedGrowthMB)), 1),
+			plainFetchPeakArrayBuffersGrowthMB: round(medianOf(baseline, (m) => Number(m.extra?.peakArrayBuffersGrowthMB)), 1),
 		});
 	}
 	return entries;

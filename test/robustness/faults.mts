@@ -6,12 +6,16 @@
  * for the default 60 s, in the background of this suite).
  */
 import assert from 'node:assert/strict';
-import { beforeEach, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 
 import type { FaultSpec, Sandbox } from '../../sandbox/index.mts';
+import { TriggerHost, selectedNumbers } from '../harness/trigger.mts';
 import {
 	MAY_HAVE_HAPPENED,
 	OPERATIONS,
+	TRIGGER_SECRET,
+	assertNodeError,
+	collectError,
 	failureOf,
 	namesOperation,
 	outputOf,
@@ -73,6 +77,70 @@ export function faultSuite(sandbox: () => Sandbox): void {
 						await checkFault(sandbox(), op, fault);
 					});
 				}
+			});
+		}
+	});
+}
+
+/**
+ * The trigger's registration (update_virtualnum on each chosen number, at activation): every
+ * fault makes the activation fail with an error naming the operation and what happened (a slow
+ * answer or an answer whose result is not a list changes nothing), and after n8n's clean-up every
+ * number is as it was, a foreign callback URL included.
+ */
+export function triggerFaultSuite(sandbox: () => Sandbox): void {
+	describe('Faults: Virtual Number Trigger → registration (update_virtualnum at activation)', () => {
+		let host: TriggerHost;
+		before(async () => {
+			host = await TriggerHost.start();
+		});
+		after(async () => await host.close());
+		beforeEach(() => sandbox().control.reset());
+
+		const FOREIGN = 'https://crm.example.com/hooks/calls?source=virtualnum';
+		const numbers = ['0722000103', '0722000104'];
+		const cases: FaultCase[] = [...FAULT_CASES, { name: 'a wrong-length answer (one item short)', fault: { kind: 'wrongLength' } }];
+		for (const fault of cases) {
+			test(`${fault.name}: ${fault.expect ? 'the activation fails naming update_virtualnum, every number as it was' : 'registered, and restored on deactivation'}`, async () => {
+				sandbox().control.seed({ virtualnum: { virtualnum: numbers[0], callback_url: FOREIGN, callback_url_option: 1 } });
+				const before = numbers.map((number) => ({ ...sandbox().control.virtualnum(number)! }));
+				sandbox().control.clearRequests();
+				sandbox().control.injectFaults({ ...fault.fault, server: 'vn', operation: 'update_virtualnum' });
+				const trigger = host.add({
+					parameters: { events: ['callStarted', 'callEnded'], numbers: 'selected', virtualnums: selectedNumbers(numbers), options: { secret: TRIGGER_SECRET } },
+					credentials: { virtualnumApi: { baseUrl: sandbox().vnUrl, accessToken: sandbox().tokens.vn } },
+				});
+				const started = Date.now();
+				const error = await trigger.activate().then(
+					() => undefined,
+					(failure: Error & { description?: string | null }) => failure,
+				);
+				assert.ok(Date.now() - started < 10_000, 'answered in time');
+				const asBefore = (when: string) => {
+					for (const record of before) {
+						const now = sandbox().control.virtualnum(record.virtualnum)!;
+						assert.deepEqual(
+							{ url: now.callback_url, option: now.callback_url_option },
+							{ url: record.callback_url, option: record.callback_url_option },
+							`${record.virtualnum} is as it was ${when}`,
+						);
+					}
+				};
+				if (!fault.expect) {
+					assert.equal(error, undefined, error?.message);
+					for (const number of numbers) assert.match(sandbox().control.virtualnum(number)!.callback_url, /\/webhook\?secret=/);
+					await trigger.deactivate();
+					asBefore('after deactivation');
+					return;
+				}
+				assert.ok(error, 'the activation fails');
+				collectError(`fault ${fault.name} on the trigger registration`, error);
+				assertNodeError(error);
+				const words = `${error.message}\n${error.description ?? ''}`;
+				assert.match(error.message, /Could not register the trigger on 07220001\d\d: .*\bupdate_virtualnum\b/, error.message);
+				assert.match(words, fault.expect, words);
+				asBefore('after the failed activation');
+				assert.doesNotMatch(JSON.stringify(trigger.savedStaticData()), /registrations/, 'nothing left to restore');
 			});
 		}
 	});

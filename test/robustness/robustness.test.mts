@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { DEFAULT_TOKENS, startSandbox, type Sandbox } from '../../sandbox/index.mts';
 import { badInputSuite } from './badInput.mts';
 import { doubleSendSuite } from './doubleSend.mts';
-import { faultSuite } from './faults.mts';
+import { faultSuite, triggerFaultSuite } from './faults.mts';
 import { hangSuite } from './hangs.mts';
 import { nothingLostSuite } from './nothingLost.mts';
 import { PASSWORD, TRIGGER_SECRET, collectedCount, findSecrets } from './support.mts';
@@ -27,6 +27,7 @@ describe('Robustness', { concurrency: 2 }, () => {
 		after(async () => await sandbox.close());
 
 		faultSuite(() => sandbox);
+		triggerFaultSuite(() => sandbox);
 		doubleSendSuite(() => sandbox);
 		nothingLostSuite(() => sandbox);
 		badInputSuite(() => sandbox);
