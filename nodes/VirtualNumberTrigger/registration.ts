@@ -241,7 +241,7 @@ export async function checkRegistration(this: IHookFunctions): Promise<boolean> 
 	} catch (error) {
 		// A selected number that left the account: re-registering reports it properly.
 		if (isNotInAccount(error)) {
-			this.logger.info(`Virtual Number Trigger: re-registering, ${describe(error)}`);
+			this.logger.info(`Virtual Number Trigger: re-registering, ${hideSecret(describe(error), secretForms.call(this))}`);
 			return false;
 		}
 		throw asNodeError(this.getNode(), error);
@@ -340,7 +340,7 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 			await setCallback.call(this, number, start.url, start.option, record);
 		} catch (error) {
 			notRestored.push(number);
-			this.logger.error(`Virtual Number Trigger: could not roll back ${number}: ${describe(error)}`);
+			this.logger.error(`Virtual Number Trigger: could not roll back ${number}: ${hideSecret(describe(error), secretForms.call(this))}`);
 		}
 	}
 	// Only numbers that still point to this trigger keep their record, for deactivation to restore.
@@ -421,4 +421,40 @@ export async function deleteRegistration(this: IHookFunctions): Promise<boolean>
 			description: `${first.number}: ${describe(first.error)}. The other numbers were restored; the failed ones are remembered and restored on the next deactivation.`,
 		},
 	);
+}
+
+// ---- the secret, never shown -------------------------------------------------------------------
+
+const MASK = '********';
+
+/**
+ * The forms in which the trigger's secret can appear in an answer the service quotes back (its
+ * record holds the registered URL): as typed, URL-encoded, JSON-escaped.
+ */
+export function secretForms(this: IHookFunctions): string[] {
+	let secret = '';
+	try {
+		secret = String(((this.getNodeParameter('options', {}) ?? {}) as IDataObject).secret ?? '');
+	} catch {
+		return [];
+	}
+	if (secret === '') return [];
+	return [...new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])];
+}
+
+export function hideSecret(text: string, forms: string[]): string {
+	return forms.reduce((result, form) => result.split(form).join(MASK), text);
+}
+
+/** The error with the secret masked wherever n8n shows or stores it (message, description, data). */
+export function withoutTriggerSecret(error: unknown, forms: string[]): unknown {
+	if (forms.length === 0 || !(error instanceof NodeApiError || error instanceof NodeOperationError)) return error;
+	error.message = hideSecret(error.message, forms);
+	if (error.description) error.description = hideSecret(error.description, forms);
+	const scrub = <T>(value: T): T => (value === undefined ? value : (JSON.parse(hideSecret(JSON.stringify(value), forms)) as T));
+	if (error.context.data !== undefined) error.context.data = scrub(error.context.data);
+	const withCause = error as { cause?: unknown; messages?: string[] };
+	if (withCause.cause !== undefined && !(withCause.cause instanceof Error)) withCause.cause = scrub(withCause.cause);
+	if (Array.isArray(withCause.messages)) withCause.messages = withCause.messages.map((message) => hideSecret(String(message), forms));
+	return error;
 }

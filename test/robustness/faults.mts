@@ -10,6 +10,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 
 import type { FaultSpec, Sandbox } from '../../sandbox/index.mts';
 import { TriggerHost, selectedNumbers } from '../harness/trigger.mts';
+import { startRecorder } from '../helpers/recorder.mts';
 import {
 	MAY_HAVE_HAPPENED,
 	OPERATIONS,
@@ -143,6 +144,41 @@ export function triggerFaultSuite(sandbox: () => Sandbox): void {
 				assert.doesNotMatch(JSON.stringify(trigger.savedStaticData()), /registrations/, 'nothing left to restore');
 			});
 		}
+
+		test('a cut-off answer that quotes the registered URL never brings the secret into an error or a log line', async () => {
+			// A service that echoes the number's record (its callback URL, with the secret, first) and cuts the answer off.
+			const service = await startRecorder();
+			const record = { virtualnum: '0722000103', callback_url_option: 2, description: 'Line', call_destination_phone: '0501234567', active_status: 1 };
+			service.answer((request) => {
+				const params = { ...request.query, ...Object.fromEntries(new URLSearchParams(request.body)) };
+				if (params.service === 'update_virtualnum') {
+					const echo = JSON.stringify({ service: 'update_virtualnum', status: { code: 200, description: 'Success' }, result: { callback_url: params.callback_url, ...record } });
+					return { headers: { 'Content-Type': 'application/json' }, body: echo.slice(0, echo.length - 20) };
+				}
+				return { body: { service: params.service, status: { code: 200, description: 'Success' }, result: [{ ...record, callback_url: params.callback_url ?? '' }] } };
+			});
+			const logsBefore = host.logCount;
+			try {
+				const trigger = host.add({
+					// A short webhook id: the quoted URL, secret included, falls within the part of the answer an error quotes.
+					webhookId: 'w1',
+					parameters: { events: ['callEnded'], numbers: 'selected', virtualnums: selectedNumbers(['0722000103']), options: { secret: TRIGGER_SECRET } },
+					credentials: { virtualnumApi: { baseUrl: service.url, accessToken: 'token-of-a-scripted-service' } },
+				});
+				const error = await trigger.activate().then(
+					() => undefined,
+					(failure: Error & { description?: string | null }) => failure,
+				);
+				assert.ok(error, 'the activation fails');
+				collectError('trigger registration, cut-off answer quoting the URL', error);
+				assert.match(error.message, /update_virtualnum/);
+				assert.ok(service.requests.some((request) => request.body.includes(encodeURIComponent(TRIGGER_SECRET)) || request.body.includes(TRIGGER_SECRET)), 'the secret was registered');
+				const shown = `${error.message}\n${error.description ?? ''}\n${JSON.stringify((error as { context?: unknown }).context ?? {})}\n${host.logsSince(logsBefore).join('\n')}`;
+				assert.ok(!shown.includes(TRIGGER_SECRET), `the secret is not shown: ${shown}`);
+			} finally {
+				await service.close();
+			}
+		});
 	});
 }
 
