@@ -11,7 +11,13 @@ import { virtualnumApiTest } from '../shared/credentialTests';
 import { searchVirtualnums } from '../shared/virtualnums';
 import { triggerProperties } from './description';
 import { receiveCallback } from './receive';
-import { checkRegistration, createRegistration, deleteRegistration } from './registration';
+import {
+	checkRegistration,
+	createRegistration,
+	deleteRegistration,
+	secretForms,
+	withoutTriggerSecret,
+} from './registration';
 
 export class VirtualNumberTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -41,15 +47,29 @@ export class VirtualNumberTrigger implements INodeType {
 	};
 
 	webhookMethods = {
+		// The service may quote a number's record (the registered URL, secret included) in an answer
+		// that then appears in an error: the secret is masked in every error of the lifecycle.
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return await checkRegistration.call(this);
+				try {
+					return await checkRegistration.call(this);
+				} catch (error) {
+					throw withoutTriggerSecret(error, secretForms.call(this));
+				}
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
-				return await createRegistration.call(this);
+				try {
+					return await createRegistration.call(this);
+				} catch (error) {
+					throw withoutTriggerSecret(error, secretForms.call(this));
+				}
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				return await deleteRegistration.call(this);
+				try {
+					return await deleteRegistration.call(this);
+				} catch (error) {
+					throw withoutTriggerSecret(error, secretForms.call(this));
+				}
 			},
 		},
 	};

@@ -201,6 +201,20 @@ function codeOf(error: unknown): number | undefined {
 	return Number.isFinite(code) ? code : undefined;
 }
 
+/**
+ * Whether an update that failed may still have been applied: its answer was lost or unreadable
+ * (timeout, reset connection, HTTP 5xx, an HTML, empty, cut-off or XML answer, code 999). A status
+ * code the service answered, a 401 or a connection refused mean it was not.
+ */
+function mayHaveBeenApplied(error: unknown): boolean {
+	if (!(error instanceof NodeApiError)) return false;
+	const code = (error.context?.data as JsonObject | undefined)?.code;
+	if (typeof code === 'number') return code === 200 || code === 999;
+	if (typeof code === 'string' && ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) return false;
+	const http = Number(error.httpCode);
+	return !(Number.isFinite(http) && http >= 400 && http < 500);
+}
+
 /** getVirtualnum fails with a NodeOperationError (not a NodeApiError) only when the number is not in the account. */
 function isNotInAccount(error: unknown): boolean {
 	if (error instanceof NodeApiError) return codeOf(error) === NOT_IN_ACCOUNT;
@@ -227,7 +241,7 @@ export async function checkRegistration(this: IHookFunctions): Promise<boolean> 
 	} catch (error) {
 		// A selected number that left the account: re-registering reports it properly.
 		if (isNotInAccount(error)) {
-			this.logger.info(`Virtual Number Trigger: re-registering, ${describe(error)}`);
+			this.logger.info(`Virtual Number Trigger: re-registering, ${hideSecret(describe(error), secretForms.call(this))}`);
 			return false;
 		}
 		throw asNodeError(this.getNode(), error);
@@ -314,17 +328,19 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 		return true;
 	}
 
-	// Phase 3: a number failed; put every number changed so far back as it was when activation started.
+	// Phase 3: a number failed; put every number changed so far back as it was when activation started,
+	// the failed one too when its update may have been applied (a lost or unreadable answer).
 	const failedNumber = text(failed.item.virtualnum);
+	const uncertain = mayHaveBeenApplied(failed.error);
 	const notRestored: string[] = [];
-	for (const record of done.reverse()) {
+	for (const record of [...done.reverse(), ...(uncertain ? [failed.item] : [])]) {
 		const number = text(record.virtualnum);
 		const start = startOf.get(number)!;
 		try {
 			await setCallback.call(this, number, start.url, start.option, record);
 		} catch (error) {
 			notRestored.push(number);
-			this.logger.error(`Virtual Number Trigger: could not roll back ${number}: ${describe(error)}`);
+			this.logger.error(`Virtual Number Trigger: could not roll back ${number}: ${hideSecret(describe(error), secretForms.call(this))}`);
 		}
 	}
 	// Only numbers that still point to this trigger keep their record, for deactivation to restore.
@@ -337,10 +353,13 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 	throw new NodeOperationError(node, `Could not register the trigger on ${failedNumber}: ${message ?? String(failed.error)}`, {
 		description: [
 			description,
-			done.length === 0
+			uncertain ? `The service may have changed ${failedNumber} before the failure, so it was put back as well.` : '',
+			done.length === 0 && !uncertain
 				? 'No number had been changed.'
 				: notRestored.length === 0
-					? `The ${done.length} number${done.length === 1 ? '' : 's'} already changed ${done.length === 1 ? 'was' : 'were'} put back as they were.`
+					? done.length === 0
+						? ''
+						: `The ${done.length} number${done.length === 1 ? '' : 's'} already changed ${done.length === 1 ? 'was' : 'were'} put back as they were.`
 					: `Could not put back ${listNumbers(notRestored)}; deactivating the workflow will try again.`,
 		]
 			.filter(Boolean)
@@ -402,4 +421,40 @@ export async function deleteRegistration(this: IHookFunctions): Promise<boolean>
 			description: `${first.number}: ${describe(first.error)}. The other numbers were restored; the failed ones are remembered and restored on the next deactivation.`,
 		},
 	);
+}
+
+// ---- the secret, never shown -------------------------------------------------------------------
+
+const MASK = '********';
+
+/**
+ * The forms in which the trigger's secret can appear in an answer the service quotes back (its
+ * record holds the registered URL): as typed, URL-encoded, JSON-escaped.
+ */
+export function secretForms(this: IHookFunctions): string[] {
+	let secret = '';
+	try {
+		secret = String(((this.getNodeParameter('options', {}) ?? {}) as IDataObject).secret ?? '');
+	} catch {
+		return [];
+	}
+	if (secret === '') return [];
+	return [...new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])];
+}
+
+export function hideSecret(text: string, forms: string[]): string {
+	return forms.reduce((result, form) => result.split(form).join(MASK), text);
+}
+
+/** The error with the secret masked wherever n8n shows or stores it (message, description, data). */
+export function withoutTriggerSecret(error: unknown, forms: string[]): unknown {
+	if (forms.length === 0 || !(error instanceof NodeApiError || error instanceof NodeOperationError)) return error;
+	error.message = hideSecret(error.message, forms);
+	if (error.description) error.description = hideSecret(error.description, forms);
+	const scrub = <T>(value: T): T => (value === undefined ? value : (JSON.parse(hideSecret(JSON.stringify(value), forms)) as T));
+	if (error.context.data !== undefined) error.context.data = scrub(error.context.data);
+	const withCause = error as { cause?: unknown; messages?: string[] };
+	if (withCause.cause !== undefined && !(withCause.cause instanceof Error)) withCause.cause = scrub(withCause.cause);
+	if (Array.isArray(withCause.messages)) withCause.messages = withCause.messages.map((message) => hideSecret(String(message), forms));
+	return error;
 }

@@ -65,7 +65,7 @@ export async function getVirtualnum(this: RequestContext, virtualnum: string, it
 	});
 	const record = rows(answer.result).find((row) => String(row.virtualnum) === virtualnum) ?? rows(answer.result)[0];
 	if (!record) {
-		throw new NodeOperationError(this.getNode(), `The virtual number ${virtualnum} is not in this account`, {
+		throw new NodeOperationError(this.getNode(), `The virtual number ${virtualnum} is not in this account (get_virtualnum found no record of it)`, {
 			itemIndex,
 			description: 'Pick the number from the list, or check that it was not released.',
 		});

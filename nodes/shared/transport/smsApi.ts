@@ -70,7 +70,9 @@ export async function sendSmsBatch(
 		{
 			method: 'POST',
 			url: `${baseUrl}/api/ws_json_bulk.php`,
-			body: JSON.stringify(messages),
+			// As bytes: given a JSON text, n8n's HTTP client (axios) parses it again to check it, which
+			// for a batch of 1000 messages cost as much as building it (bench/README.md).
+			body: Buffer.from(JSON.stringify(messages), 'utf8'),
 			headers: { 'Content-Type': 'application/json' },
 			json: false,
 			encoding: 'text',
@@ -82,7 +84,7 @@ export async function sendSmsBatch(
 	if (decoded.kind !== 'json' || !Array.isArray(decoded.value)) {
 		throw serviceError(
 			failure,
-			`The ${SMS_LABEL} service answered a batch of ${messages.length} messages with ${describe(decoded)}`,
+			`The ${SMS_LABEL} service answered a batch of ${messages.length} messages with ${describe(decoded)} (send_sms)`,
 			`The batch may have been sent: check the notifications report before sending again. ${bodyExcerpt(decoded)}`.trim(),
 			raw.statusCode,
 		);
@@ -91,7 +93,7 @@ export async function sendSmsBatch(
 	if (results.length !== messages.length) {
 		throw serviceError(
 			failure,
-			`The ${SMS_LABEL} service answered ${results.length} results for a batch of ${messages.length} messages`,
+			`The ${SMS_LABEL} service answered ${results.length} results for a batch of ${messages.length} messages (send_sms)`,
 			`All ${messages.length} messages of this batch were sent to the service and may have been delivered; the results cannot be matched to recipients, so none is reported. Check the notifications report before sending again.`,
 			raw.statusCode,
 			{ sent: messages.length, answered: results.length },
@@ -156,7 +158,22 @@ export async function smsCreditRequest(this: RequestContext, path: string, itemI
 		failure,
 	);
 	const decoded = checkHttp(raw, failure);
-	if (decoded.kind === 'json' && isDataObject(decoded.value)) return decoded.value;
+	if (decoded.kind === 'json' && isDataObject(decoded.value)) {
+		// The answer's shape is not shown; a status other than success (the sender operations'
+		// {status:"error", description}) is a failure, never a balance.
+		const status = decoded.value.status;
+		if (typeof status === 'string' && status.trim() !== '' && status.trim().toLowerCase() !== 'success') {
+			const words = serviceWords(decoded.value);
+			throw serviceError(
+				failure,
+				`${SMS_LABEL} credit failed${words ? `: ${words}` : ''}`,
+				`The service answered status "${status}" to the credit request.`,
+				raw.statusCode,
+				{ answer: decoded.value as never },
+			);
+		}
+		return decoded.value;
+	}
 	if (decoded.kind === 'text' && /^\s*-?\d+(\.\d+)?\s*$/.test(decoded.text)) return { credit: Number(decoded.text) };
 	throw serviceError(
 		failure,
