@@ -4,6 +4,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import type { IDataObject, INodeType } from 'n8n-workflow';
 
 import { loadPackage, runWorkflow, type RunResult } from '../../harness/engine.mts';
+import { jsons, refusedBeforeAnyRequest } from './vnRun.mts';
 import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
 
 describe('Virtual Number → Blacklist', () => {
@@ -19,25 +20,16 @@ describe('Virtual Number → Blacklist', () => {
 			nodes: [{ name: 'VN', type: 'virtualNumber', parameters: { resource: 'blacklist', ...parameters } }],
 			credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn } },
 		});
-	const json = (result: RunResult) => result.items('VN').map((item) => item.json);
 	const expr = (value: string) => `={{ ${JSON.stringify(value)} }}`;
 	const rl = (value: string, mode = 'list') => ({ __rl: true, mode, value });
 	const requests = (operation?: string) => sandbox.control.requests({ service: 'vn', ...(operation ? { operation } : {}) });
 	// Seeded: 0501111111 and 0777777777 global, 0502222222 bound to the first number.
 	const BOUND_TO = '0722000100';
 
-	function ok(result: RunResult) {
-		assert.equal(result.error, undefined, `${result.error?.message} ${result.error?.description ?? ''}`);
-		return json(result);
-	}
+	const ok = (result: RunResult) => jsons(result);
 
 	async function refused(parameters: IDataObject, message: RegExp) {
-		sandbox.control.clearRequests();
-		const result = await run(parameters);
-		assert.ok(result.error, 'the node should fail');
-		assert.match(result.error.message, message);
-		assert.equal(requests().length, 0, 'no request may reach the service');
-		return result;
+		return await refusedBeforeAnyRequest(sandbox, () => run(parameters), message);
 	}
 
 	describe('Get Many', () => {

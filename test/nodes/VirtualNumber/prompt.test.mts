@@ -6,6 +6,7 @@ import type { IBinaryData, IDataObject, INodeExecutionData, INodeListSearchResul
 
 import { loadPackage, runWorkflow, type RunResult } from '../../harness/engine.mts';
 import { callNodeMethod } from '../../harness/methods.mts';
+import { jsons, refusedBeforeAnyRequest } from './vnRun.mts';
 import { makeWav, mp3Chunks } from '../../../sandbox/audio.mts';
 import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
 
@@ -33,7 +34,6 @@ describe('Virtual Number → Voice Prompt', () => {
 			input,
 			credentials: credentials(),
 		});
-	const json = (result: RunResult) => result.items('VN').map((item) => item.json);
 	const expr = (value: string) => `={{ ${JSON.stringify(value)} }}`;
 	const rl = (value: string, mode = 'list') => ({ __rl: true, mode, value });
 	const requests = (operation?: string) => sandbox.control.requests({ service: 'vn', ...(operation ? { operation } : {}) });
@@ -43,18 +43,10 @@ describe('Virtual Number → Voice Prompt', () => {
 		return { binary, bytes: Buffer.from(binary.data, 'base64') };
 	};
 
-	function ok(result: RunResult) {
-		assert.equal(result.error, undefined, `${result.error?.message} ${result.error?.description ?? ''}`);
-		return json(result);
-	}
+	const ok = (result: RunResult) => jsons(result);
 
 	async function refused(parameters: IDataObject, input: INodeExecutionData[] | undefined, message: RegExp) {
-		sandbox.control.clearRequests();
-		const result = await run(parameters, input);
-		assert.ok(result.error, 'the node should fail');
-		assert.match(result.error.message, message);
-		assert.equal(requests().length, 0, 'no request may reach the service');
-		return result;
+		return await refusedBeforeAnyRequest(sandbox, () => run(parameters, input), message);
 	}
 
 	describe('Get Many', () => {

@@ -5,6 +5,7 @@ import type { IDataObject, INodeListSearchResult } from 'n8n-workflow';
 
 import { runWorkflow, type RunResult } from '../../harness/engine.mts';
 import { callNodeMethod } from '../../harness/methods.mts';
+import { jsons, refusedBeforeAnyRequest } from './vnRun.mts';
 import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
 
 describe('Virtual Number → Tag', () => {
@@ -21,7 +22,6 @@ describe('Virtual Number → Tag', () => {
 			nodes: [{ name: 'VN', type: 'virtualNumber', parameters: { resource: 'tag', ...parameters }, continueOnFail }],
 			credentials: credentials(),
 		});
-	const json = (result: RunResult) => result.items('VN').map((item) => item.json);
 	const expr = (value: string) => `={{ ${JSON.stringify(value)} }}`;
 	const rl = (value: string | number, mode = 'list') => ({ __rl: true, mode, value: String(value) });
 	const requests = (operation?: string) => sandbox.control.requests({ service: 'vn', ...(operation ? { operation } : {}) });
@@ -29,17 +29,10 @@ describe('Virtual Number → Tag', () => {
 	const members = (name: string) => sandbox.control.tags().find((t) => t.tag_name === name)?.members;
 	const extra = (...pairs: Array<[string, string]>) => ({ parameter: pairs.map(([name, value]) => ({ name, value })) });
 
-	function ok(result: RunResult) {
-		assert.equal(result.error, undefined, `${result.error?.message} ${result.error?.description ?? ''}`);
-		return json(result);
-	}
+	const ok = (result: RunResult) => jsons(result);
 
 	async function refused(parameters: IDataObject, message: RegExp) {
-		sandbox.control.clearRequests();
-		const result = await run(parameters);
-		assert.ok(result.error, 'the node should fail');
-		assert.match(result.error.message, message);
-		assert.equal(requests().length, 0, 'no request may reach the service');
+		return await refusedBeforeAnyRequest(sandbox, () => run(parameters), message);
 	}
 
 	describe('views', () => {

@@ -5,6 +5,7 @@ import type { IDataObject, INodeListSearchResult, INodeType, INodeTypeDescriptio
 
 import { loadPackage, runWorkflow, type RunResult } from '../../harness/engine.mts';
 import { callNodeMethod } from '../../harness/methods.mts';
+import { refusedBeforeAnyRequest } from './vnRun.mts';
 import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
 
 const PASSWORD = 'Sup3r-Secret-Pa55';
@@ -46,12 +47,7 @@ describe('Virtual Number → User', () => {
 
 	/** Runs a workflow that must fail before any request reaches the service. */
 	async function refused(parameters: IDataObject, message: RegExp) {
-		sandbox.control.clearRequests();
-		const result = await run(parameters);
-		assert.ok(result.error, 'the node should fail');
-		assert.match(result.error.message, message);
-		assert.equal(requests().length, 0, 'no request may reach the service');
-		return result;
+		return await refusedBeforeAnyRequest(sandbox, () => run(parameters), message);
 	}
 
 	describe('Create', () => {

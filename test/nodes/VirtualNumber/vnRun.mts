@@ -45,3 +45,18 @@ export function vnRequests(sandbox: Sandbox, operation?: string) {
 
 /** An expression giving `value` at run time (as when it comes from an earlier node), past n8n's own parameter checks. */
 export const expr = (value: unknown) => `={{ ${JSON.stringify(value)} }}`;
+
+/** Runs `attempt`, which must fail with `message` before any request reaches the virtual number service. */
+export async function refusedBeforeAnyRequest(
+	sandbox: Sandbox,
+	attempt: () => Promise<RunResult>,
+	message: RegExp,
+): Promise<RunResult> {
+	sandbox.control.clearRequests();
+	const result = await attempt();
+	const error = failure(result);
+	if (!message.test(error.message)) throw new Error(`The error "${error.message}" does not match ${String(message)}`);
+	const sent = vnRequests(sandbox);
+	if (sent.length > 0) throw new Error(`No request may reach the service, but ${sent.map((r) => r.operation).join(', ')} did`);
+	return result;
+}
