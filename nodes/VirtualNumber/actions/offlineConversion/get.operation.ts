@@ -5,17 +5,10 @@ import { InputChecks, LIMITS } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultObject } from '../../../shared/virtualnums';
+import { callUuidField } from '../cdr/common';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Call ID',
-		name: 'callUuid',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 1714557600.123',
-		description: 'The call_uuid (cdr_uniqueid) of the call: numeric, as Call Record → Query or the trigger give it',
-	},
+	{ ...callUuidField, description: `${callUuidField.description}; numeric (digits, optionally with one decimal point)` },
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['offlineConversion'], operation: ['get'] } }, properties);

@@ -5,17 +5,10 @@ import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultObject } from '../../../shared/virtualnums';
+import { callUuidField } from '../cdr/common';
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Call ID',
-		name: 'callUuid',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 1714557600.123',
-		description: 'The call_uuid (cdr_uniqueid) of the call',
-	},
+	callUuidField,
 	{
 		displayName: 'Conversion Value',
 		name: 'conversionValue',
