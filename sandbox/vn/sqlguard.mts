@@ -113,7 +113,11 @@ interface Problem {
 /** The statement without its comments, each lexeme with what the rules need to know about it. */
 class Statement {
 	readonly code: Lexeme[];
-	constructor(readonly all: Lexeme[]) {
+	constructor(
+		readonly all: Lexeme[],
+		/** Characters in the statement: where a missing FROM is reported. */
+		readonly length: number,
+	) {
 		this.code = all.filter((l) => l.kind !== 'remark');
 	}
 	/** A word MySQL reads as a keyword (a word glued to a preceding `.` is a column name). */
@@ -188,8 +192,8 @@ function fromProblems(st: Statement): Problem[] {
 		}
 	}
 	if (from === -1) {
-		const last = st.code[st.code.length - 1];
-		return [...found, { rule: 1, pos: last ? last.pos + last.src.length : 0, text: 'the statement must select FROM webserviceview' }];
+		found.push({ rule: 1, pos: st.length, text: 'the statement must select FROM webserviceview' });
+		return [...found, ...qualifierProblems(st, ['webserviceview'])];
 	}
 	const { problem, alias } = afterFrom(st, from);
 	if (problem) found.push(problem);
@@ -242,7 +246,7 @@ function check(sql: string): Problem | Lexeme[] {
 	for (const dialect of DIALECTS) {
 		const lexemes = lex(sql, dialect);
 		if (!Array.isArray(lexemes)) return { rule: 'unreadable', pos: lexemes.unclosed, text: `unterminated quote at character ${lexemes.unclosed + 1}${dialect.note}` };
-		const problems = problemsOf(new Statement(lexemes)).sort((a, b) => a.pos - b.pos || RANK[a.rule] - RANK[b.rule]);
+		const problems = problemsOf(new Statement(lexemes, sql.length)).sort((a, b) => a.pos - b.pos || RANK[a.rule] - RANK[b.rule]);
 		if (problems.length > 0) return { ...problems[0], text: problems[0].text + dialect.note };
 		accepted ??= lexemes;
 	}

@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
+import { cdrSqlToSend, findCdrSqlViolation } from '../../nodes/VirtualNumber/actions/cdr/sqlRules.ts';
 import { guardSql } from '../../sandbox/vn/sqlguard.mts';
-import { MUST_PASS, MUST_REFUSE } from '../nodes/VirtualNumber/actions/cdr/sqlCorpus.mts';
+import { MUST_PASS, MUST_REFUSE, mutatedReports } from '../nodes/VirtualNumber/actions/cdr/sqlCorpus.mts';
 import { start, vn, type Sandbox } from './helpers.mts';
 
 const shown = (sql: string) => JSON.stringify(sql.length > 120 ? `${sql.slice(0, 117)}...` : sql);
@@ -19,6 +20,21 @@ describe("the sandbox's guard: the corpus", () => {
 	test(`${MUST_REFUSE.length} statements are refused (1012), each naming the rule it breaks`, () => {
 		const wrong = MUST_REFUSE.map((entry) => ({ entry, got: guardSql(entry.sql) })).filter(({ entry, got }) => got.ok || got.code !== 1012 || got.rule !== entry.rule);
 		assert.deepEqual(wrong.map(({ entry, got }) => `${shown(entry.sql)} (${entry.why}): expected ${entry.rule}, got ${got.ok ? 'a pass' : got.reason}`), []);
+	});
+
+	test('20,000 reports with fragments inserted: the guard and the node give the same verdict and rule', () => {
+		const disagreements: string[] = [];
+		let passed = 0;
+		for (const raw of mutatedReports(20_000, 13)) {
+			const sql = cdrSqlToSend(raw); // what the node would send
+			const node = findCdrSqlViolation(sql)?.rule ?? 'pass';
+			const guard = guardSql(sql);
+			const sandbox = guard.ok || guard.code === 1013 ? 'pass' : guard.rule;
+			if (node === 'pass') passed++;
+			if (node !== sandbox && disagreements.length < 10) disagreements.push(`${shown(sql)}: node ${node}, sandbox ${sandbox}`);
+		}
+		assert.deepEqual(disagreements, []);
+		assert.ok(passed > 1000 && passed < 19_000, `a mix of passes and refusals (${passed} passed)`);
 	});
 
 	test('the reason names the rule and the place', () => {

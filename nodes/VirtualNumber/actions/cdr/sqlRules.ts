@@ -95,7 +95,7 @@ function violationIn(sql: string, reading: SqlReading): Found | undefined {
 		return { rule: 'unreadable', at: lexed.at, problem: `has a quote ${lexed.unclosedQuote} at character ${lexed.at + 1} that is never closed`, fix: QUOTE_FIX };
 	}
 	const tokens = lexed.tokens;
-	const structure = checkStructure(tokens);
+	const structure = checkStructure(tokens, sql.length);
 	const candidates = [firstWordProblem(tokens), structure.found, checkQualifiedNames(tokens, structure.alias)];
 	const found = candidates.filter((candidate): candidate is Found => candidate !== undefined);
 	found.sort((a, b) => a.at - b.at || ruleOrder(a) - ruleOrder(b));
@@ -247,7 +247,7 @@ const CLAUSE_WORDS = ['WHERE', 'GROUP', 'HAVING', 'ORDER', 'LIMIT', 'WINDOW', 'F
 const JOIN_WORDS = ['JOIN', 'INNER', 'CROSS', 'LEFT', 'RIGHT', 'NATURAL', 'STRAIGHT_JOIN', 'OUTER', 'FULL', 'ON', 'USING'];
 
 /** Rule 1: FROM webserviceview, once, at depth 0, with at most an alias; FROM inside parentheses only in EXTRACT/TRIM/SUBSTRING. */
-function checkStructure(tokens: SqlToken[]): { found?: Found; alias?: string } {
+function checkStructure(tokens: SqlToken[], end: number): { found?: Found; alias?: string } {
 	const calls: string[] = [];
 	let from: number | undefined;
 	let extra: Found | undefined;
@@ -261,8 +261,7 @@ function checkStructure(tokens: SqlToken[]): { found?: Found; alias?: string } {
 		}
 	}
 	if (from === undefined) {
-		const end = tokens[tokens.length - 1];
-		const missing: Found = { rule: 1, at: end ? end.at + end.text.length : 0, problem: `has no FROM ${CDR_SQL_RULES.view}`, fix: `Select the calls FROM ${CDR_SQL_RULES.view}.` };
+		const missing: Found = { rule: 1, at: end, problem: `has no FROM ${CDR_SQL_RULES.view}`, fix: `Select the calls FROM ${CDR_SQL_RULES.view}.` };
 		return { found: extra ?? missing };
 	}
 	const table = tableReference(tokens, from);

@@ -350,3 +350,30 @@ function generated(): RefuseEntry[] {
 }
 
 export const MUST_REFUSE: RefuseEntry[] = [...handwritten, ...generated()];
+
+// ---- generated: reports with fragments inserted ----
+
+const FRAGMENTS = [
+	' ', '\n', 'id', 'w', 'w.', '.', V, 'FROM', 'WHERE', 'AS', ',', '(', ')', "'", '"', '`', '\\', "''", '#', '--', '-- ', '-', '/*', '*/',
+	'/*!', '*', '@', '@@', ':=', ';', 'UNION', '1', '1e1', '1e1union', '.5', 'INTO', '@x', 'SLEEP(', '`sleep`(', 'mysql.', 'information_schema',
+	'users', 'JOIN', 'FOR', 'UPDATE', 'SHARE', 'LOCK', 'TABLE', 'VALUES', 'EXTRACT(', 'TRIM(', 'FROM users', ', users', 'x.y', 'SELECT',
+	'(SELECT 1)', 'users.id', 'UNION SELECT 1', '\u00a0', 'ı', 'CURRENT_USER', 'USER()',
+];
+
+/** `count` reports, each with 1-3 fragments inserted at random places (a fixed seed: the same statements every run). */
+export function mutatedReports(count: number, seed: number): string[] {
+	let state = seed;
+	const random = (n: number) => {
+		state = (state * 1103515245 + 12345) & 0x7fffffff;
+		return state % n;
+	};
+	const bases = reports.map((entry) => entry.sql);
+	return Array.from({ length: count }, () => {
+		let sql = bases[random(bases.length)];
+		for (let edits = 1 + random(3); edits > 0; edits--) {
+			const at = random(sql.length + 1);
+			sql = `${sql.slice(0, at)}${FRAGMENTS[random(FRAGMENTS.length)]}${random(2) ? ' ' : ''}${sql.slice(at)}`;
+		}
+		return sql;
+	});
+}
