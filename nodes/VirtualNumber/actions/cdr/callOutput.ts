@@ -32,18 +32,32 @@ function valueOf(key: CallFieldKey, value: Value): Value {
 }
 
 /**
- * A row under the vocabulary's names: a key that is a column of webserviceview becomes its field
+ * Rows under the vocabulary's names: a key that is a column of webserviceview becomes its field
  * name (cdr_uniqueid → callId); any other key (an alias, COUNT(*)) stays as the service named it,
- * and so does a column whose field name the row already has (an alias called callId wins).
+ * and so does a column whose field name the row already has (an alias called callId wins). The
+ * renaming is planned once per set of names: every row of an answer has the same.
  */
+export function simplifyCallRows(rows: IDataObject[]): IDataObject[] {
+	let names: string[] = [];
+	let plan: Array<{ from: string; to: string; key?: CallFieldKey }> = [];
+	return rows.map((row) => {
+		const current = Object.keys(row);
+		if (current.length !== names.length || current.some((name, i) => name !== names[i])) {
+			names = current;
+			plan = current.map((from) => {
+				const key = keyOfColumn(from);
+				return key === undefined || key in row ? { from, to: from } : { from, to: key, key };
+			});
+		}
+		const out: IDataObject = {};
+		for (const { from, to, key } of plan) out[to] = key === undefined ? row[from] : valueOf(key, row[from]);
+		return out;
+	});
+}
+
+/** One row under the vocabulary's names (see simplifyCallRows). */
 export function simplifyCallRow(row: IDataObject): IDataObject {
-	const out: IDataObject = {};
-	for (const [name, value] of Object.entries(row)) {
-		const key = keyOfColumn(name);
-		if (key === undefined || key in row) out[name] = value;
-		else out[key] = valueOf(key, value);
-	}
-	return out;
+	return simplifyCallRows([row])[0];
 }
 
 /** The parameters of create_virtualnum_cdr under the vocabulary's names. */

@@ -6,7 +6,7 @@ import { toDateTime } from '../../../shared/dates';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
-import { simplifyCallRow, simplifyField, simplifyOn } from './callOutput';
+import { simplifyCallRows, simplifyField, simplifyOn } from './callOutput';
 import { timeoutMs, timeoutOption } from './common';
 
 const properties: INodeProperties[] = [
@@ -64,5 +64,5 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	// The service returns at most LIMITS.cdrSubuniqueRows rows (spec).
 	const rows = resultRows(answer.result).slice(0, LIMITS.cdrSubuniqueRows.max);
 	const simplify = simplifyOn(this.getNodeParameter('simplify', itemIndex, true));
-	return this.helpers.returnJsonArray(simplify ? rows.map(simplifyCallRow) : rows);
+	return this.helpers.returnJsonArray(simplify ? simplifyCallRows(rows) : rows);
 };

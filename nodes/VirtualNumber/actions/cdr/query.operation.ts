@@ -7,7 +7,7 @@ import { asNodeError } from '../../../shared/errors';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
-import { simplifyCallRow, simplifyField, simplifyOn } from './callOutput';
+import { simplifyCallRows, simplifyField, simplifyOn } from './callOutput';
 import { timeoutOption, timeoutMs } from './common';
 import {
 	CALL_STATUSES,
@@ -243,5 +243,5 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		rows = [];
 	}
 	const simplify = simplifyOn(this.getNodeParameter('simplify', itemIndex, true));
-	return this.helpers.returnJsonArray(simplify ? rows.map(simplifyCallRow) : rows);
+	return this.helpers.returnJsonArray(simplify ? simplifyCallRows(rows) : rows);
 };
