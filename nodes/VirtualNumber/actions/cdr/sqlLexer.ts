@@ -50,7 +50,7 @@ function isDigit(code: number): boolean {
 	return code >= 0x30 && code <= 0x39;
 }
 
-export function asciiUpper(text: string): string {
+function asciiUpper(text: string): string {
 	return text.replace(/[a-z]+/g, (part) => part.toUpperCase());
 }
 
