@@ -64,7 +64,7 @@ const properties: INodeProperties[] = [
 		name: 'recordingExists',
 		type: 'boolean',
 		default: false,
-		description: `Whether to add a "${RECORDING_FLAG}" field telling (true/false) whether the call has a recording to download`,
+		description: `Whether to add recordingExists (true/false) telling whether the call has a recording to download (with Simplify off: the service's ${RECORDING_FLAG}, 1 or empty)`,
 		displayOptions: { show: builder },
 	},
 	{
