@@ -263,9 +263,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 			say('Call record:');
 			for (const line of table(
 				['call ID', 'start', 'end', 'seconds', 'caller', 'virtual number', 'answered by', 'status', 'recording'],
-				[[record.cdr_uniqueid, record.start_call, record.end_call, record.call_duration, record.cdr_ani, record.cdr_ddi, record.user_phone, record.call_status, record.record_file_exists ? 'yes' : 'no']],
+				[[record.callId, record.startTime, record.endTime, record.durationSec, record.callerNumber, record.virtualNumber, record.destinationPhone, record.callStatus, record.recordingExists ? 'yes' : 'no']],
 			)) say(`  ${line}`);
-			check(record.cdr_uniqueid === event.callId, `the query returned call ${text(record.cdr_uniqueid)}, not ${text(event.callId)}`);
+			check(record.callId === event.callId, `the query returned call ${text(record.callId)}, not ${text(event.callId)}`);
 			facts.callRecord = record;
 
 			const [file] = outputOf(run, download.name);
@@ -309,14 +309,14 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 			check(bounds[1] === `${day} 00:00:00` && bounds[2] === `${day} 23:59:59`, `the range sent is not one whole day: ${bounds[1]} – ${bounds[2]}`);
 			say(`Run time (pinned): ${text(input[0].json.timestamp)}; the node sent:`);
 			say(`  ${sql}`);
-			const withRecording = rows.filter((row) => row.record_file_exists === true).length;
+			const withRecording = rows.filter((row) => row.recordingExists === true).length;
 			say(`${rows.length} call records of ${day}, ${withRecording} with a recording; the first 5:`);
 			for (const line of table(
 				['start', 'seconds', 'caller', 'virtual number', 'status', 'recording'],
-				rows.slice(0, 5).map((row) => [row.start_call, row.call_duration, row.cdr_ani, row.cdr_ddi, row.call_status, row.record_file_exists ? 'yes' : 'no']),
+				rows.slice(0, 5).map((row) => [row.startTime, row.durationSec, row.callerNumber, row.virtualNumber, row.callStatus, row.recordingExists ? 'yes' : 'no']),
 			)) say(`  ${line}`);
 			check(rows.length > 0, `no call records for ${day}`);
-			const outside = rows.filter((row) => text(row.start_call) < bounds[1] || text(row.start_call) > bounds[2]);
+			const outside = rows.filter((row) => text(row.startTime) < bounds[1] || text(row.startTime) > bounds[2]);
 			check(outside.length === 0, `${outside.length} rows are outside ${day}`);
 			facts.export = { day, rows: rows.length, withRecording };
 		});

@@ -99,7 +99,7 @@ export async function runExamples(
 	const nightly = await manualRun('nightly-call-record-export.json');
 	const nightlyData = nightly ? await executionData(n8n, nightly.id) : '';
 	check(
-		nightly?.status === 'success' && nightlyData.includes('cdr_uniqueid'),
+		nightly?.status === 'success' && nightlyData.includes('callId'),
 		`nightly-call-record-export: the export ran in n8n and output call records (${nightly?.status ?? 'no execution'})`,
 	);
 

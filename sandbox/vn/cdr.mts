@@ -13,7 +13,7 @@ const cdrQuery: OpHandler = ({ state, params }) => {
 	const sql = params.raw('sql') ?? '';
 	if (sql.trim() === '') throw new ServiceError(1011, 'sql is required');
 	const guard = guardSql(sql);
-	if (!guard.ok) throw new ServiceError(1012, `Statement rejected: ${guard.reason}`);
+	if (!guard.ok) throw new ServiceError(guard.code, guard.code === 1012 ? `Statement rejected: ${guard.reason}` : guard.reason);
 	let columns: string[];
 	let values: unknown[][];
 	try {

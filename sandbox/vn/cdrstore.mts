@@ -1,6 +1,7 @@
 // Call records live in a sql.js (SQLite) database so that cdr_query runs real SQL. The table has
 // exactly the columns of the spec's view; what the view does not show (recording files, offline
-// conversions) is kept beside it in memory, keyed by the row id.
+// conversions) is kept beside it in memory, keyed by the row id. The text columns people filter by
+// words compare without case, as under MySQL's default collation.
 import type { Database, SqlJsStatic, SqlValue } from 'sql.js';
 import { formatDateTime } from '../util.mts';
 
@@ -117,6 +118,11 @@ function registerMysqlFunctions(db: Database): void {
 		}
 		return Math.trunc((dbb.getTime() - da.getTime()) / 1000 / (SECONDS[u] ?? 1));
 	});
+	registerDateArithmetic(db);
+	db.create_function('RAND', () => Math.random());
+	db.create_function('CURTIME', () => formatDateTime(new Date()).slice(11));
+	db.create_function('CHAR_LENGTH', (v: SqlValue) => (v === null ? null : [...String(v)].length));
+	db.create_function('sbx_trim', (side: SqlValue, removed: SqlValue, v: SqlValue) => (v === null || removed === null ? null : trimText(String(side), String(removed), String(v))));
 	db.create_function('UCASE', (v: SqlValue) => (typeof v === 'string' ? v.toUpperCase() : v));
 	db.create_function('LCASE', (v: SqlValue) => (typeof v === 'string' ? v.toLowerCase() : v));
 	db.create_function('sbx_left', (v: SqlValue, n: SqlValue) => (v === null ? null : String(v).slice(0, Number(n))));
@@ -130,6 +136,61 @@ function registerMysqlFunctions(db: Database): void {
 		} catch {
 			return 0;
 		}
+	});
+}
+
+/** TRIM(LEADING|TRAILING|BOTH removed FROM text): removes whole repeats of `removed`, as MySQL does. */
+function trimText(side: string, removed: string, text: string): string {
+	if (removed === '') return text;
+	let out = text;
+	if (side !== 'TRAILING') while (out.startsWith(removed)) out = out.slice(removed.length);
+	if (side !== 'LEADING') while (out.endsWith(removed)) out = out.slice(0, -removed.length);
+	return out;
+}
+
+/** A MySQL DATETIME/DATE text as its parts, read as written (no time zone, no DST). */
+function partsOf(value: SqlValue): { date: Date; hasTime: boolean } | undefined {
+	if (typeof value !== 'string') return undefined;
+	const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(value);
+	if (!m) return undefined;
+	return { date: new Date(Date.UTC(+m[1], +m[2] - 1, +m[3], +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0))), hasTime: m[4] !== undefined };
+}
+
+function shifted(value: SqlValue, amount: SqlValue, unit: SqlValue, sign: 1 | -1): string | null {
+	const parts = partsOf(value);
+	const n = Number(amount) * sign;
+	if (!parts || !Number.isFinite(n) || typeof unit !== 'string') return null;
+	const d = parts.date;
+	const u = unit.toUpperCase();
+	if (u === 'MONTH' || u === 'QUARTER' || u === 'YEAR') {
+		const months = n * (u === 'YEAR' ? 12 : u === 'QUARTER' ? 3 : 1);
+		const target = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1, d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()));
+		const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+		target.setUTCDate(Math.min(d.getUTCDate(), lastDay)); // 2024-01-31 + 1 MONTH = 2024-02-29, as in MySQL
+		return format(target, parts.hasTime);
+	}
+	const seconds = SECONDS[u] ?? (u === 'MICROSECOND' ? 1e-6 : NaN);
+	if (Number.isNaN(seconds)) return null;
+	return format(new Date(d.getTime() + n * seconds * 1000), parts.hasTime || seconds < 86400);
+}
+
+function format(d: Date, withTime: boolean): string {
+	const text = d.toISOString().replace('T', ' ').slice(0, 19);
+	return withTime ? text : text.slice(0, 10);
+}
+
+/** DATE_ADD/DATE_SUB(date, amount, unit) and EXTRACT(unit, date): what the guard turns MySQL's INTERVAL and EXTRACT into. */
+function registerDateArithmetic(db: Database): void {
+	db.create_function('DATE_ADD', (v: SqlValue, n: SqlValue, unit: SqlValue) => shifted(v, n, unit, 1));
+	db.create_function('DATE_SUB', (v: SqlValue, n: SqlValue, unit: SqlValue) => shifted(v, n, unit, -1));
+	db.create_function('EXTRACT', (unit: SqlValue, v: SqlValue) => {
+		const d = partsOf(v)?.date;
+		if (!d || typeof unit !== 'string') return null;
+		const parts: Record<string, number> = {
+			YEAR: d.getUTCFullYear(), QUARTER: Math.floor(d.getUTCMonth() / 3) + 1, MONTH: d.getUTCMonth() + 1, DAY: d.getUTCDate(),
+			HOUR: d.getUTCHours(), MINUTE: d.getUTCMinutes(), SECOND: d.getUTCSeconds(),
+		};
+		return parts[unit.toUpperCase()] ?? null;
 	});
 }
 
@@ -155,9 +216,9 @@ export class CdrStore {
 			cdr_ani TEXT NOT NULL DEFAULT '',
 			cdr_ddi TEXT NOT NULL DEFAULT '',
 			user_phone TEXT NOT NULL DEFAULT '',
-			user_name TEXT NOT NULL DEFAULT '',
-			call_status TEXT NOT NULL DEFAULT '',
-			onetouch TEXT NOT NULL DEFAULT '',
+			user_name TEXT NOT NULL DEFAULT '' COLLATE NOCASE,
+			call_status TEXT NOT NULL DEFAULT '' COLLATE NOCASE,
+			onetouch TEXT NOT NULL DEFAULT '' COLLATE NOCASE,
 			cdr_uniqueid TEXT NOT NULL,
 			cdr_meta_data TEXT NOT NULL DEFAULT '',
 			gclid TEXT NOT NULL DEFAULT ''

@@ -68,8 +68,8 @@ describe('npm run demo (runDemo)', () => {
 		assert.equal(call.durationSec, 95);
 		assert.equal(call.numbersRegistered, 6);
 		assert.equal(call.restored, true);
-		assert.equal(result.facts.callRecord!.cdr_uniqueid, call.callId);
-		assert.equal(result.facts.callRecord!.call_duration, 95);
+		assert.equal(result.facts.callRecord!.callId, call.callId);
+		assert.equal(result.facts.callRecord!.durationSec, 95);
 		const recording = result.facts.recording!;
 		assert.equal(basename(recording.path), `${call.callId}.wav`);
 		const bytes = readFileSync(recording.path);

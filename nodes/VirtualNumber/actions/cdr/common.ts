@@ -28,5 +28,5 @@ export const callUuidField: INodeProperties = {
 	required: true,
 	default: '',
 	placeholder: 'e.g. 1714557600.123',
-	description: 'The call_uuid (cdr_uniqueid) of the call, as Query or the Virtual Number Trigger give it',
+	description: 'The callId of the call, as Query, Create Manual Record and the Virtual Number Trigger output it (the service calls it call_uuid or cdr_uniqueid)',
 };

@@ -1,11 +1,20 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { callField } from '../../../shared/callFields';
 import { InputChecks, LIMITS, checkPhone } from '../../../shared/checks';
 import { formatVirtualnumDate } from '../../../shared/dates';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { readVirtualnumLocator, resultObject, virtualnumLocator } from '../../../shared/virtualnums';
+import { simplifyCallRow, simplifyField, simplifyManualParams, simplifyOn } from './callOutput';
+
+// The parameter names stay as saved workflows have them; display names and output follow the vocabulary.
+const START = callField('startTime');
+const CALLER = callField('callerNumber');
+const DESTINATION = callField('destinationPhone');
+const DURATION = callField('durationSec');
+const METADATA = callField('marketingMetadata');
 
 const properties: INodeProperties[] = [
 	{
@@ -15,7 +24,7 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	virtualnumLocator({ description: 'The number the call was made to; it must be in the account' }),
+	virtualnumLocator({ description: 'The number the call was made to (virtualNumber); it must be in the account' }),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -24,30 +33,30 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
-				displayName: 'Call Start',
+				displayName: START.displayName,
 				name: 'startTime',
 				type: 'dateTime',
 				default: '',
 				description: 'When the call started (workflow time zone). Default: now.',
 			},
 			{
-				displayName: 'Caller Number',
+				displayName: CALLER.displayName,
 				name: 'callerNumber',
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. 0501234567',
-				description: 'The service accepts valid Israeli numbers only',
+				description: 'The number that called; the service accepts valid Israeli numbers only',
 			},
 			{
-				displayName: 'Destination',
+				displayName: DESTINATION.displayName,
 				name: 'destination',
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. 0527654321',
-				description: 'The number that took the call; the service accepts valid Israeli numbers only',
+				description: 'The phone that took the call (not the virtual number that was dialled); the service accepts valid Israeli numbers only',
 			},
 			{
-				displayName: 'Duration (Seconds)',
+				displayName: DURATION.displayName,
 				name: 'duration',
 				type: 'number',
 				typeOptions: { minValue: LIMITS.cdrTotacSec.min, maxValue: LIMITS.cdrTotacSec.max },
@@ -55,13 +64,17 @@ const properties: INodeProperties[] = [
 				description: `${LIMITS.cdrTotacSec.min}-${LIMITS.cdrTotacSec.max} seconds; the end time is calculated from it. Without it the duration is 0.`,
 			},
 			{
-				displayName: 'Metadata (JSON)',
+				displayName: `${METADATA.displayName} (JSON)`,
 				name: 'metadata',
 				type: 'json',
 				default: '{}',
-				description: 'Stored as the metadata of the call; must be valid JSON',
+				description: 'Stored as the marketing (pixel) metadata of the call; must be valid JSON',
 			},
 		],
+	},
+	{
+		...simplifyField,
+		description: `Whether to output the record as the Virtual Number Trigger names a call (callId, virtualNumber, startTime, durationSec, callerNumber, destinationPhone, marketingMetadata) instead of the service's answer with the parameters sent (cdr_uniqueid, cdr_ddi, …)`,
 	},
 ];
 
@@ -86,7 +99,7 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	}
 	if (fields.metadata !== undefined) {
 		const metadata = typeof fields.metadata === 'string' ? fields.metadata.trim() : JSON.stringify(fields.metadata);
-		if (metadata !== '') params.cdr_metadata = checks.json('Metadata (JSON)', metadata);
+		if (metadata !== '') params.cdr_metadata = checks.json(`${METADATA.displayName} (JSON)`, metadata);
 	}
 	const answer = await virtualnumRequest.call(this, {
 		service: 'create_virtualnum_cdr',
@@ -95,5 +108,8 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		itemIndex,
 		sideEffect: true,
 	});
-	return this.helpers.returnJsonArray({ ...resultObject(answer.result), ...params });
+	const raw: IDataObject = { ...resultObject(answer.result), ...params };
+	if (!simplifyOn(this.getNodeParameter('simplify', itemIndex, true))) return this.helpers.returnJsonArray(raw);
+	// callId first (from the answer's cdr_uniqueid), then what was sent, under the same names.
+	return this.helpers.returnJsonArray({ ...simplifyCallRow(resultObject(answer.result)), ...simplifyManualParams(params) });
 };

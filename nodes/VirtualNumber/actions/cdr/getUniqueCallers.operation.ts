@@ -6,6 +6,7 @@ import { toDateTime } from '../../../shared/dates';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
+import { simplifyCallRows, simplifyField, simplifyOn } from './callOutput';
 import { timeoutMs, timeoutOption } from './common';
 
 const properties: INodeProperties[] = [
@@ -24,6 +25,10 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		description: 'End of the period (workflow time zone)',
+	},
+	{
+		...simplifyField,
+		description: 'Whether to name the caller callerNumber, as the Virtual Number Trigger does, instead of the service\'s cdr_ani (the other fields stay as the service names them)',
 	},
 	{
 		displayName: 'Options',
@@ -57,5 +62,7 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		noResultsAsEmpty: true,
 	});
 	// The service returns at most LIMITS.cdrSubuniqueRows rows (spec).
-	return this.helpers.returnJsonArray(resultRows(answer.result).slice(0, LIMITS.cdrSubuniqueRows.max));
+	const rows = resultRows(answer.result).slice(0, LIMITS.cdrSubuniqueRows.max);
+	const simplify = simplifyOn(this.getNodeParameter('simplify', itemIndex, true));
+	return this.helpers.returnJsonArray(simplify ? simplifyCallRows(rows) : rows);
 };

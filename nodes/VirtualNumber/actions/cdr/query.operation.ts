@@ -1,12 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { InputChecks, LIMITS, checkPhoneList, findCdrSqlViolation } from '../../../shared/checks';
+import { InputChecks, LIMITS, checkPhoneList } from '../../../shared/checks';
 import { formatVirtualnumDate, toDateTime } from '../../../shared/dates';
 import { asNodeError } from '../../../shared/errors';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
+import { simplifyCallRows, simplifyField, simplifyOn } from './callOutput';
 import { timeoutOption, timeoutMs } from './common';
 import {
 	CALL_STATUSES,
@@ -15,6 +16,7 @@ import {
 	buildCdrSql,
 	type CdrQuery,
 } from './sqlBuilder';
+import { CDR_SQL_RULES, cdrSqlToSend, describeCdrSqlViolation, findCdrSqlViolation } from './sqlRules';
 
 const builder = { queryMode: ['builder'] };
 const sqlMode = { queryMode: ['sql'] };
@@ -43,8 +45,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: "SELECT start_call, cdr_ani, call_status FROM webserviceview WHERE start_call >= '2024-05-01 00:00:00' LIMIT 100",
-		description: `One SELECT from webserviceview, at most ${LIMITS.cdrSql.maxBytes} bytes: no semicolons between statements, subqueries, UNION, comments, @@ variables, := or SLEEP/BENCHMARK/GET_LOCK, and no writing keywords. The node checks these rules before sending. Select "1 AS ${RECORDING_FLAG}" to learn per row whether a recording exists.`,
-		hint: 'Use a time filter and LIMIT: a heavy statement may run up to 10 minutes',
+		description: `One SELECT from ${CDR_SQL_RULES.view}, at most ${CDR_SQL_RULES.maxBytes} bytes. The node checks the service's rules before sending: no other table, JOIN, subquery, UNION or second statement; no INSERT, UPDATE, DELETE, DROP, ALTER, CREATE, TRUNCATE, RENAME, GRANT, REVOKE, LOAD_FILE, INTO or information_schema; no comments, @@ variables, := or SLEEP/BENCHMARK/GET_LOCK. Select "1 AS ${RECORDING_FLAG}" to learn per row whether a recording exists.`,
+		hint: 'Use a time filter and LIMIT: a heavy statement may run up to 10 minutes. With Simplify on, known columns come out under the trigger\'s names (cdr_uniqueid → callId).',
 		displayOptions: { show: sqlMode },
 	},
 	// ---- builder ----
@@ -62,7 +64,7 @@ const properties: INodeProperties[] = [
 		name: 'recordingExists',
 		type: 'boolean',
 		default: false,
-		description: `Whether to add a "${RECORDING_FLAG}" field telling (true/false) whether the call has a recording to download`,
+		description: `Whether to add recordingExists (true/false) telling whether the call has a recording to download (with Simplify off: the service's ${RECORDING_FLAG}, 1 or empty)`,
 		displayOptions: { show: builder },
 	},
 	{
@@ -136,6 +138,7 @@ const properties: INodeProperties[] = [
 		description: 'Max number of results to return',
 		displayOptions: { show: { ...builder, returnAll: [false] } },
 	},
+	simplifyField,
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -193,9 +196,14 @@ function builderQuery(this: IExecuteFunctions, itemIndex: number, checks: InputC
 
 /** The statement of SQL mode, checked against the spec's rules; a trailing semicolon is not stacking and is dropped. */
 function sqlStatement(this: IExecuteFunctions, itemIndex: number, checks: InputChecks): string {
-	const sql = checks.required('SQL Statement', this.getNodeParameter('sql', itemIndex, '')).replace(/;\s*$/, '');
+	const sql = cdrSqlToSend(checks.required('SQL Statement', this.getNodeParameter('sql', itemIndex, '')));
 	const violation = findCdrSqlViolation(sql);
-	if (violation) checks.fail('SQL Statement', `breaks a rule of the service: ${violation}`);
+	if (violation) {
+		throw new NodeOperationError(this.getNode(), `SQL Statement: ${describeCdrSqlViolation(violation)}`, {
+			itemIndex,
+			description: `${violation.fix} Fix the "SQL Statement" field of item ${itemIndex} and run the node again; nothing was sent.`,
+		});
+	}
 	return sql;
 }
 
@@ -234,11 +242,6 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		if (!isNoResults(error, builderMode)) throw asNodeError(this.getNode(), error, itemIndex);
 		rows = [];
 	}
-	if (query?.recordingExists) {
-		rows = rows.map((row) => {
-			const value = row[RECORDING_FLAG];
-			return { ...row, [RECORDING_FLAG]: value !== undefined && value !== null && value !== '' && value !== 0 && value !== '0' };
-		});
-	}
-	return this.helpers.returnJsonArray(rows);
+	const simplify = simplifyOn(this.getNodeParameter('simplify', itemIndex, true));
+	return this.helpers.returnJsonArray(simplify ? simplifyCallRows(rows) : rows);
 };

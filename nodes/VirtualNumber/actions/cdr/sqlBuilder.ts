@@ -7,24 +7,21 @@
  */
 import type { INodePropertyOptions } from 'n8n-workflow';
 
-import { CDR_SQL_RULES, findCdrSqlViolation } from '../../../shared/checks';
+import { CALL_FIELDS, callField, type CallField } from '../../../shared/callFields';
+import { CDR_SQL_RULES, describeCdrSqlViolation, findCdrSqlViolation } from './sqlRules';
 
-/** Columns of the view webserviceview, in the spec's order, in the user's words. */
-export const CDR_COLUMNS: INodePropertyOptions[] = [
-	{ name: 'Row ID', value: 'id', description: 'Internal row number of the view' },
-	{ name: 'Call Start', value: 'start_call', description: 'Column start_call' },
-	{ name: 'Call End', value: 'end_call', description: 'Column end_call' },
-	{ name: 'Duration (Seconds)', value: 'call_duration', description: 'Column call_duration' },
-	{ name: 'Caller Number', value: 'cdr_ani', description: 'Column cdr_ani' },
-	{ name: 'Virtual Number', value: 'cdr_ddi', description: 'The number that was dialed (cdr_ddi)' },
-	{ name: 'Answering Phone', value: 'user_phone', description: 'Destination that received the call (user_phone)' },
-	{ name: 'Number Description', value: 'user_name', description: 'Description of the virtual number (user_name)' },
-	{ name: 'Call Status', value: 'call_status', description: 'Column call_status' },
-	{ name: 'Agent Rating', value: 'onetouch', description: 'Rating given by the answering agent (onetouch)' },
-	{ name: 'Call ID', value: 'cdr_uniqueid', description: 'Unique call ID, used as call_uuid elsewhere (cdr_uniqueid)' },
-	{ name: 'Marketing Metadata', value: 'cdr_meta_data', description: 'Pixel metadata (cdr_meta_data)' },
-	{ name: 'Ad Click ID', value: 'gclid', description: 'Click ID of the advertising platform (gclid)' },
-];
+/** `1 AS record_file_exists`: the service empties it where no recording file exists. */
+export const RECORDING_FLAG = callField('recordingExists').column as string;
+
+/** The view's columns, in the vocabulary's order (the order of the built SELECT). */
+const VIEW_FIELDS = (CALL_FIELDS as readonly CallField[]).filter((field) => field.column !== undefined && field.column !== RECORDING_FLAG);
+
+/** The builder's column choices, in the user's words, by display name. */
+export const CDR_COLUMNS: INodePropertyOptions[] = VIEW_FIELDS.map((field) => ({
+	name: field.displayName,
+	value: field.column as string,
+	description: `Column ${field.column} (output as ${field.key} when simplified)`,
+})).sort((a, b) => a.name.localeCompare(b.name));
 
 /** The spec's enumerated call_status values, in the user's words. */
 export const CALL_STATUSES: INodePropertyOptions[] = [
@@ -36,8 +33,6 @@ export const CALL_STATUSES: INodePropertyOptions[] = [
 	{ name: 'Number Not Active', value: 'NOT ACTIVE' },
 	{ name: 'Outside Working Hours', value: 'OUT OF TIME' },
 ];
-
-export const RECORDING_FLAG = 'record_file_exists';
 
 export interface CdrQuery {
 	columns: string[];
@@ -54,7 +49,7 @@ export interface CdrQuery {
 	limit?: number;
 }
 
-const COLUMN_NAMES = CDR_COLUMNS.map((column) => String(column.value));
+const COLUMN_NAMES = VIEW_FIELDS.map((field) => field.column as string);
 const STATUS_VALUES = CALL_STATUSES.map((status) => String(status.value));
 const DATE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const DIGITS = /^\d+$/;
@@ -75,7 +70,7 @@ export function buildCdrSql(query: CdrQuery): string {
 	for (const column of columns) {
 		if (!COLUMN_NAMES.includes(column)) throw new Error(`Unknown column ${column}`);
 	}
-	// Spec order, whatever order they were picked in, so rows always look the same.
+	// The vocabulary's order, whatever order they were picked in, so rows always look the same.
 	const selected = COLUMN_NAMES.filter((column) => columns.includes(column));
 	if (query.recordingExists) selected.push(`1 AS ${RECORDING_FLAG}`);
 
@@ -99,6 +94,6 @@ export function buildCdrSql(query: CdrQuery): string {
 		sql += ` LIMIT ${query.limit}`;
 	}
 	const violation = findCdrSqlViolation(sql);
-	if (violation) throw new Error(`The built statement breaks a rule of the service: ${violation}`);
+	if (violation) throw new Error(`The built statement ${describeCdrSqlViolation(violation)}`);
 	return sql;
 }
