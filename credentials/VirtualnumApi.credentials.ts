@@ -12,7 +12,7 @@ export class VirtualnumApi implements ICredentialType {
 
 	icon = { light: 'file:../icons/virtualnum.svg', dark: 'file:../icons/virtualnum.dark.svg' } as const;
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-virtualnum#credentials';
+	documentationUrl = 'https://github.com/n8n-nodes-virtualnum/n8n-nodes-virtualnum#credentials';
 
 	properties: INodeProperties[] = [
 		{

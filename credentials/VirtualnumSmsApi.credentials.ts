@@ -8,7 +8,7 @@ export class VirtualnumSmsApi implements ICredentialType {
 
 	icon = { light: 'file:../icons/sms.svg', dark: 'file:../icons/sms.dark.svg' } as const;
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-virtualnum#credentials';
+	documentationUrl = 'https://github.com/n8n-nodes-virtualnum/n8n-nodes-virtualnum#credentials';
 
 	properties: INodeProperties[] = [
 		{

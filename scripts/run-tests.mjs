@@ -28,9 +28,13 @@ if (files.length === 0) {
 	process.exit(1);
 }
 
+// TEST_TIMEOUT_MS (set by scripts/test-n8n1.mjs): a test that hangs fails after that long instead of
+// stalling the run (--test-timeout is not allowed in NODE_OPTIONS).
+const timeout = process.env.TEST_TIMEOUT_MS ? [`--test-timeout=${process.env.TEST_TIMEOUT_MS}`] : [];
+
 const result = spawnSync(
 	process.execPath,
-	['--import', 'tsx', '--test', '--test-reporter=spec', ...files],
+	['--import', 'tsx', '--test', '--test-reporter=spec', ...timeout, ...files],
 	// n8n-core keeps its instance settings in N8N_USER_FOLDER: a throwaway one, not the user's ~/.n8n.
 	{ cwd: root, stdio: 'inherit', env: { ...process.env, N8N_USER_FOLDER: mkdtempSync(join(tmpdir(), 'n8n-virtualnum-test-')) } },
 );

@@ -12,7 +12,7 @@ export class BulkSms implements INodeType {
 		displayName: 'Bulk SMS',
 		name: 'bulkSms',
 		icon: { light: 'file:../../icons/sms.svg', dark: 'file:../../icons/sms.dark.svg' },
-		group: ['output'],
+		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Send SMS campaigns in batches, schedule messages, manage sender names and check credit',

@@ -31,6 +31,7 @@ import type {
 import { ICredentialsHelper, NodeHelpers, Workflow, createRunExecutionData } from 'n8n-workflow';
 
 import { capturedLogs, installLogger } from './logger.mts';
+import { credentialTestContext, releaseEngineTimers } from './n8nCompat.mts';
 
 export const PACKAGE = 'n8n-nodes-virtualnum';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -61,6 +62,7 @@ let loaderPromise: Promise<PackageDirectoryLoader> | undefined;
 export async function loadPackage(): Promise<PackageDirectoryLoader> {
 	installLogger();
 	loaderPromise ??= (async () => {
+		await releaseEngineTimers();
 		const loader = new PackageDirectoryLoader(ROOT);
 		await loader.loadAll();
 		return loader;
@@ -336,6 +338,6 @@ export async function testCredential(
 	if (typeof testedBy !== 'string') throw new Error(`${nodeType} does not test ${credentialTypeName}`);
 	const test = node.methods?.credentialTest?.[testedBy];
 	if (!test) throw new Error(`${nodeType} has no credential test ${testedBy}`);
-	const context = new CredentialTestContext(additionalDataFor(loader, {}));
+	const context = credentialTestContext(CredentialTestContext, additionalDataFor(loader, {}));
 	return await test.call(context, { id: 'cred', name: 'cred', type: credentialTypeName, data });
 }
