@@ -6,6 +6,8 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { withErrorDetails } from './errors';
+
 export const MB = 1024 * 1024;
 
 export const LIMITS = {
@@ -75,10 +77,11 @@ export class InputChecks {
 
 	fail(field: string, rule: string, value?: unknown): never {
 		const shown = value === undefined ? '' : ` (got ${describeValue(value)})`;
-		throw new NodeOperationError(this.node, `${field}: ${rule}${shown}`, {
+		const error = new NodeOperationError(this.node, `${field}: ${rule}${shown}`, {
 			itemIndex: this.itemIndex,
 			description: `Fix the "${field}" field of item ${this.itemIndex} and run the node again.`,
 		});
+		throw withErrorDetails(error, { field });
 	}
 
 	required(field: string, value: unknown): string {

@@ -64,6 +64,19 @@ export function serviceError(
 	return error;
 }
 
+/**
+ * The status code (virtual number service) or status text (SMS service) the service answered, when
+ * the error is a service's refusal: `code` of the error's data, which only service answers set
+ * (network failures keep theirs as `networkCode`). The one reader of that field.
+ */
+export function serviceCodeOf(error: unknown): number | string | undefined {
+	const data = (error as { context?: { data?: { code?: unknown } } } | undefined)?.context?.data;
+	const code = data?.code;
+	if (typeof code === 'number' && Number.isFinite(code)) return code;
+	if (typeof code === 'string' && code.trim() !== '') return /^\d+$/.test(code.trim()) ? Number(code) : code.trim();
+	return undefined;
+}
+
 export function baseUrlFrom(value: unknown, serviceLabel: string, node: INode): string {
 	const text = typeof value === 'string' ? value.trim() : '';
 	if (!/^https?:\/\/[^\s/]+/i.test(text)) {
@@ -118,7 +131,7 @@ function networkError(context: FailureContext, error: unknown, timeoutMs: number
 				? MAYBE_DONE
 				: 'Try again later, or raise the node\'s "Timeout" option for heavy requests.',
 			undefined,
-			{ code: code || 'TIMEOUT' },
+			{ networkCode: code || 'TIMEOUT' },
 		);
 	}
 	const reason: Record<string, string> = {
@@ -135,7 +148,7 @@ function networkError(context: FailureContext, error: unknown, timeoutMs: number
 			? MAYBE_DONE
 			: "Check the credential's Base URL and that n8n can reach that host.",
 		undefined,
-		{ code: code || 'NETWORK' },
+		{ networkCode: code || 'NETWORK' },
 	);
 }
 

@@ -498,7 +498,7 @@ export function downloadFailure(context: FailureContext, error: Error) {
 		`The download from the ${VIRTUALNUM_LABEL} service (${context.operation}) broke off: ${error.message}`,
 		'The connection was lost or timed out while the file arrived. Try again, or raise the "Timeout" option for files fetched from the archive.',
 		undefined,
-		{ code: (error as { code?: string }).code ?? 'DOWNLOAD_FAILED' },
+		{ networkCode: (error as { code?: string }).code ?? 'DOWNLOAD_FAILED' },
 	);
 }
 

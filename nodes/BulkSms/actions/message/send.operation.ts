@@ -22,7 +22,8 @@ import {
 	SMS_SENDER_RULES,
 	splitPhoneList,
 } from '../../../shared/checks';
-import { asNodeError, errorItemJson } from '../../../shared/errors';
+import { asNodeError, errorItem as buildErrorItem } from '../../../shared/errors';
+import type { RepeatEffect } from '../../../shared/router';
 import {
 	creditBalance,
 	isSmsSent,
@@ -427,13 +428,29 @@ function mismatchedDest(batch: Entry[], results: SmsResult[]): number {
 	});
 }
 
-export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+/** A repeated run sends, and charges, every message again (the later Bulk SMS work adds a safe retry here). */
+export const repeatEffect: RepeatEffect = { what: 'send, and charge, every message again' };
+
+/** The error of one recipient the service refused, in the package's error item shape. */
+function recipientRefused(node: INode, record: FailedRecord): NodeOperationError {
+	return new NodeOperationError(node, `The message to ${record.dest} was not sent: ${record.status || 'no status'}`, {
+		itemIndex: record.inputItem,
+		description: [
+			record.description ? `The service said: "${record.description}".` : '',
+			'The other recipients are not affected. Fix the number or the sender, then send to this recipient again.',
+		]
+			.filter(Boolean)
+			.join(' '),
+	});
+}
+
+export async function executeBatch(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const items = this.getInputData();
 	const continueOnFail = this.continueOnFail();
 	const node = this.getNode();
 	const outputs: INodeExecutionData[][] = items.map(() => []);
-	const errorItem = (itemIndex: number, json: IDataObject) =>
-		outputs[itemIndex].push({ json, pairedItem: { item: itemIndex } });
+	const errorItem = (itemIndex: number, error: unknown, extra?: Parameters<typeof buildErrorItem>[3]) =>
+		outputs[itemIndex].push(buildErrorItem(node, error, itemIndex, extra));
 
 	// 1. Every check of every item, before any request.
 	const prepared: PreparedItem[] = [];
@@ -443,7 +460,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 			prepared.push(prepareItem.call(this, itemIndex, node, parameter));
 		} catch (error) {
 			if (!continueOnFail) throw asNodeError(node, error, itemIndex);
-			errorItem(itemIndex, errorItemJson(error));
+			errorItem(itemIndex, error);
 		}
 	}
 	const entries: Entry[] = prepared.flatMap((item) => item.messages.map((message) => ({ item, message })));
@@ -456,7 +473,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 			await checkCredit.call(this, creditItem, entries);
 		} catch (error) {
 			if (!continueOnFail) throw asNodeError(node, error, creditItem.itemIndex);
-			for (const item of prepared) errorItem(item.itemIndex, errorItemJson(error));
+			for (const item of prepared) errorItem(item.itemIndex, error);
 			return outputs.flat();
 		}
 	}
@@ -486,11 +503,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 			const later = batches.slice(b + 1).flat();
 			if (!continueOnFail) throw batchFailed(error, sent, batch, later);
 			for (const entry of batch) {
-				errorItem(entry.item.itemIndex, {
-					...errorItemJson(error),
-					dest: entry.message.dest,
-					inputItem: entry.item.itemIndex,
-				});
+				errorItem(entry.item.itemIndex, error, { details: { recipient: entry.message.dest, sender: entry.message.sender } });
 			}
 			continue;
 		}
@@ -515,13 +528,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 				inputItem: item.itemIndex,
 			};
 			failed.push(record);
-			if (continueOnFail) {
-				errorItem(item.itemIndex, {
-					error: `The message to ${record.dest} was not sent: ${record.status || 'no status'}`,
-					...record,
-					sender: message.sender,
-				});
-			}
+			if (continueOnFail) errorItem(item.itemIndex, recipientRefused(node, record), { code: record.status || undefined, details: { recipient: record.dest, sender: message.sender } });
 		});
 		// Without Continue On Fail the run stops at the first batch with a failed recipient.
 		if (failed.length > 0 && !continueOnFail) {

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, RepeatEffect } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { writeOutput } from '../user/fields';
 import { readPhone } from '../user/userField';
@@ -21,6 +21,9 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 	},
 ];
+
+/** Retry On Fail would repeat it: the router refuses to run while it is on. */
+export const repeatEffect: RepeatEffect = { what: 'place the recording call again' };
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const check = new InputChecks(this.getNode(), itemIndex);
