@@ -7,6 +7,7 @@ import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { withErrorDetails } from './errors';
+import { phoneDigits } from './phones';
 
 export const MB = 1024 * 1024;
 
@@ -24,8 +25,6 @@ export const LIMITS = {
 	availableAmount: { min: 1, max: 50, default: 5 },
 	// Virtual Number node (numbers, calls, call records). Limit of Get Many without Return All.
 	getManyLimit: { min: 1, max: 10000, default: 50 },
-	/** Virtual numbers as typed: digits, optionally with +, spaces and dashes; at least 5 digits (update_virtualnum 4011). */
-	virtualnum: { minDigits: 5, pattern: /^\+?[\d\s-]+$/ },
 	callUuidNumeric: { pattern: /^\d+(\.\d+)?$/ },
 	/** Names of Two-Leg Call custom parameters: plain names that cannot shadow the operation's own parameters. */
 	customParameterName: {
@@ -58,14 +57,6 @@ export const LIMITS = {
 	senderSearch: { pattern: /^[A-Za-z0-9]*$/ },
 	// The spec shows no maximum batch size; 1000 is this package's ceiling (see README).
 	smsBatchSize: { min: 1, max: 1000, default: 100 },
-} as const;
-
-/** Formats the services use for dates. */
-export const DATE_FORMATS = {
-	/** cdr_subunique_query, get_users_access_log, create_virtualnum_cdr ("Y-m-d H:i:s"). */
-	virtualnum: 'yyyy-MM-dd HH:mm:ss',
-	/** send_sms sendtime ("DD/MM/YYYY HH:mm"). */
-	smsSendtime: 'dd/MM/yyyy HH:mm',
 } as const;
 
 /** Binds the checks to one item so every failure names it. */
@@ -157,14 +148,6 @@ export class InputChecks {
 function describeValue(value: unknown): string {
 	const text = typeof value === 'string' ? `"${value}"` : JSON.stringify(value);
 	return text.length > 80 ? `${text.slice(0, 77)}..."` : text;
-}
-
-/** Phone numbers as the SMS service wants them: digits only ("+972-50-123 4567" → "972501234567"). */
-export function normalizePhone(raw: string): string | undefined {
-	const text = raw.trim();
-	if (!/^[+\d\s().-]+$/.test(text)) return undefined;
-	const digits = text.replace(/\D/g, '');
-	return digits === '' ? undefined : digits;
 }
 
 /** The name the service will store for an uploaded prompt (spec: upload_prompt rule 1). */
@@ -289,20 +272,6 @@ export function promptFileType(fileName: string, mimeType?: string): string | un
 	return PROMPT_MIME_TYPES[(mimeType ?? '').split(';')[0].trim().toLowerCase()];
 }
 
-/** A phone number as typed by a user: digits with the usual formatting characters, at least one digit. */
-export const PHONE_INPUT_PATTERN = /^\+?[\d\s().-]*\d[\d\s().-]*$/;
-/**
- * A list of phone numbers as users type or map it: comma, semicolon or newline separated, or an
- * array from an expression. Returns the parts as written (trimmed, empty parts dropped).
- */
-export function splitPhoneList(raw: unknown): string[] {
-	const parts = Array.isArray(raw) ? raw.map((value) => String(value ?? '')) : [String(raw ?? '')];
-	return parts
-		.flatMap((part) => part.split(/[,;\r\n]+/))
-		.map((part) => part.trim())
-		.filter((part) => part !== '');
-}
-
 /** What an SMS sender value is, by the spec's sender rules (Limits: text sender, phone sender). */
 export type SmsSenderKind = 'text' | 'phone' | 'speedDial';
 
@@ -315,7 +284,7 @@ export function normalizeSmsSender(raw: string): { kind: SmsSenderKind; value: s
 	if (/^\*\d{4}$/.test(text)) return { kind: 'speedDial', value: text };
 	// A text sender starts with a Latin letter, so anything starting with a digit, + or ( is a phone.
 	if (/^[+\d(]/.test(text)) {
-		const digits = normalizePhone(text);
+		const digits = phoneDigits(text);
 		return digits && LIMITS.phoneSender.pattern.test(digits) ? { kind: 'phone', value: digits } : undefined;
 	}
 	return LIMITS.textSender.pattern.test(text) ? { kind: 'text', value: text } : undefined;
@@ -448,36 +417,5 @@ export function ipAllowed(ip: string | undefined, ranges: IpRange[]): boolean {
 			if ((bytes[index] & mask) !== (range.bytes[index] & mask)) return false;
 		}
 		return true;
-	});
-}
-
-/** A virtual number as typed ("+972 3-555 1234"), returned as the digits the service lists it by. */
-export function checkVirtualnum(checks: InputChecks, field: string, value: unknown): string {
-	const text = checks.required(field, value);
-	const digits = text.replace(/\D/g, '');
-	if (!LIMITS.virtualnum.pattern.test(text) || digits.length < LIMITS.virtualnum.minDigits) {
-		checks.fail(field, `must be a phone number of at least ${LIMITS.virtualnum.minDigits} digits`, value);
-	}
-	return digits;
-}
-
-/** A phone number (formatting such as +, spaces, dashes and brackets allowed), returned as digits. */
-export function checkPhone(checks: InputChecks, field: string, value: unknown): string {
-	const text = checks.required(field, value);
-	const digits = normalizePhone(text);
-	if (digits === undefined) checks.fail(field, 'must be a phone number (digits, optionally with +, spaces, dashes or brackets)', value);
-	return digits;
-}
-
-/** Comma-separated phone numbers, each returned as digits. */
-export function checkPhoneList(checks: InputChecks, field: string, value: unknown): string[] {
-	const text = checks.required(field, value);
-	return text.split(',').map((part, index) => {
-		if (part.trim() === '') checks.fail(field, `has an empty entry at position ${index + 1} of the comma-separated list`, value);
-		const digits = normalizePhone(part);
-		if (digits === undefined) {
-			checks.fail(field, 'must be phone numbers separated by commas (digits, optionally with +, spaces or dashes)', value);
-		}
-		return digits;
 	});
 }

@@ -13,7 +13,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { LIMITS, checkVirtualnum, type InputChecks } from './checks';
+import { LIMITS, type InputChecks } from './checks';
+import { PHONE_LIMITS, checkVirtualnum, phonePatternSource } from './phones';
 import { asNodeError } from './errors';
 import type { RequestContext } from './transport/http';
 import { virtualnumRequest } from './transport/virtualnumApi';
@@ -165,8 +166,8 @@ export function virtualnumLocator(options: {
 					{
 						type: 'regex',
 						properties: {
-							regex: '^\\+?[0-9][0-9 \\-]{3,}[0-9]$',
-							errorMessage: 'Enter a phone number of at least 5 digits',
+							regex: phonePatternSource(PHONE_LIMITS.virtualnumMinDigits),
+							errorMessage: `Enter a phone number of ${PHONE_LIMITS.virtualnumMinDigits} to ${PHONE_LIMITS.maxDigits} digits`,
 						},
 					},
 				],

@@ -141,7 +141,7 @@ const ROWS: Row[] = [
 		parameters: () => ({ resource: 'message', operation: 'send', sender: rl('VirtualNum'), to: '={{ $json.to }}', message: 'Hello' }),
 		cases: () => [
 			{ json: { to: '0501234567' } },
-			{ json: { to: 'nobody' }, fails: { message: /To: each phone number must contain digits/ } },
+			{ json: { to: 'nobody' }, fails: { message: /To: must be phone numbers/ } },
 			{
 				json: { to: '12345' },
 				fails: { code: 'Error - 403 Forbidden', message: /The message to 12345 was not sent/, details: { recipient: '12345', sender: 'VirtualNum' } },

@@ -14,14 +14,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	InputChecks,
-	LIMITS,
-	normalizePhone,
-	normalizeSmsSender,
-	SMS_SENDER_RULES,
-	splitPhoneList,
-} from '../../../shared/checks';
+import { InputChecks, LIMITS, normalizeSmsSender, SMS_SENDER_RULES } from '../../../shared/checks';
+import { formatSmsSendtime, isValidTimeZone } from '../../../shared/dates';
+import { checkPhoneList, phoneTextSource } from '../../../shared/phones';
 import { asNodeError, errorItem as buildErrorItem } from '../../../shared/errors';
 import type { RepeatEffect } from '../../../shared/router';
 import {
@@ -36,7 +31,6 @@ import {
 import { DEFAULT_CREDIT_PATH, readCreditPath } from '../credit/getBalance.operation';
 import { WORKFLOW_TIME_ZONE } from '../../methods/loadOptions';
 import { estimateSegments, type SegmentEstimate } from './encoding';
-import { isValidTimeZone, toSendtime } from './sendAt';
 
 const show = { resource: ['message'], operation: ['send'] };
 
@@ -75,7 +69,7 @@ export const description: INodeProperties[] = [
 					{
 						type: 'regex',
 						properties: {
-							regex: '^\\s*([A-Za-z][A-Za-z0-9_-]{2,10}|\\*\\d{4}|[+\\d(][\\d\\s().+-]*)\\s*$',
+							regex: `^\\s*([A-Za-z][A-Za-z0-9_-]{2,10}|\\*\\d{4}|${phoneTextSource()})\\s*$`,
 							errorMessage:
 								'A sender name is 3-11 characters (Latin letter first, then a-z A-Z 0-9 _ -); a phone sender is a number or *XXXX',
 						},
@@ -244,17 +238,8 @@ function prepareItem(this: IExecuteFunctions, itemIndex: number, node: INode, pa
 	const sender = normalizeSmsSender(senderText);
 	if (!sender) check.fail('Sender', `is not valid: ${SMS_SENDER_RULES.text}; ${SMS_SENDER_RULES.phone}`, senderText);
 
-	const toParts = splitPhoneList(parameter('to', itemIndex, ''));
-	if (toParts.length === 0) check.fail('To', 'needs at least one phone number');
-	const recipients: string[] = [];
-	for (const part of toParts) {
-		const dest = normalizePhone(part);
-		if (!dest) {
-			check.fail('To', 'each phone number must contain digits, with no letters (spaces, dashes, dots, brackets and a leading + are allowed)', part);
-		}
-		// One message per distinct recipient of an item: a number listed twice is sent (and charged) once.
-		if (!recipients.includes(dest)) recipients.push(dest);
-	}
+	// One message per distinct recipient of an item: a number listed twice is sent (and charged) once.
+	const recipients = [...new Set(checkPhoneList(check, 'To', parameter('to', itemIndex, '')))];
 
 	const rawMessage = parameter('message', itemIndex, '');
 	check.required('Message', rawMessage);
@@ -279,7 +264,7 @@ function prepareItem(this: IExecuteFunctions, itemIndex: number, node: INode, pa
 		if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
 			check.fail('Send At', 'is empty: enter a date and time, or remove the option to send at once');
 		}
-		sendtime = toSendtime(check, value, zone, options.allowPastTime === true);
+		sendtime = formatSmsSendtime(check, value, zone, options.allowPastTime === true);
 	}
 
 	let callbackUrl: string | undefined;

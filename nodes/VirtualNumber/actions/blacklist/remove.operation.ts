@@ -3,6 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import { asNodeError } from '../../../shared/errors';
+import { samePhone } from '../../../shared/phones';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows, writeOutput } from '../user/fields';
@@ -71,11 +72,7 @@ async function explainNotFound(
 	} catch {
 		return; // the explanation is a courtesy: the original error stands
 	}
-	const wanted = localDigits(callerNumber);
-	const same = entries.filter((entry) => {
-		const stored = localDigits(String(entry.caller_number ?? ''));
-		return stored !== '' && wanted !== '' && (stored.endsWith(wanted) || wanted.endsWith(stored));
-	});
+	const same = entries.filter((entry) => samePhone(String(entry.caller_number ?? ''), callerNumber));
 	if (same.length === 0) return;
 	const bound = [...new Set(same.map((entry) => String(entry.virtualnum ?? '').trim()).filter(Boolean))];
 	const global = same.some((entry) => String(entry.virtualnum ?? '').trim() === '');
@@ -88,10 +85,4 @@ async function explainNotFound(
 			: `pick ${bound.join(' or ')} as the Virtual Number`
 		: `set Blocked For to "One Virtual Number" and pick ${bound.join(' or ')}`;
 	error.description = `${error.description ?? ''} The caller ${callerNumber} is blocked ${where}${virtualnum ? `, not for ${virtualnum}` : ', not globally'}: ${fix}.`.trim();
-}
-
-/** Digits of a phone number, with the international prefix 972 read as the local 0 (the service stores local numbers). */
-function localDigits(text: string): string {
-	const digits = text.replace(/\D/g, '');
-	return digits.startsWith('972') ? `0${digits.slice(3)}` : digits;
 }

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import { InputChecks, LIMITS, checkPhoneList, findCdrSqlViolation } from '../../../shared/checks';
+import { InputChecks, LIMITS, findCdrSqlViolation } from '../../../shared/checks';
+import { checkPhoneList } from '../../../shared/phones';
 import { formatVirtualnumDate, toDateTime } from '../../../shared/dates';
 import { asNodeError } from '../../../shared/errors';
 import type { ItemOperation } from '../../../shared/router';

@@ -7,6 +7,7 @@ import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { readVirtualnumLocator, resultObject, virtualnumLocator } from '../../../shared/virtualnums';
 import {
 	createSettingFields,
+	destinationList,
 	requiredDescriptionField,
 	requiredDestinationField,
 	settingsToParams,
@@ -63,11 +64,7 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		checks.required('Description', this.getNodeParameter('description', itemIndex, '')),
 		LIMITS.description.maxLength,
 	);
-	const destinations = checks.maxLength(
-		'Destination Phones',
-		checks.required('Destination Phones', this.getNodeParameter('callDestinationPhone', itemIndex, '')),
-		LIMITS.callDestinationPhone.maxLength,
-	);
+	const destinations = destinationList(checks, 'Destination Phones', this.getNodeParameter('callDestinationPhone', itemIndex, ''));
 	const params: IDataObject = {
 		description: descriptionText,
 		call_destination_phone: destinations,
