@@ -15,7 +15,6 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { LIMITS, type InputChecks } from './checks';
 import { PHONE_LIMITS, checkVirtualnum, phonePatternSource } from './phones';
-import { asNodeError } from './errors';
 import type { RequestContext } from './transport/http';
 import { virtualnumRequest } from './transport/virtualnumApi';
 
@@ -194,23 +193,17 @@ export async function searchAvailableVirtualnums(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const digits = (filter ?? '').replace(/\D/g, '');
-	try {
-		const answer = await virtualnumRequest.call(this, {
-			service: 'get_available_virtualnum',
-			params: { virtualnum: digits, amount: LIMITS.availableAmount.max },
-		});
-		return {
-			results: availableRows(answer.result).map((row) => ({
-				name: String(row.virtualnum),
-				value: String(row.virtualnum),
-			})),
-		};
-	} catch (error) {
-		// "No available numbers (with that part)": an empty list, not a failure of the picker.
-		const code = Number((error as { context?: { data?: { code?: unknown } } }).context?.data?.code);
-		if (code === 4050 || code === 4051) return { results: [] };
-		throw asNodeError(this.getNode(), error);
-	}
+	const answer = await virtualnumRequest.call(this, {
+		service: 'get_available_virtualnum',
+		params: { virtualnum: digits, amount: LIMITS.availableAmount.max },
+		noResultsAsEmpty: true,
+	});
+	return {
+		results: availableRows(answer.result).map((row) => ({
+			name: String(row.virtualnum),
+			value: String(row.virtualnum),
+		})),
+	};
 }
 
 /** An operation's result as one object (first row of an array; a bare value under `result`). */

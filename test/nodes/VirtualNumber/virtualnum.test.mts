@@ -187,9 +187,9 @@ describe('Virtual Number → Virtual Number → Get Available', () => {
 		assert.equal(request.query.prefix, undefined);
 	});
 
-	test('no number with the prefix fails with the meaning of 4051', async () => {
-		const error = failure(await available({ searchBy: 'prefix', prefix: '0999', amount: 5 }));
-		assert.match(error.message, /No numbers are available with that prefix \(code 4051\)/);
+	test('no number with the prefix gives no items (4051), not an error', async () => {
+		assert.deepEqual(jsons(await available({ searchBy: 'prefix', prefix: '0999', amount: 5 })), []);
+		assert.equal(vnRequests(sandbox, 'get_available_virtualnum').length, 1);
 	});
 
 	test('amount outside 1-50 and non-digit prefixes are refused before any request', async () => {

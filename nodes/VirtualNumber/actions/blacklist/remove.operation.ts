@@ -4,6 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { InputChecks } from '../../../shared/checks';
 import { asNodeError } from '../../../shared/errors';
 import { samePhone } from '../../../shared/phones';
+import { serviceCodeOf } from '../../../shared/transport/http';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows, writeOutput } from '../user/fields';
@@ -40,17 +41,12 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 			removed: true,
 		});
 	} catch (error) {
-		if (error instanceof NodeApiError && codeOf(error) === NOT_FOUND) {
+		if (error instanceof NodeApiError && serviceCodeOf(error) === NOT_FOUND) {
 			await explainNotFound.call(this, error, callerNumber, virtualnum, itemIndex);
 		}
 		throw asNodeError(this.getNode(), error, itemIndex);
 	}
 };
-
-function codeOf(error: NodeApiError): number | undefined {
-	const data = error.context.data as IDataObject | undefined;
-	return data?.code === undefined ? undefined : Number(data.code);
-}
 
 /** On 2012, looks the caller up and tells where it is blocked, if anywhere, and what to set. */
 async function explainNotFound(
