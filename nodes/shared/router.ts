@@ -18,6 +18,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError, errorItem, type NodeError } from './errors';
 import { withItemsProgress } from './itemsProgress';
+import { itemsWithSafeKeys } from './outputKeys';
 
 /** An operation that runs once per input item. */
 export type ItemOperation = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
@@ -62,8 +63,8 @@ export async function routeOperation(
 		const refused = await guardRetryOnFail.call(this, module.repeatEffect);
 		if (refused) return [refused];
 	}
-	if (module.executeBatch) return [await module.executeBatch.call(this)];
-	return [await runPerItem.call(this, module.execute as ItemOperation)];
+	const output = module.executeBatch ? await module.executeBatch.call(this) : await runPerItem.call(this, module.execute as ItemOperation);
+	return [itemsWithSafeKeys(output)];
 }
 
 export function findOperation(
