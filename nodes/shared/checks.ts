@@ -384,7 +384,8 @@ function parseIpv6(text: string): number[] | undefined {
 
 /**
  * Reads an allowed-IP list: addresses or CIDR ranges, IPv4 or IPv6, separated by commas, spaces
- * or new lines. IPv4 entries also match IPv6-mapped IPv4 clients (::ffff:a.b.c.d).
+ * or new lines. IPv4 entries also match IPv6-mapped IPv4 clients (::ffff:a.b.c.d). Hand-written:
+ * the package may add no runtime dependency (no ip-range library), and n8n-workflow has none.
  */
 export function parseIpAllowList(text: string): { ranges: IpRange[]; invalid: string[] } {
 	const ranges: IpRange[] = [];

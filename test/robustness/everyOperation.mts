@@ -68,7 +68,11 @@ export const EVERY_OPERATION: Step[] = [
 		'Call Record → Query (SQL, an alias named caller)',
 		() => ({ resource: 'cdr', operation: 'query', queryMode: 'sql', sql: 'SELECT cdr_ani AS caller, call_status FROM webserviceview LIMIT 2' }),
 		undefined,
-		(items) => assert.deepEqual(Object.keys(items[0].json).sort(), ['call_status', 'caller_'], 'the alias comes out renamed'),
+		(items) => {
+			// (Other columns may come out under the call-field names: only the alias is checked.)
+			assert.equal(items[0].json.caller, undefined, 'no field named caller');
+			assert.ok('caller_' in items[0].json, 'the alias comes out renamed');
+		},
 	),
 	vn('Call Record → Get Metadata', (s) => ({ resource: 'cdr', operation: 'getMetadata', callUuid: firstCall(s) })),
 	vn('Call Record → Get Unique Callers Report', () => ({ resource: 'cdr', operation: 'getUniqueCallers', startTime: '2024-10-01 00:00:00', endTime: '2024-12-31 23:59:59' })),

@@ -134,21 +134,19 @@ describe('Redirects are never followed: no token, no body to another address', {
 			nothingReachedTheTarget();
 		});
 
-		test(`the Virtual Number credential test, HTTP ${status}`, async () => {
-			sandbox.control.injectFaults({ kind: 'redirect', status, server: 'vn', operation: 'test' });
-			const result = await testCredential('virtualNumber', 'virtualnumApi', { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn });
-			assert.equal(result.status, 'Error');
-			assertRedirectError(result.message, status);
-			nothingReachedTheTarget();
-		});
-
-		test(`the Bulk SMS credential test, HTTP ${status}`, async () => {
-			sandbox.control.injectFaults({ kind: 'redirect', status, server: 'sms', operation: 'get_sender_list' });
-			const result = await testCredential('bulkSms', 'virtualnumSmsApi', { baseUrl: sandbox.smsUrl, accessToken: sandbox.tokens.sms });
-			assert.equal(result.status, 'Error');
-			assertRedirectError(result.message, status);
-			nothingReachedTheTarget();
-		});
+		const credentialTests = [
+			{ label: 'Virtual Number', node: 'virtualNumber', type: 'virtualnumApi', server: 'vn', operation: 'test', url: () => sandbox.vnUrl, token: () => sandbox.tokens.vn },
+			{ label: 'Bulk SMS', node: 'bulkSms', type: 'virtualnumSmsApi', server: 'sms', operation: 'get_sender_list', url: () => sandbox.smsUrl, token: () => sandbox.tokens.sms },
+		] as const;
+		for (const credential of credentialTests) {
+			test(`the ${credential.label} credential test, HTTP ${status}`, async () => {
+				sandbox.control.injectFaults({ kind: 'redirect', status, server: credential.server, operation: credential.operation });
+				const result = await testCredential(credential.node, credential.type, { baseUrl: credential.url(), accessToken: credential.token() });
+				assert.equal(result.status, 'Error');
+				assertRedirectError(result.message, status);
+				nothingReachedTheTarget();
+			});
+		}
 	}
 
 	test('the target records what reaches it (the sweep is not empty by construction)', async () => {
