@@ -1,9 +1,18 @@
-import type { IAuthenticateGeneric, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 /**
  * Virtual number / call-tracking service. Tested by the nodes' `virtualnumApiTest` (the `test`
  * operation), because each 401 text of the service needs its own advice, which a declarative
  * test cannot give.
+ *
+ * The service requires the bearer header only "when an API access token is configured for the
+ * account": an account that relies on its allowed IP list alone leaves the Access Token empty, and
+ * then no Authorization header is sent.
  */
 export class VirtualnumApi implements ICredentialType {
 	name = 'virtualnumApi';
@@ -31,18 +40,14 @@ export class VirtualnumApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
-			required: true,
 			description:
-				"The account's API access token, sent as Authorization: Bearer. Calls also need the IP of your n8n server in the account's allowed IP list.",
+				"The account's API access token, sent as Authorization: Bearer. Leave it empty when the account has no API access token and relies on its allowed IP list alone. Calls always need the IP of your n8n server in the account's allowed IP list.",
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.accessToken}}',
-			},
-		},
-	};
+	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		const token = typeof credentials.accessToken === 'string' ? credentials.accessToken.trim() : '';
+		if (token === '') return requestOptions;
+		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${token}` } };
+	}
 }

@@ -40,6 +40,8 @@ export interface SandboxSettings {
 	/** false: get_cdr_metadata_by_call_uuid has no speech_recognition section. */
 	speechRecognition?: boolean;
 	recordingBytes?: number;
+	/** false: the VN account has no API access token, and requests without a bearer header pass the IP check alone (as user 1). */
+	apiToken?: boolean;
 }
 
 export type CdrView = CdrRow & { has_recording: boolean };
@@ -123,12 +125,14 @@ export function createControl(core: Core): SandboxControl {
 			if (settings.callsAllowed !== undefined) core.state.account.callsAllowed = Boolean(settings.callsAllowed);
 			if (settings.speechRecognition !== undefined) core.state.account.speechRecognition = Boolean(settings.speechRecognition);
 			if (settings.recordingBytes !== undefined) core.state.recordingBytes = Math.max(46, Math.floor(Number(settings.recordingBytes)));
+			if (settings.apiToken !== undefined) core.state.account.apiToken = Boolean(settings.apiToken);
 			return {
 				callbackStyle: core.config.callbackStyle,
 				callbackDelayMs: core.config.callbackDelayMs,
 				callsAllowed: core.state.account.callsAllowed,
 				speechRecognition: core.state.account.speechRecognition,
 				recordingBytes: core.state.recordingBytes,
+				apiToken: core.state.account.apiToken,
 			};
 		},
 		issueToken: (userId) => {
@@ -250,7 +254,7 @@ const ROUTES = [
 	'POST   /_sandbox/credit           body: { credit }',
 	'POST   /_sandbox/flush',
 	'POST   /_sandbox/settle',
-	'POST   /_sandbox/config           body: { callbackStyle?, callbackDelayMs?, callsAllowed?, speechRecognition?, recordingBytes? }',
+	'POST   /_sandbox/config           body: { callbackStyle?, callbackDelayMs?, callsAllowed?, speechRecognition?, recordingBytes?, apiToken? }',
 	'POST   /_sandbox/tokens           body: { user_id }',
 	'GET    /_sandbox/state/{virtualnums|pool|users|tags|blacklist|prompts|senders|messages|cdrs}',
 	'GET    /_sandbox/state/virtualnum ?virtualnum=...',

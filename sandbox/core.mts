@@ -27,6 +27,8 @@ export class Core {
 	readonly faults = new FaultQueue();
 	vnUrl = '';
 	smsUrl = '';
+	/** Where the redirect fault sends clients: the redirect target listener (index.mts). */
+	redirectUrl = '';
 	private readonly closing = new AbortController();
 	private readonly inflight = new Set<Promise<unknown>>();
 	private readonly scheduled = new Map<number, ScheduledTask>();

@@ -1,6 +1,8 @@
 // Fault injection: a queue of faults, each applying to the next `count` requests that match its
 // server and operation. Pre-answer faults replace the answer; post-answer faults distort it.
-import type { ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { wavChunks } from './audio.mts';
 import { send, sendText } from './http.mts';
 
 export type UnauthorizedText = 'IP' | 'Token Required' | 'Token Expired' | 'Invalid Token' | 'Account Suspended';
@@ -15,7 +17,16 @@ export type FaultSpec =
 	| { kind: 'unauthorized'; text: UnauthorizedText }
 	| { kind: 'slow'; delayMs: number }
 	| { kind: 'empty' }
-	| { kind: 'serviceError'; code: number; description?: string };
+	| { kind: 'serviceError'; code: number; description?: string }
+	/** A redirect (301, 302, 307 or 308) to `location`, by default the sandbox's redirect target (which records what reaches it). */
+	| { kind: 'redirect'; status: RedirectStatus; location?: string }
+	/** 200 with a text body labelled audio/wav (a status served as a file). */
+	| { kind: 'notAudio'; text?: string }
+	/** 200 with a generated WAV of `bytes` bytes, streamed (a file larger than any limit). */
+	| { kind: 'largeFile'; bytes: number };
+
+export type RedirectStatus = 301 | 302 | 307 | 308;
+const REDIRECT_STATUSES = new Set([301, 302, 307, 308]);
 
 export type Fault = FaultSpec & { server?: 'vn' | 'sms'; operation?: string; count?: number };
 
@@ -25,7 +36,7 @@ export interface PendingFault {
 	remaining: number;
 }
 
-const KINDS = new Set(['http500', 'hang', 'html', 'truncatedJson', 'xml', 'wrongLength', 'unauthorized', 'slow', 'empty', 'serviceError']);
+const KINDS = new Set(['http500', 'hang', 'html', 'truncatedJson', 'xml', 'wrongLength', 'unauthorized', 'slow', 'empty', 'serviceError', 'redirect', 'notAudio', 'largeFile']);
 const TEXTS = new Set(['IP', 'Token Required', 'Token Expired', 'Invalid Token', 'Account Suspended']);
 
 /** Throws a readable error for a malformed fault, so a typo in a test fails loudly. */
@@ -39,6 +50,8 @@ export function validateFault(input: unknown): Fault {
 	if (fault.kind === 'slow' && (typeof fault.delayMs !== 'number' || fault.delayMs < 0)) throw new Error('slow needs delayMs >= 0');
 	if (fault.kind === 'serviceError' && !Number.isInteger(fault.code)) throw new Error('serviceError needs an integer code');
 	if (fault.kind === 'wrongLength' && fault.delta !== undefined && !Number.isInteger(fault.delta)) throw new Error('delta must be an integer');
+	if (fault.kind === 'redirect' && !REDIRECT_STATUSES.has(Number(fault.status))) throw new Error('redirect needs a status of 301, 302, 307 or 308');
+	if (fault.kind === 'largeFile' && (!Number.isInteger(fault.bytes) || (fault.bytes as number) < 44)) throw new Error('largeFile needs bytes >= 44');
 	return fault as unknown as Fault;
 }
 
@@ -101,9 +114,19 @@ export function distortLength<T>(items: T[], delta = -1): T[] {
 }
 
 /** Faults that replace the answer entirely; true when the request is answered (or left hanging). */
-export function applyPreFault(res: ServerResponse, fault: Fault | undefined, clientIp: string): boolean {
+export function applyPreFault(res: ServerResponse, fault: Fault | undefined, clientIp: string, redirectTarget = ''): boolean {
 	if (!fault) return false;
 	switch (fault.kind) {
+		case 'redirect':
+			res.writeHead(fault.status, { location: fault.location ?? `${redirectTarget}/moved/here?session=redirect-query-secret`, 'content-type': 'text/plain; charset=utf-8' });
+			res.end(`Moved to ${fault.location ?? redirectTarget}`);
+			return true;
+		case 'notAudio':
+			send(res, 200, 'audio/wav', fault.text ?? 'Recording not available');
+			return true;
+		case 'largeFile':
+			streamChunks(res, wavChunks(fault.bytes, 440), 'audio/wav');
+			return true;
 		case 'http500':
 			sendText(res, 500, 'Internal Server Error');
 			return true;
@@ -122,4 +145,80 @@ export function applyPreFault(res: ServerResponse, fault: Fault | undefined, cli
 		default:
 			return false;
 	}
+}
+
+/** Streams generated chunks with back-pressure (a large file is never held whole). */
+function streamChunks(res: ServerResponse, chunks: Iterator<Buffer>, contentType: string): void {
+	res.writeHead(200, { 'content-type': contentType });
+	const pump = () => {
+		while (!res.destroyed) {
+			const next = chunks.next();
+			if (next.done) break;
+			if (!res.write(next.value)) {
+				res.once('drain', pump);
+				return;
+			}
+		}
+		res.end();
+	};
+	pump();
+}
+
+// ---- the redirect target: a second listener that records whatever a redirect brings to it ------
+
+export interface RedirectedRequest {
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	headers: Record<string, string>;
+	/** Bytes of the body that arrived. */
+	bodyBytes: number;
+	receivedAt: string;
+}
+
+export interface RedirectTarget {
+	url: string;
+	requests(): RedirectedRequest[];
+	clear(): void;
+	close(): Promise<void>;
+}
+
+/** Listens on 127.0.0.1 (free port) and records every request; answers a harmless 200. */
+export async function startRedirectTarget(host = '127.0.0.1'): Promise<RedirectTarget> {
+	const received: RedirectedRequest[] = [];
+	const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+		let bodyBytes = 0;
+		req.on('data', (chunk: Buffer) => {
+			bodyBytes += chunk.length;
+		});
+		req.on('end', () => {
+			const url = new URL(req.url ?? '/', 'http://redirect.target');
+			received.push({
+				method: req.method ?? 'GET',
+				path: url.pathname,
+				query: Object.fromEntries(url.searchParams),
+				headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')])),
+				bodyBytes,
+				receivedAt: new Date().toISOString(),
+			});
+			send(res, 200, 'application/json; charset=utf-8', JSON.stringify({ service: 'test', status: { code: 200, description: 'Redirect target' } }));
+		});
+	});
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(0, host, () => resolve());
+	});
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+		requests: () => received.map((r) => ({ ...r, headers: { ...r.headers }, query: { ...r.query } })),
+		clear: () => {
+			received.length = 0;
+		},
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
+	};
 }

@@ -15,7 +15,8 @@ import { handleVn } from './vn/server.mts';
 
 export type { SeedOptions, SandboxControl, CallbackStyle };
 export type { SeedRequest, SeedResult, SandboxSettings, CdrView } from './control.mts';
-export type { Fault, FaultSpec } from './faults.mts';
+export type { Fault, FaultSpec, RedirectedRequest, RedirectTarget } from './faults.mts';
+import { startRedirectTarget, type RedirectTarget } from './faults.mts';
 export type { CallbackRecord, RecordedRequest, VnRecord } from './state.mts';
 export { DEFAULT_TOKENS } from './state.mts';
 
@@ -34,6 +35,8 @@ export interface Sandbox {
 	smsUrl: string;
 	tokens: { vn: string; sms: string; expired: string; suspended: string; smsAccount: string };
 	control: SandboxControl;
+	/** The second listener the `redirect` fault points to: it records what reaches it (nothing should). */
+	redirectTarget: Omit<RedirectTarget, 'close'>;
 	close(): Promise<void>;
 }
 
@@ -92,6 +95,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	}
 	core.vnUrl = baseUrl(host, vnPort);
 	core.smsUrl = baseUrl(host, smsPort);
+	const redirectTarget = await startRedirectTarget(host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host);
+	core.redirectUrl = redirectTarget.url;
 
 	let closing: Promise<void> | undefined;
 	return {
@@ -99,6 +104,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		smsUrl: core.smsUrl,
 		tokens: { ...DEFAULT_TOKENS },
 		control,
+		redirectTarget: { url: redirectTarget.url, requests: redirectTarget.requests, clear: redirectTarget.clear },
 		close: () =>
 			(closing ??= (async () => {
 				const closed = Promise.all(
@@ -109,6 +115,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 				smsServer.closeAllConnections();
 				await core.close();
 				await closed;
+				await redirectTarget.close();
 			})()),
 	};
 }

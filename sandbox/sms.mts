@@ -222,7 +222,7 @@ export async function handleSms(core: Core, incoming: IncomingMessage, res: Serv
 	core.record('sms', req, operation);
 	const log = (status: number, extra = '') => core.log(`sms ${operation || '(no service)'} ${status}${extra} ${Date.now() - started}ms`);
 	const fault = core.faults.take('sms', operation);
-	if (applyPreFault(res, fault, req.clientIp)) {
+	if (applyPreFault(res, fault, req.clientIp, core.redirectUrl)) {
 		log(res.statusCode);
 		return;
 	}

@@ -210,6 +210,8 @@ export interface AccountSettings {
 	/** get_cdr_metadata_by_call_uuid adds speech_recognition for recorded calls. */
 	speechRecognition: boolean;
 	ipAllowed: boolean;
+	/** An API access token is configured for the VN account (spec: the bearer header is required only then). */
+	apiToken: boolean;
 	timezone: string;
 	language: string;
 	date_format: string;
@@ -230,6 +232,7 @@ export class State {
 		callsAllowed: true,
 		speechRecognition: true,
 		ipAllowed: true,
+		apiToken: true,
 		timezone: 'Asia/Jerusalem',
 		language: 'he',
 		date_format: 'd/m/Y',

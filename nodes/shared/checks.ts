@@ -6,6 +6,9 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { withErrorDetails } from './errors';
+import { phoneDigits } from './phones';
+
 export const MB = 1024 * 1024;
 
 export const LIMITS = {
@@ -22,8 +25,6 @@ export const LIMITS = {
 	availableAmount: { min: 1, max: 50, default: 5 },
 	// Virtual Number node (numbers, calls, call records). Limit of Get Many without Return All.
 	getManyLimit: { min: 1, max: 10000, default: 50 },
-	/** Virtual numbers as typed: digits, optionally with +, spaces and dashes; at least 5 digits (update_virtualnum 4011). */
-	virtualnum: { minDigits: 5, pattern: /^\+?[\d\s-]+$/ },
 	callUuidNumeric: { pattern: /^\d+(\.\d+)?$/ },
 	/** Names of Two-Leg Call custom parameters: plain names that cannot shadow the operation's own parameters. */
 	customParameterName: {
@@ -58,14 +59,6 @@ export const LIMITS = {
 	smsBatchSize: { min: 1, max: 1000, default: 100 },
 } as const;
 
-/** Formats the services use for dates. */
-export const DATE_FORMATS = {
-	/** cdr_subunique_query, get_users_access_log, create_virtualnum_cdr ("Y-m-d H:i:s"). */
-	virtualnum: 'yyyy-MM-dd HH:mm:ss',
-	/** send_sms sendtime ("DD/MM/YYYY HH:mm"). */
-	smsSendtime: 'dd/MM/yyyy HH:mm',
-} as const;
-
 /** Binds the checks to one item so every failure names it. */
 export class InputChecks {
 	constructor(
@@ -75,10 +68,11 @@ export class InputChecks {
 
 	fail(field: string, rule: string, value?: unknown): never {
 		const shown = value === undefined ? '' : ` (got ${describeValue(value)})`;
-		throw new NodeOperationError(this.node, `${field}: ${rule}${shown}`, {
+		const error = new NodeOperationError(this.node, `${field}: ${rule}${shown}`, {
 			itemIndex: this.itemIndex,
 			description: `Fix the "${field}" field of item ${this.itemIndex} and run the node again.`,
 		});
+		throw withErrorDetails(error, { field });
 	}
 
 	required(field: string, value: unknown): string {
@@ -156,14 +150,6 @@ function describeValue(value: unknown): string {
 	return text.length > 80 ? `${text.slice(0, 77)}..."` : text;
 }
 
-/** Phone numbers as the SMS service wants them: digits only ("+972-50-123 4567" → "972501234567"). */
-export function normalizePhone(raw: string): string | undefined {
-	const text = raw.trim();
-	if (!/^[+\d\s().-]+$/.test(text)) return undefined;
-	const digits = text.replace(/\D/g, '');
-	return digits === '' ? undefined : digits;
-}
-
 /** The name the service will store for an uploaded prompt (spec: upload_prompt rule 1). */
 export function promptNameFromFileName(fileName: string): string {
 	const base = fileName.split('/').pop() ?? fileName;
@@ -212,20 +198,6 @@ export function promptFileType(fileName: string, mimeType?: string): string | un
 	return PROMPT_MIME_TYPES[(mimeType ?? '').split(';')[0].trim().toLowerCase()];
 }
 
-/** A phone number as typed by a user: digits with the usual formatting characters, at least one digit. */
-export const PHONE_INPUT_PATTERN = /^\+?[\d\s().-]*\d[\d\s().-]*$/;
-/**
- * A list of phone numbers as users type or map it: comma, semicolon or newline separated, or an
- * array from an expression. Returns the parts as written (trimmed, empty parts dropped).
- */
-export function splitPhoneList(raw: unknown): string[] {
-	const parts = Array.isArray(raw) ? raw.map((value) => String(value ?? '')) : [String(raw ?? '')];
-	return parts
-		.flatMap((part) => part.split(/[,;\r\n]+/))
-		.map((part) => part.trim())
-		.filter((part) => part !== '');
-}
-
 /** What an SMS sender value is, by the spec's sender rules (Limits: text sender, phone sender). */
 export type SmsSenderKind = 'text' | 'phone' | 'speedDial';
 
@@ -238,7 +210,7 @@ export function normalizeSmsSender(raw: string): { kind: SmsSenderKind; value: s
 	if (/^\*\d{4}$/.test(text)) return { kind: 'speedDial', value: text };
 	// A text sender starts with a Latin letter, so anything starting with a digit, + or ( is a phone.
 	if (/^[+\d(]/.test(text)) {
-		const digits = normalizePhone(text);
+		const digits = phoneDigits(text);
 		return digits && LIMITS.phoneSender.pattern.test(digits) ? { kind: 'phone', value: digits } : undefined;
 	}
 	return LIMITS.textSender.pattern.test(text) ? { kind: 'text', value: text } : undefined;
@@ -338,7 +310,8 @@ function parseIpv6(text: string): number[] | undefined {
 
 /**
  * Reads an allowed-IP list: addresses or CIDR ranges, IPv4 or IPv6, separated by commas, spaces
- * or new lines. IPv4 entries also match IPv6-mapped IPv4 clients (::ffff:a.b.c.d).
+ * or new lines. IPv4 entries also match IPv6-mapped IPv4 clients (::ffff:a.b.c.d). Hand-written:
+ * the package may add no runtime dependency (no ip-range library), and n8n-workflow has none.
  */
 export function parseIpAllowList(text: string): { ranges: IpRange[]; invalid: string[] } {
 	const ranges: IpRange[] = [];
@@ -371,36 +344,5 @@ export function ipAllowed(ip: string | undefined, ranges: IpRange[]): boolean {
 			if ((bytes[index] & mask) !== (range.bytes[index] & mask)) return false;
 		}
 		return true;
-	});
-}
-
-/** A virtual number as typed ("+972 3-555 1234"), returned as the digits the service lists it by. */
-export function checkVirtualnum(checks: InputChecks, field: string, value: unknown): string {
-	const text = checks.required(field, value);
-	const digits = text.replace(/\D/g, '');
-	if (!LIMITS.virtualnum.pattern.test(text) || digits.length < LIMITS.virtualnum.minDigits) {
-		checks.fail(field, `must be a phone number of at least ${LIMITS.virtualnum.minDigits} digits`, value);
-	}
-	return digits;
-}
-
-/** A phone number (formatting such as +, spaces, dashes and brackets allowed), returned as digits. */
-export function checkPhone(checks: InputChecks, field: string, value: unknown): string {
-	const text = checks.required(field, value);
-	const digits = normalizePhone(text);
-	if (digits === undefined) checks.fail(field, 'must be a phone number (digits, optionally with +, spaces, dashes or brackets)', value);
-	return digits;
-}
-
-/** Comma-separated phone numbers, each returned as digits. */
-export function checkPhoneList(checks: InputChecks, field: string, value: unknown): string[] {
-	const text = checks.required(field, value);
-	return text.split(',').map((part, index) => {
-		if (part.trim() === '') checks.fail(field, `has an empty entry at position ${index + 1} of the comma-separated list`, value);
-		const digits = normalizePhone(part);
-		if (digits === undefined) {
-			checks.fail(field, 'must be phone numbers separated by commas (digits, optionally with +, spaces or dashes)', value);
-		}
-		return digits;
 	});
 }

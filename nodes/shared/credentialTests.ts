@@ -11,7 +11,7 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { baseUrlFrom, type FailureContext, type RawAnswer } from './transport/http';
+import { baseUrlFrom, isRedirect, redirectFailure, type FailureContext, type RawAnswer } from './transport/http';
 import { readSenderAnswer, SMS_LABEL } from './transport/smsApi';
 import { readVirtualnumAnswer, VIRTUALNUM_LABEL } from './transport/virtualnumApi';
 
@@ -33,15 +33,19 @@ async function fetchForTest(
 	qs: Record<string, string>,
 ): Promise<RawAnswer> {
 	// CredentialTestContext offers no helper but `request`, and no authentication helper either,
-	// so the header the credential's `authenticate` block describes is set here.
+	// so the header the credential's `authenticate` describes is set here (none without a token).
+	const token = typeof data.accessToken === 'string' ? data.accessToken.trim() : '';
 	const response = (await context.helpers.request({
 		method: 'GET',
 		uri: url,
 		qs,
-		headers: { Authorization: `Bearer ${String(data.accessToken ?? '')}` },
+		headers: token ? { Authorization: `Bearer ${token}` } : {},
 		json: false,
 		simple: false,
 		resolveWithFullResponse: true,
+		// Never to a redirect target: the token would go along (see sendRequest).
+		followRedirect: false,
+		followAllRedirects: false,
 		timeout: TEST_TIMEOUT_MS,
 	})) as { statusCode: number; headers: RawAnswer['headers']; body: unknown };
 	return { statusCode: response.statusCode, headers: response.headers ?? {}, body: response.body };
@@ -69,6 +73,7 @@ async function runTest(
 				message: `Could not reach ${new URL(url).origin}${code ? ` (${code})` : ''}: check the Base URL and that n8n can reach that host.`,
 			};
 		}
+		if (isRedirect(raw.statusCode)) throw redirectFailure({ ...failure, serviceLabel: label }, raw, url);
 		read(raw, { ...failure, serviceLabel: label });
 		return { status: 'OK', message: 'Connection successful' };
 	} catch (error) {

@@ -1,28 +1,57 @@
 /**
- * Dates from any n8n date input (the date picker, an expression giving a luxon DateTime or a JS
- * Date, an ISO or SQL string, a Unix timestamp) read in one time zone and written in the
- * services' formats. Shared by every operation that sends a date.
+ * The one date module: every date input of both nodes (Send At, Start/End Time, Calls From/Until,
+ * Call Start) is read here, by one list of accepted forms (DATE_INPUT_FORMS, the list of
+ * docs/inputs.md) and one rule for numbers, and written in the services' formats.
+ *
+ * Text without an offset is read in the time zone of the input (the workflow's, or the one chosen
+ * on the node); text with an offset, a DateTime, a Date and a Unix time are points in time already.
+ *
+ * n8n-workflow's `tryToParseDateTime` reads DateTime and Date values (from expressions such as
+ * `$now` or `new Date()`). Texts are read here with luxon: `tryToParseDateTime` hands a text its
+ * luxon parsers refuse to JavaScript's `Date.parse`, which reads it in the n8n server's time zone
+ * (`2024-05-01 9:05:00` comes out hours off for a workflow in another zone, `12/31/2025` is read
+ * month first, `1` is 1 January 2001), and n8n-workflow 1.83 reads every text in the server's zone.
  */
-import { DateTime } from 'luxon';
+import { DateTime, IANAZone } from 'luxon';
+import { tryToParseDateTime } from 'n8n-workflow';
 
-import { DATE_FORMATS, type InputChecks } from './checks';
+import type { InputChecks } from './checks';
 
-/** Text layouts accepted besides ISO 8601, SQL, RFC 2822 and HTTP dates. */
-const TEXT_LAYOUTS = ['yyyy-MM-dd HH:mm:ss', 'yyyy-MM-dd HH:mm', 'yyyy-MM-dd H:mm:ss', 'yyyy-MM-dd H:mm'];
+/** Formats the services use for dates. */
+export const DATE_FORMATS = {
+	/** cdr_subunique_query, get_users_access_log, create_virtualnum_cdr, cdr_query ("Y-m-d H:i:s"). */
+	virtualnum: 'yyyy-MM-dd HH:mm:ss',
+	/** send_sms sendtime ("DD/MM/YYYY HH:mm"). */
+	smsSendtime: 'dd/MM/yyyy HH:mm',
+} as const;
 
-/** Unix timestamps: 10 digits are seconds, 13 digits milliseconds (any number above 1e11 is read as milliseconds). */
-function fromEpoch(value: number, zone: string): DateTime {
-	return DateTime.fromMillis(Math.abs(value) >= 1e11 ? value : value * 1000, { zone });
+/** The accepted forms, in the order they are tried (docs/inputs.md shows this list). */
+export const DATE_INPUT_FORMS = [
+	'A DateTime from an expression ({{ $now }}, {{ $today.plus({ days: 1 }) }}) or a JavaScript Date',
+	'A Unix time, as a number or as text of 9 to 13 digits: seconds below 100,000,000,000 (up to 11 digits), milliseconds from there on (12 or 13 digits)',
+	'ISO 8601, as the date picker gives it: 2025-12-31T09:30:00, 2025-12-31T09:30, 2025-12-31, with or without an offset (…Z, …+02:00)',
+	'SQL: 2025-12-31 09:30:00, 2025-12-31 09:30, 2025-12-31 9:30',
+	'Day first, as the SMS service writes dates: 31/12/2025 09:30, 31/12/2025 09:30:00, 31/12/2025',
+	'RFC 2822 and HTTP dates: Wed, 31 Dec 2025 09:30:00 +0200',
+] as const;
+
+/** Text layouts beside ISO 8601, SQL, RFC 2822 and HTTP, each read in the input's zone. */
+const TEXT_LAYOUTS = ['yyyy-MM-dd H:mm:ss', 'yyyy-MM-dd H:mm', 'dd/MM/yyyy HH:mm:ss', 'dd/MM/yyyy HH:mm', 'dd/MM/yyyy H:mm', 'dd/MM/yyyy'];
+
+/** Unix time: seconds below 1e11 (the year 5138), milliseconds from there on. Zero and negative values are refused. */
+function fromUnixTime(value: number, zone: string): DateTime | undefined {
+	if (!Number.isFinite(value) || value <= 0) return undefined;
+	return DateTime.fromMillis(value < 1e11 ? value * 1000 : value, { zone });
 }
 
 function fromText(text: string, zone: string): DateTime | undefined {
-	if (/^\d{9,13}$/.test(text)) return fromEpoch(Number(text), zone);
+	if (/^\d{9,13}$/.test(text)) return fromUnixTime(Number(text), zone);
 	const parsers = [
-		() => DateTime.fromISO(text, { zone }),
-		() => DateTime.fromSQL(text, { zone }),
+		() => DateTime.fromISO(text, { zone, setZone: true }),
+		() => DateTime.fromSQL(text, { zone, setZone: true }),
 		...TEXT_LAYOUTS.map((layout) => () => DateTime.fromFormat(text, layout, { zone })),
-		() => DateTime.fromRFC2822(text, { zone }),
-		() => DateTime.fromHTTP(text, { zone }),
+		() => DateTime.fromRFC2822(text, { zone, setZone: true }),
+		() => DateTime.fromHTTP(text, { zone, setZone: true }),
 	];
 	for (const parse of parsers) {
 		const date = parse();
@@ -31,34 +60,106 @@ function fromText(text: string, zone: string): DateTime | undefined {
 	return undefined;
 }
 
-/**
- * Reads `value` as a point in time in `timezone` (the workflow's time zone: text without an
- * offset is read in it, text with an offset is converted to it). Fails through `checks`, naming
- * the field and the value, when the value is empty or not a date.
- */
+/** A DateTime (any luxon copy) or a Date, through n8n's own reader; rebuilt on this module's luxon. */
+function fromObject(value: object, zone: string): DateTime | undefined {
+	try {
+		const parsed = tryToParseDateTime(value);
+		return parsed.isValid ? DateTime.fromMillis(parsed.toMillis(), { zone }) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Whether the value counts as "not given": undefined, null, or empty text. */
+export function isEmptyDate(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** Reads `value` as a point in time, in `zone`; undefined when it is none of DATE_INPUT_FORMS. */
+export function readDate(value: unknown, zone: string): DateTime | undefined {
+	let date: DateTime | undefined;
+	if (typeof value === 'number') date = fromUnixTime(value, zone);
+	else if (typeof value === 'string') date = value.trim() === '' ? undefined : fromText(value.trim(), zone);
+	else if (DateTime.isDateTime(value) || Object.prototype.toString.call(value) === '[object Date]') date = fromObject(value as object, zone);
+	return date?.isValid ? date.setZone(zone) : undefined;
+}
+
+const EXAMPLE = 'e.g. 2025-12-31 09:30:00, 2025-12-31T09:30:00+02:00, 31/12/2025 09:30, a Unix time or {{ $now }}';
+
+/** A required date of `field`, read in `timezone`; fails naming the field and the value. */
 export function toDateTime(value: unknown, timezone: string, field: string, checks: InputChecks): DateTime {
 	const zone = timezone || 'UTC';
-	let date: DateTime | undefined;
-	if (DateTime.isDateTime(value)) {
-		// A DateTime from n8n's own luxon copy: rebuilt so only this module's luxon is used.
-		date = DateTime.fromMillis((value as DateTime).toMillis(), { zone });
-	} else if (value instanceof Date) {
-		date = DateTime.fromJSDate(value, { zone });
-	} else if (typeof value === 'number' && Number.isFinite(value)) {
-		date = fromEpoch(value, zone);
-	} else if (typeof value === 'string' && value.trim() !== '') {
-		date = fromText(value.trim(), zone);
-	}
-	if (date === undefined || !date.isValid) {
-		if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
-			checks.fail(field, 'is required and cannot be empty');
-		}
-		checks.fail(field, 'must be a date, e.g. 2024-05-01 13:30:00, an ISO date or a Unix timestamp', value);
-	}
-	return date.setZone(zone);
+	if (isEmptyDate(value)) checks.fail(field, 'is required and cannot be empty');
+	const date = readDate(value, zone);
+	if (!date) checks.fail(field, `must be a date (${EXAMPLE})`, describeInput(value));
+	return date;
+}
+
+/** An optional date: undefined when empty, else as `toDateTime`. */
+export function toOptionalDateTime(value: unknown, timezone: string, field: string, checks: InputChecks): DateTime | undefined {
+	return isEmptyDate(value) ? undefined : toDateTime(value, timezone, field, checks);
 }
 
 /** The virtual number service's `Y-m-d H:i:s`, in `timezone`. */
 export function formatVirtualnumDate(value: unknown, timezone: string, field: string, checks: InputChecks): string {
 	return toDateTime(value, timezone, field, checks).toFormat(DATE_FORMATS.virtualnum);
+}
+
+/** Fails when `end` is before `start` (both given), naming the end field. */
+export function checkDateOrder(
+	checks: InputChecks,
+	range: { start?: DateTime; end?: DateTime; startField: string; endField: string },
+): void {
+	const { start, end } = range;
+	if (start && end && end < start) {
+		checks.fail(range.endField, `must not be before ${range.startField} (${start.toFormat(DATE_FORMATS.virtualnum)})`, end.toFormat(DATE_FORMATS.virtualnum));
+	}
+}
+
+/** The service's format has minute precision: a Send At up to a minute ago is "now", not the past. */
+export const PAST_TOLERANCE_MS = 60_000;
+
+/**
+ * Send At → send_sms `sendtime` ("DD/MM/YYYY HH:mm" in `zone`). A time in the past fails unless
+ * allowed: the service would send at once, which is rarely what a schedule meant.
+ */
+export function formatSmsSendtime(
+	checks: InputChecks,
+	value: unknown,
+	zone: string,
+	allowPastTime: boolean,
+	now = Date.now(),
+): string {
+	const date = toDateTime(value, zone, 'Send At', checks);
+	if (!allowPastTime && date.toMillis() < now - PAST_TOLERANCE_MS) {
+		checks.fail(
+			'Send At',
+			`is in the past (${date.toFormat('yyyy-MM-dd HH:mm')} ${zone}); pick a future time, or turn on "Allow Past Time" to send at once`,
+			describeInput(value),
+		);
+	}
+	return date.toFormat(DATE_FORMATS.smsSendtime);
+}
+
+/**
+ * Zones already checked. Luxon builds an Intl.DateTimeFormat on every isValidZone call (about
+ * 0.1 ms): once per item, that was most of the time of a 10,000-item send (bench/README.md).
+ */
+const checkedZones = new Map<string, boolean>();
+
+/** Whether `zone` is an IANA time zone such as Asia/Jerusalem or UTC. */
+export function isValidTimeZone(zone: string): boolean {
+	let valid = checkedZones.get(zone);
+	if (valid === undefined) {
+		valid = IANAZone.isValidZone(zone);
+		// Bounded: zones from expressions could be any text.
+		if (checkedZones.size < 500) checkedZones.set(zone, valid);
+	}
+	return valid;
+}
+
+function describeInput(value: unknown): unknown {
+	if (DateTime.isDateTime(value)) return `DateTime (${value.invalidReason ?? 'invalid'})`;
+	if (Object.prototype.toString.call(value) === '[object Date]') return 'an invalid Date';
+	return value;
 }

@@ -1,16 +1,70 @@
-/** What both action nodes' routers share: operation lookup and the per-item loop. */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeApiError } from 'n8n-workflow';
+/**
+ * The router of both action nodes: finds the operation of the node's Resource and Operation and
+ * runs it under n8n's settings (Continue On Fail, Retry On Fail).
+ *
+ * An operation module exports `description` and one of:
+ * - `execute(itemIndex)`: runs once per input item. The router pairs its output to the item and
+ *   turns a failure into the item's error item (Continue On Fail) or the node's error.
+ * - `executeBatch()`: runs once for all items (Bulk SMS Send batches the recipients of every item
+ *   into shared requests). It returns every output item paired to its input item, its failures
+ *   as error items built with `errorItem` (nodes/shared/errors.ts), and throws only when the node
+ *   must stop.
+ *
+ * and, when running it again would repeat something in the world (send, charge, place a call),
+ * `repeatEffect`: the router then refuses to run while Retry On Fail is on (see `RepeatEffect`).
+ */
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError, errorItemJson } from './errors';
+import { asNodeError, errorItem, type NodeError } from './errors';
+import { withItemsProgress } from './itemsProgress';
+import { itemsWithSafeKeys } from './outputKeys';
 
 /** An operation that runs once per input item. */
 export type ItemOperation = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
 
-/** Every operation module exports its fields and `execute`. */
+/** An operation that runs once for all input items and pairs its output itself. */
+export type BatchOperation = (this: IExecuteFunctions) => Promise<INodeExecutionData[]>;
+
+/**
+ * Declared by an operation whose repetition sends, charges or places something. n8n's Retry On
+ * Fail runs the whole node again after a failure, the items that already succeeded included (and,
+ * with Continue On Fail, whenever the first output item is an error item): a call would be
+ * placed twice. So while Retry On Fail is on, the router refuses before any request.
+ */
+export interface RepeatEffect {
+	/** What a repeated run would do again, in the user's words, e.g. "place the call again". */
+	what: string;
+	/**
+	 * Replaces the refusal while Retry On Fail is on, for an operation that can make a repeated run
+	 * safe itself (it must never repeat what the service may have carried out). Return to run; throw
+	 * to refuse in the operation's own words.
+	 */
+	whenRetryOnFail?: (this: IExecuteFunctions) => Promise<void> | void;
+}
+
+/** What every operation module exports. */
 export interface OperationModule {
 	description: INodeProperties[];
-	execute: ItemOperation;
+	execute?: ItemOperation;
+	executeBatch?: BatchOperation;
+	repeatEffect?: RepeatEffect;
+}
+
+/** Runs the node's operation on all input items: the `execute` of both action nodes. */
+export async function routeOperation(
+	this: IExecuteFunctions,
+	resources: Record<string, object>,
+): Promise<INodeExecutionData[][]> {
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const module = findOperation.call(this, resources, resource, operation);
+	if (module.repeatEffect && this.getNode().retryOnFail === true) {
+		const refused = await guardRetryOnFail.call(this, module.repeatEffect);
+		if (refused) return [refused];
+	}
+	const output = module.executeBatch ? await module.executeBatch.call(this) : await runPerItem.call(this, module.execute as ItemOperation);
+	return [itemsWithSafeKeys(output)];
 }
 
 export function findOperation(
@@ -21,65 +75,52 @@ export function findOperation(
 ): OperationModule {
 	const group = resources[resource] as Record<string, unknown> | undefined;
 	const module = group?.[operation] as OperationModule | undefined;
-	if (typeof module?.execute !== 'function') {
+	if (typeof module?.execute !== 'function' && typeof module?.executeBatch !== 'function') {
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 	}
 	return module;
 }
 
+/**
+ * The floor of issue 17 §3: an operation with a repeat effect does not run under Retry On Fail
+ * unless it handles it itself. Refused before any request: the node's error, or under Continue On
+ * Fail one error item per input item (so nothing passes on as if it had been done).
+ */
+async function guardRetryOnFail(this: IExecuteFunctions, effect: RepeatEffect): Promise<INodeExecutionData[] | undefined> {
+	let refusal: NodeError;
+	try {
+		if (effect.whenRetryOnFail) {
+			await effect.whenRetryOnFail.call(this);
+			return undefined;
+		}
+		refusal = new NodeOperationError(
+			this.getNode(),
+			`Retry On Fail is on, and a retried run would ${effect.what}: nothing was sent`,
+			{
+				description:
+					"n8n's Retry On Fail runs the whole node again after a failure, the items that already succeeded included (and with Continue On Fail whenever the first item failed), so what the service carried out would be repeated. Turn off Retry On Fail in the node's Settings. To try failed items again, set On Error to \"Continue (using error output)\" and send the error output back to this node after a Wait node.",
+			},
+		);
+	} catch (error) {
+		refusal = asNodeError(this.getNode(), error);
+	}
+	if (!this.continueOnFail()) throw refusal;
+	return this.getInputData().map((_, itemIndex) => errorItem(this.getNode(), refusal, itemIndex));
+}
+
 /** Runs `execute` for every item: output paired to its item, Continue On Fail turning failures into error items. */
 export async function runPerItem(this: IExecuteFunctions, execute: ItemOperation): Promise<INodeExecutionData[]> {
 	const items = this.getInputData();
+	const node = this.getNode();
 	const returnData: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const output = await execute.call(this, itemIndex);
 			returnData.push(...this.helpers.constructExecutionMetaData(output, { itemData: { item: itemIndex } }));
 		} catch (error) {
-			if (!this.continueOnFail()) throw withItemsProgress(asNodeError(this.getNode(), error, itemIndex), itemIndex, items.length, returnData);
-			returnData.push({ json: errorItemJson(error), pairedItem: { item: itemIndex } });
+			if (!this.continueOnFail()) throw withItemsProgress(asNodeError(node, error, itemIndex), itemIndex, items.length, returnData);
+			returnData.push(errorItem(node, error, itemIndex));
 		}
 	}
 	return returnData;
-}
-
-/** Output items, and items not run, listed in an error's data at most (the rest are counted). */
-const LISTED_IN_ERROR = 100;
-
-/**
- * When one item of several fails (without Continue On Fail), n8n drops the output of the items
- * that already ran: a call placed or a number changed by them would be invisible. The error says
- * which items had run (their output in its data) and which did not run.
- */
-function withItemsProgress<T extends NodeApiError | NodeOperationError>(
-	error: T,
-	itemIndex: number,
-	itemCount: number,
-	output: INodeExecutionData[],
-): T {
-	if (itemCount < 2) return error;
-	const span = (from: number, to: number) => (from === to ? `Item ${from}` : `Items ${from}–${to}`);
-	const lines: string[] = [];
-	if (itemIndex > 0) lines.push(`${span(0, itemIndex - 1)} had already run (their output is in the error's data; what they did stands).`);
-	if (itemIndex < itemCount - 1) lines.push(`${span(itemIndex + 1, itemCount - 1)} did not run.`);
-	error.description = [error.description, ...lines].filter(Boolean).join(' ');
-	const byItem = new Map<number, IDataObject[]>();
-	let listed = 0;
-	for (const item of output) {
-		if (listed === LISTED_IN_ERROR) break;
-		const paired = item.pairedItem;
-		const index = typeof paired === 'number' ? paired : Array.isArray(paired) ? paired[0]?.item : paired?.item;
-		if (typeof index !== 'number') continue;
-		byItem.set(index, [...(byItem.get(index) ?? []), item.json]);
-		listed++;
-	}
-	const notRun = Array.from({ length: Math.min(itemCount - itemIndex - 1, LISTED_IN_ERROR) }, (_, i) => itemIndex + 1 + i);
-	error.context.data = {
-		...((error.context.data as IDataObject | undefined) ?? {}),
-		itemsDone: [...byItem.entries()].map(([item, json]) => ({ item, json })),
-		...(listed < output.length ? { outputItemsNotListed: output.length - listed } : {}),
-		itemsNotRun: notRun,
-		...(itemCount - itemIndex - 1 > notRun.length ? { itemsNotRunNotListed: itemCount - itemIndex - 1 - notRun.length } : {}),
-	};
-	return error;
 }

@@ -9,8 +9,10 @@ export interface StatusCodeInfo {
 	meaning: string;
 	/** What the user can do about it, in their words. */
 	hint?: string;
-	/** Not in the spec: chosen by this package (the spec shows no 5xxx codes). */
+	/** Not in the spec: chosen by this package and its sandbox (the spec shows no 5xxx codes). */
 	assumed?: boolean;
+	/** Not in the spec: reported by public integrations with the real service (issue 13), and answered by the sandbox. */
+	reported?: boolean;
 }
 
 type CodeTable = Record<number, StatusCodeInfo>;
@@ -272,8 +274,10 @@ export const SERVICE_CODES: Record<string, CodeTable> = {
 	},
 };
 
-// The spec names the tag operations but shows no parameters or codes; these are the codes the
-// sandbox answers (see sandbox/README.md). Marked `assumed` so error messages say so.
+// The spec names the tag operations but shows no parameters or codes. 5001-5009 are the codes this
+// package assumed (the sandbox's, see sandbox/README.md); 5072 and 5044 are the codes public
+// integrations with the real service report for a taken name and a number already in the tag
+// (issue 13): the sandbox answers those for these two cases. Error messages say which is which.
 const tagCodes: CodeTable = {
 	5001: { meaning: 'The tag ID is missing or not numeric', assumed: true },
 	5002: { meaning: 'The tag name is missing', assumed: true },
@@ -284,6 +288,8 @@ const tagCodes: CodeTable = {
 	5007: { meaning: 'The number is already in this tag', assumed: true },
 	5008: { meaning: 'The number is not in this tag', assumed: true },
 	5009: { meaning: 'No tags or members matched', assumed: true },
+	5044: { meaning: 'The number is already in this tag', hint: 'Nothing to do: the number is a member', reported: true },
+	5072: { meaning: 'A tag with this name exists', hint: 'Choose another name, or use the existing tag', reported: true },
 };
 
 export const TAG_OPERATIONS = [
@@ -304,19 +310,25 @@ export const TAG_OPERATIONS = [
 
 for (const operation of TAG_OPERATIONS) SERVICE_CODES[operation] = tagCodes;
 
+/** The tag operations that list tags or members (an empty list is an answer: 5009). */
+const TAG_VIEWS = TAG_OPERATIONS.filter((operation) => operation.startsWith('view_') || operation.startsWith('get_'));
+
 /**
- * "No results" codes: the operation worked and found nothing. Nodes turn these into an empty
- * list rather than a failure, because an empty report is an answer, not an error.
+ * "No results" codes: the operation worked and found nothing. An operation that lists things asks
+ * the transport to read these as an empty result (`noResultsAsEmpty`), because an empty report is
+ * an answer, not an error: the node then outputs no items.
  */
-export const NO_RESULT_CODES: Record<string, number> = {
-	cdr_query: 1013,
-	cdr_subunique_query: 1003,
-	get_virtualnum: 4031,
-	get_blacklist: 2001,
-	get_prompts_list: 9041,
-	get_users: 7041,
-	get_ddi_by_user_id: 8012,
-	get_users_access_log: 6001,
+export const NO_RESULT_CODES: Record<string, readonly number[]> = {
+	cdr_query: [1013],
+	cdr_subunique_query: [1003],
+	get_virtualnum: [4031],
+	get_available_virtualnum: [4050, 4051],
+	get_blacklist: [2001],
+	get_prompts_list: [9041],
+	get_users: [7041],
+	get_ddi_by_user_id: [8012],
+	get_users_access_log: [6001],
+	...Object.fromEntries(TAG_VIEWS.map((operation) => [operation, [5009]])),
 };
 
 /** Meaning of a code for an operation: the operation's own table first, then the general codes. */

@@ -13,8 +13,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { LIMITS, checkVirtualnum, type InputChecks } from './checks';
-import { asNodeError } from './errors';
+import { LIMITS, type InputChecks } from './checks';
+import { PHONE_LIMITS, checkVirtualnum, phonePatternSource } from './phones';
 import type { RequestContext } from './transport/http';
 import { virtualnumRequest } from './transport/virtualnumApi';
 
@@ -165,8 +165,8 @@ export function virtualnumLocator(options: {
 					{
 						type: 'regex',
 						properties: {
-							regex: '^\\+?[0-9][0-9 \\-]{3,}[0-9]$',
-							errorMessage: 'Enter a phone number of at least 5 digits',
+							regex: phonePatternSource(PHONE_LIMITS.virtualnumMinDigits),
+							errorMessage: `Enter a phone number of ${PHONE_LIMITS.virtualnumMinDigits} to ${PHONE_LIMITS.maxDigits} digits`,
 						},
 					},
 				],
@@ -193,23 +193,17 @@ export async function searchAvailableVirtualnums(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const digits = (filter ?? '').replace(/\D/g, '');
-	try {
-		const answer = await virtualnumRequest.call(this, {
-			service: 'get_available_virtualnum',
-			params: { virtualnum: digits, amount: LIMITS.availableAmount.max },
-		});
-		return {
-			results: availableRows(answer.result).map((row) => ({
-				name: String(row.virtualnum),
-				value: String(row.virtualnum),
-			})),
-		};
-	} catch (error) {
-		// "No available numbers (with that part)": an empty list, not a failure of the picker.
-		const code = Number((error as { context?: { data?: { code?: unknown } } }).context?.data?.code);
-		if (code === 4050 || code === 4051) return { results: [] };
-		throw asNodeError(this.getNode(), error);
-	}
+	const answer = await virtualnumRequest.call(this, {
+		service: 'get_available_virtualnum',
+		params: { virtualnum: digits, amount: LIMITS.availableAmount.max },
+		noResultsAsEmpty: true,
+	});
+	return {
+		results: availableRows(answer.result).map((row) => ({
+			name: String(row.virtualnum),
+			value: String(row.virtualnum),
+		})),
+	};
 }
 
 /** An operation's result as one object (first row of an array; a bare value under `result`). */

@@ -97,7 +97,7 @@ export async function handleVn(core: Core, incoming: IncomingMessage, res: Serve
 	const log = (status: number, code?: number) =>
 		core.log(`vn  ${service || '(no service)'} ${status}${code !== undefined && code !== 200 ? ` code=${code}` : ''} ${Date.now() - started}ms`);
 	const fault = core.faults.take('vn', service);
-	if (applyPreFault(res, fault, req.clientIp)) {
+	if (applyPreFault(res, fault, req.clientIp, core.redirectUrl)) {
 		log(res.statusCode, undefined);
 		return;
 	}

@@ -1,8 +1,14 @@
 // Tags. The spec gives only names and purposes; parameter names, result shapes and the 5xxx codes
 // are the sandbox's choice, documented in sandbox/README.md. Unknown extra parameters are ignored.
+// A taken name answers 5072 and a number already in the tag 5044: the codes public integrations
+// with the real service report (issue 13); the others (5001-5009) are the sandbox's own.
 import type { State, Tag } from '../state.mts';
 import { ServiceError, copy, findNumber } from './common.mts';
 import type { OpHandler, Params } from './common.mts';
+
+/** Reported by public integrations with the real service (issue 13). */
+const TAKEN_NAME = 5072;
+const ALREADY_MEMBER = 5044;
 
 function tagById(state: State, params: Params): Tag {
 	const text = params.str('tag_id');
@@ -55,14 +61,14 @@ const viewTagsByVirtualnum: OpHandler = ({ state, params }) => {
 
 const createTag: OpHandler = ({ state, params }) => {
 	const name = tagName(params);
-	if (nameTaken(state, name)) throw new ServiceError(5004, `A tag named "${name}" already exists`);
+	if (nameTaken(state, name)) throw new ServiceError(TAKEN_NAME, `A tag named "${name}" already exists`);
 	return { result: state.tagView(state.createTag(name)) };
 };
 
 const updateTag: OpHandler = ({ state, params }) => {
 	const tag = tagById(state, params);
 	const name = tagName(params);
-	if (nameTaken(state, name, tag.tag_id)) throw new ServiceError(5004, `A tag named "${name}" already exists`);
+	if (nameTaken(state, name, tag.tag_id)) throw new ServiceError(TAKEN_NAME, `A tag named "${name}" already exists`);
 	tag.tag_name = name;
 	return { result: state.tagView(tag) };
 };
@@ -76,7 +82,7 @@ const deleteTag: OpHandler = ({ state, params }) => {
 const addMemberToTag: OpHandler = ({ state, params }) => {
 	const tag = tagById(state, params);
 	const number = memberNumber(state, params);
-	if (tag.members.has(number)) throw new ServiceError(5007, `${number} is already in the tag "${tag.tag_name}"`);
+	if (tag.members.has(number)) throw new ServiceError(ALREADY_MEMBER, `${number} is already in the tag "${tag.tag_name}"`);
 	tag.members.add(number);
 	return { result: state.tagView(tag) };
 };

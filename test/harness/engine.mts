@@ -178,6 +178,10 @@ export interface WorkflowNode {
 	credentials?: Record<string, { id: string; name: string }>;
 	continueOnFail?: boolean;
 	onError?: INode['onError'];
+	/** Node settings → Retry On Fail (n8n waits at least 1 ms between tries: `waitBetweenTries || 1000`). */
+	retryOnFail?: boolean;
+	maxTries?: number;
+	waitBetweenTries?: number;
 }
 
 export interface RunOptions {
@@ -198,6 +202,8 @@ export interface RunResult {
 	error?: Error & { description?: string | null; node?: INode; context?: IDataObject; httpCode?: string | null };
 	/** Output items of a node's first run, main output 0. */
 	items(nodeName: string): INodeExecutionData[];
+	/** Every main output of a node's first run: [success] or, under "Continue (using error output)", [success, error]. */
+	outputs(nodeName: string): INodeExecutionData[][];
 	/** Every log line written during the run. */
 	logs: string[];
 }
@@ -217,6 +223,7 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 			credentials: node.credentials ?? defaultCredentials(loader, node.type),
 			...(node.continueOnFail ? { onError: 'continueRegularOutput' } : {}),
 			...(node.onError ? { onError: node.onError } : {}),
+			...(node.retryOnFail ? { retryOnFail: true, maxTries: node.maxTries, waitBetweenTries: node.waitBetweenTries ?? 1 } : {}),
 		}),
 	);
 	const pairs = options.connections ?? chain(nodes.map((n) => n.name));
@@ -277,6 +284,11 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 			const taskData = run.data.resultData.runData[nodeName]?.[0];
 			if (!taskData) throw new Error(`Node "${nodeName}" did not run${error ? `: ${error.message}` : ''}`);
 			return taskData.data?.main?.[0] ?? [];
+		},
+		outputs(nodeName: string) {
+			const taskData = run.data.resultData.runData[nodeName]?.[0];
+			if (!taskData) throw new Error(`Node "${nodeName}" did not run${error ? `: ${error.message}` : ''}`);
+			return (taskData.data?.main ?? []).map((items) => items ?? []);
 		},
 		logs: capturedLogs.slice(logsBefore),
 	};

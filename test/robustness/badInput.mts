@@ -11,6 +11,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { LIMITS, MB, TRIGGER_LIMITS } from '../../nodes/shared/checks.ts';
+import { PHONE_LIMITS } from '../../nodes/shared/phones.ts';
 import type { Sandbox } from '../../sandbox/index.mts';
 import { runWorkflow } from '../harness/engine.mts';
 import { TriggerHost, selectedNumbers } from '../harness/trigger.mts';
@@ -95,7 +96,7 @@ export const ROWS: Row[] = [
 	{ limit: 'dialTimeoutInSec', field: 'Dial Timeout (Seconds)', target: 'virtualNumber', service: 'create_virtualnum', ...range(L.dialTimeoutInSec.min, L.dialTimeoutInSec.max), parameters: setting('dialTimeoutInSec') },
 	{ limit: 'recordPercentage', field: 'Recording Percentage', target: 'virtualNumber', service: 'create_virtualnum', ...range(L.recordPercentage.min, L.recordPercentage.max), parameters: setting('recordPercentage') },
 	{ limit: 'workingHours', field: 'Working Hours Pattern', target: 'virtualNumber', service: 'create_virtualnum', inside: [L.workingHours.length], outside: [L.workingHours.length - 1, L.workingHours.length + 1], parameters: (n) => setting('workingHoursPattern')('1'.repeat(n as number)), show: (n) => `${n as number} characters` },
-	{ limit: 'virtualnum', field: 'Virtual Number', target: 'virtualNumber', service: 'get_virtualnum', inside: ['1'.repeat(L.virtualnum.minDigits), '+972 3-555 1234'], outside: ['1'.repeat(L.virtualnum.minDigits - 1), '0722-000-10x'], parameters: (v) => ({ resource: 'virtualnum', operation: 'get', virtualnum: rl(expr(v)) }) },
+	{ limit: 'virtualnum', field: 'Virtual Number', target: 'virtualNumber', service: 'get_virtualnum', inside: ['1'.repeat(PHONE_LIMITS.virtualnumMinDigits), '+972 3-555 1234'], outside: ['1'.repeat(PHONE_LIMITS.virtualnumMinDigits - 1), '0722-000-10x'], parameters: (v) => ({ resource: 'virtualnum', operation: 'get', virtualnum: rl(expr(v)) }) },
 	{ limit: 'virtualnumForUpdate', field: 'Virtual Number', target: 'virtualNumber', service: 'get_virtualnum', inside: ['1'.repeat(L.virtualnumForUpdate.minLength)], outside: ['1'.repeat(L.virtualnumForUpdate.minLength - 1)], parameters: (v) => ({ resource: 'virtualnum', operation: 'update', virtualnum: rl(expr(v)), updateFields: { description: 'x' } }) },
 	{ limit: 'getManyLimit', field: 'Limit', target: 'virtualNumber', service: 'get_virtualnum', ...range(L.getManyLimit.min, L.getManyLimit.max), parameters: (n) => ({ resource: 'virtualnum', operation: 'getAll', returnAll: false, limit: expr(n) }) },
 	{ limit: 'availableAmount', field: 'Amount', target: 'virtualNumber', service: 'get_available_virtualnum', ...range(L.availableAmount.min, L.availableAmount.max), parameters: (n) => ({ resource: 'virtualnum', operation: 'getAvailable', searchBy: 'none', amount: expr(n) }) },
@@ -172,6 +173,8 @@ export const ROWS: Row[] = [
 	{ limit: 'otpTypes', field: 'Send Code By', target: 'bulkSms', service: 'add_sender_phone_step1', inside: [...L.otpTypes], outside: ['fax'], parameters: (v) => ({ resource: 'sender', operation: 'requestPhoneVerification', phoneSender: '0527654321', otpType: expr(v) }) },
 	{ limit: 'otpCode', field: 'Verification Code', target: 'bulkSms', service: 'add_sender_phone_step2', inside: ['123456'], outside: ['12345', '1234567', '12345a'], parameters: (v) => ({ resource: 'sender', operation: 'verifyPhone', phoneSender: '0527654321', otpCode: expr(v) }) },
 	{ limit: 'senderSearch', field: 'Search', target: 'bulkSms', service: 'get_sender_list', inside: ['Shop24'], outside: ['Shop-24', 'שלום'], parameters: (v) => ({ resource: 'sender', operation: 'list', search: expr(v) }) },
+	// ---- Phone numbers (nodes/shared/phones.ts): at most 15 digits (E.164), wherever a phone is typed
+	{ limit: 'phone.maxDigits', field: 'Phone Number to Call', target: 'virtualNumber', service: 'create_virtualnum_call', inside: ['+972 50-123 4567', '1'.repeat(PHONE_LIMITS.maxDigits)], outside: ['1'.repeat(PHONE_LIMITS.maxDigits + 1), '050+1234567'], parameters: (v) => ({ resource: 'call', operation: 'clickToCall', virtualnum: rl(A_NUMBER), destination: expr(v) }) },
 	// ---- Virtual Number Trigger (checked at activation, before any request)
 	{ limit: 'trigger.maxBodyKb', field: 'Max Body Size (KB)', target: 'trigger', service: 'get_virtualnum', ...range(TRIGGER_LIMITS.maxBodyKb.min, TRIGGER_LIMITS.maxBodyKb.max), parameters: (n) => ({ options: { maxBodyKb: n } }) },
 	// The URL the trigger registers (its webhook URL plus ?secret=…) must fit the service's callback_url limit.

@@ -10,6 +10,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { runWorkflow, type RunResult } from '../harness/engine.mts';
 import { capturedLogs } from '../harness/logger.mts';
+import { refusedKeys } from '../helpers/outputKeys.mts';
 import type { Sandbox } from '../../sandbox/index.mts';
 
 /** The password the user operations use (it must never come back out). */
@@ -72,10 +73,31 @@ export function collectRun(source: string, result: RunResult): RunResult {
 }
 
 export function collectItem(source: string, item: INodeExecutionData): void {
+	collectKeys(source, item);
 	const binary = item.binary
 		? Object.fromEntries(Object.entries(item.binary).map(([key, value]) => [key, { ...value, data: value.id ? value.data : `(${value.data.length} base64 characters)` }]))
 		: undefined;
 	produced.push({ source, kind: 'item', text: safeJson({ json: item.json, binary }) });
+}
+
+// ---- output keys (issue 17 §2): every key of every collected output item, checked at the end -----
+
+interface ProducedKeys {
+	source: string;
+	/** Keys n8n refuses (n8n-workflow's isSafeObjectProperty), with their path. */
+	refused: string[];
+}
+
+const producedKeys: ProducedKeys[] = [];
+
+function collectKeys(source: string, item: INodeExecutionData): void {
+	producedKeys.push({ source, refused: refusedKeys(item.json) });
+}
+
+/** The items collected whose source matches, and the refused keys found in them. */
+export function sweptKeys(match: (source: string) => boolean): { items: number; refused: Array<{ source: string; key: string }> } {
+	const swept = producedKeys.filter((entry) => match(entry.source));
+	return { items: swept.length, refused: swept.flatMap((entry) => entry.refused.map((key) => ({ source: entry.source, key }))) };
 }
 
 export function collectedCount(): { items: number; errors: number; logs: number } {
@@ -115,6 +137,8 @@ export interface RunOneOptions {
 	input?: IDataObject[];
 	/** Base URLs other than the sandbox's (a proxy in front of it). */
 	base?: { vn?: string; sms?: string };
+	/** Whole input items (with binary data), instead of `input`. */
+	items?: INodeExecutionData[];
 }
 
 /** Runs one node against the sandbox, collects what it produced, and times it. */
@@ -128,7 +152,7 @@ export async function runOne(
 	const started = Date.now();
 	const result = await runWorkflow({
 		nodes: [{ name: NODE, type, parameters, continueOnFail: options.continueOnFail }],
-		input: (options.input ?? [{}]).map((json) => ({ json })),
+		input: options.items ?? (options.input ?? [{}]).map((json) => ({ json })),
 		credentials: credentialsFor(sandbox, options.base),
 	});
 	collectRun(source, result);

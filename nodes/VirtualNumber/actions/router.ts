@@ -1,11 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { findOperation, runPerItem } from '../../shared/router';
+import { routeOperation } from '../../shared/router';
 import { resources } from './resources';
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operation = this.getNodeParameter('operation', 0) as string;
-	const { execute } = findOperation.call(this, resources, resource, operation);
-	return [await runPerItem.call(this, execute)];
+	return await routeOperation.call(this, resources);
 }

@@ -40,7 +40,10 @@ export function decodeAnswer(body: unknown): DecodedAnswer {
 	return { kind: 'text', text };
 }
 
-/** Reads `<status><code>…</code><description>…</description></status>` without an XML library. */
+/**
+ * Reads `<status><code>…</code><description>…</description></status>` without an XML library:
+ * hand-written because the package may add no runtime dependency, and n8n-workflow has no XML reader.
+ */
 export function readXmlStatus(xml: string): { code: number; description: string } | undefined {
 	const status = /<status\b[^>]*>([\s\S]*?)<\/status>/i.exec(xml)?.[1] ?? xml;
 	const code = /<code\b[^>]*>\s*(\d+)\s*<\/code>/i.exec(status)?.[1];

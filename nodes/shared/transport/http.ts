@@ -64,6 +64,19 @@ export function serviceError(
 	return error;
 }
 
+/**
+ * The status code (virtual number service) or status text (SMS service) the service answered, when
+ * the error is a service's refusal: `code` of the error's data, which only service answers set
+ * (network failures keep theirs as `networkCode`). The one reader of that field.
+ */
+export function serviceCodeOf(error: unknown): number | string | undefined {
+	const data = (error as { context?: { data?: { code?: unknown } } } | undefined)?.context?.data;
+	const code = data?.code;
+	if (typeof code === 'number' && Number.isFinite(code)) return code;
+	if (typeof code === 'string' && code.trim() !== '') return /^\d+$/.test(code.trim()) ? Number(code) : code.trim();
+	return undefined;
+}
+
 export function baseUrlFrom(value: unknown, serviceLabel: string, node: INode): string {
 	const text = typeof value === 'string' ? value.trim() : '';
 	if (!/^https?:\/\/[^\s/]+/i.test(text)) {
@@ -85,6 +98,11 @@ const NEVER_SENT = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'];
 const MAYBE_DONE =
 	'The request may have been carried out before the connection failed: check before running it again.';
 
+/**
+ * One request with the credential. Redirects are never followed: n8n's HTTP helper would send the
+ * credential's Authorization header to the redirect target even on another host, and a 307 or 308
+ * would post the whole body there again. A redirect answer becomes an error instead.
+ */
 export async function sendRequest(
 	this: RequestContext,
 	credentialType: string,
@@ -92,24 +110,74 @@ export async function sendRequest(
 	context: FailureContext,
 ): Promise<RawAnswer> {
 	const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
+	let response: { statusCode: number; headers?: RawAnswer['headers']; body: unknown };
 	try {
-		const response = (await this.helpers.httpRequestWithAuthentication.call(this, credentialType, {
+		response = (await this.helpers.httpRequestWithAuthentication.call(this, credentialType, {
 			...options,
 			timeout,
+			disableFollowRedirect: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
-		})) as { statusCode: number; headers: RawAnswer['headers']; body: unknown };
-		return { statusCode: response.statusCode, headers: response.headers ?? {}, body: response.body };
+		})) as typeof response;
 	} catch (error) {
 		throw networkError(context, error, timeout, options.url);
 	}
+	const raw = { statusCode: response.statusCode, headers: response.headers ?? {}, body: response.body };
+	if (isRedirect(raw.statusCode)) {
+		discardBody(raw.body);
+		throw redirectFailure(context, raw, options.url);
+	}
+	return raw;
+}
+
+export function isRedirect(statusCode: number): boolean {
+	return statusCode >= 300 && statusCode < 400;
+}
+
+function discardBody(body: unknown): void {
+	const stream = body as { destroy?: () => void } | undefined;
+	if (stream && typeof stream === 'object' && typeof stream.destroy === 'function') stream.destroy();
+}
+
+/** A redirect answer, naming the status and the target's origin (never its path or query string, which may carry anything). */
+export function redirectFailure(context: FailureContext, raw: RawAnswer, requestUrl: string): NodeApiError {
+	const location = headerText(raw.headers.location);
+	const target = location ? safeOrigin(location, requestUrl) : undefined;
+	return serviceError(
+		context,
+		`The ${context.serviceLabel} service answered ${context.operation} with a redirect (HTTP ${raw.statusCode})${target ? ` to ${target}` : ''}; it was not followed`,
+		[
+			"Redirects are not followed, so that the access token and the request never go to another address.",
+			target && target !== safeOrigin(requestUrl)
+				? `Check the credential's Base URL: if ${target} is the service's own address (for example https:// instead of http://, or another host name the provider gave), enter it as the Base URL.`
+				: "Check the credential's Base URL: enter the exact address the provider gave (with https:// and without a path beyond /api/).",
+		].join(' '),
+		raw.statusCode,
+		{ redirectStatus: raw.statusCode, ...(target ? { redirectTo: target } : {}) },
+	);
+}
+
+function headerText(value: string | string[] | undefined): string {
+	return Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
+}
+
+/**
+ * The network code of a failed request, whatever shape the error has: Node and axios keep it in
+ * `code` or `cause.code` (n8n 2.x), n8n-workflow 1.x's NodeApiError in `httpCode`.
+ */
+function networkCodeOf(error: unknown): string {
+	const shape = error as { code?: unknown; httpCode?: unknown; cause?: { code?: unknown } } | undefined;
+	for (const candidate of [shape?.code, shape?.cause?.code, shape?.httpCode]) {
+		if (typeof candidate === 'string' && /^E[A-Z_]+$/.test(candidate)) return candidate;
+	}
+	return '';
 }
 
 function networkError(context: FailureContext, error: unknown, timeoutMs: number, url: string): NodeApiError {
-	const cause = error as { code?: string; message?: string; cause?: { code?: string } };
-	const code = cause.code ?? cause.cause?.code ?? '';
+	const message = String((error as { message?: unknown } | undefined)?.message ?? '');
+	const code = networkCodeOf(error);
 	const origin = safeOrigin(url);
-	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(cause.message ?? '');
+	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout|timed out/i.test(message);
 	if (timedOut) {
 		return serviceError(
 			context,
@@ -118,7 +186,7 @@ function networkError(context: FailureContext, error: unknown, timeoutMs: number
 				? MAYBE_DONE
 				: 'Try again later, or raise the node\'s "Timeout" option for heavy requests.',
 			undefined,
-			{ code: code || 'TIMEOUT' },
+			{ networkCode: code || 'TIMEOUT' },
 		);
 	}
 	const reason: Record<string, string> = {
@@ -129,19 +197,20 @@ function networkError(context: FailureContext, error: unknown, timeoutMs: number
 	};
 	return serviceError(
 		context,
-		`Could not reach the ${context.serviceLabel} service at ${origin}: ${reason[code] ?? cause.message ?? 'network error'}`,
+		`Could not reach the ${context.serviceLabel} service at ${origin}: ${reason[code] ?? (message || 'network error')}`,
 		// A refused or unresolved connection never reached the service; a reset one may have.
 		context.sideEffect && !NEVER_SENT.includes(code)
 			? MAYBE_DONE
 			: "Check the credential's Base URL and that n8n can reach that host.",
 		undefined,
-		{ code: code || 'NETWORK' },
+		{ networkCode: code || 'NETWORK' },
 	);
 }
 
-function safeOrigin(url: string): string {
+/** The origin of `url` (resolved against `base` when relative): scheme, host and port only. */
+export function safeOrigin(url: string, base?: string): string {
 	try {
-		return new URL(url).origin;
+		return new URL(url, base).origin;
 	} catch {
 		return 'the configured Base URL';
 	}

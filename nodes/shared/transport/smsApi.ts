@@ -140,7 +140,7 @@ export function readSenderAnswer(raw: RawAnswer, failure: FailureContext): IData
 			`${SMS_LABEL} ${failure.operation} failed${words ? `: ${words}` : ''}`,
 			`The service answered status "${String(answer.status ?? '(none)')}".`,
 			raw.statusCode,
-			{ answer: answer as never },
+			answer.code === undefined ? { answer: answer as never } : { answer: answer as never, code: answer.code as never },
 		);
 	}
 	return answer;

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { makeBatches } from '../../../nodes/BulkSms/actions/message/send.operation.ts';
-import { LIMITS, normalizeSmsSender, splitPhoneList } from '../../../nodes/shared/checks.ts';
+import { LIMITS, normalizeSmsSender } from '../../../nodes/shared/checks.ts';
+import { splitPhoneList } from '../../../nodes/shared/phones.ts';
 import { isSmsSent } from '../../../nodes/shared/transport/smsApi.ts';
 import { readSpec } from '../../helpers/spec.mts';
 

@@ -194,12 +194,13 @@ describe('Bulk SMS → Message → Send', () => {
 				[1, '12345'],
 				[3, '0000'],
 			] as const) {
+				// The package's error item shape (docs/errors.md): the recipient in errorDetails, the status as errorCode.
 				const json = items[i].json;
-				assert.equal(json.dest, dest);
-				assert.equal(json.status, 'Error - 403 Forbidden');
-				assert.match(String(json.description), /Invalid dest/);
+				assert.deepEqual(json.errorDetails, { recipient: dest, sender: 'VirtualNum' });
+				assert.equal(json.errorCode, 'Error - 403 Forbidden');
+				assert.match(String(json.errorDescription), /Invalid dest/);
 				assert.match(String(json.error), new RegExp(`The message to ${dest} was not sent: Error - 403 Forbidden`));
-				assert.equal(json.inputItem, i);
+				assert.deepEqual(items[i].pairedItem, { item: i });
 			}
 		});
 
@@ -252,8 +253,8 @@ describe('Bulk SMS → Message → Send', () => {
 			const items = result.items(NODE);
 			assert.equal(items.length, 2);
 			for (const item of items) {
-				assert.equal(item.json.status, 'Error - 403 Forbidden');
-				assert.match(String(item.json.description), /not verified/);
+				assert.equal(item.json.errorCode, 'Error - 403 Forbidden');
+				assert.match(String(item.json.errorDescription), /not verified/);
 			}
 		});
 	});
@@ -276,13 +277,13 @@ describe('Bulk SMS → Message → Send', () => {
 			assert.equal(result.error, undefined);
 			const items = result.items(NODE);
 			assert.deepEqual(
-				items.map((i) => [i.json.dest, i.json.status, i.pairedItem]),
+				items.map((i) => [(i.json.errorDetails as IDataObject).recipient, i.json.errorCode, i.pairedItem]),
 				[
 					[phone(1), 'Error - 403 Forbidden', { item: 0 }],
 					[phone(2), 'Error - 403 Forbidden', { item: 1 }],
 				],
 			);
-			assert.match(String(items[0].json.description), /\btoken\b/);
+			assert.match(String(items[0].json.errorDescription), /\btoken\b/);
 		});
 	});
 
@@ -325,7 +326,7 @@ describe('Bulk SMS → Message → Send', () => {
 			assert.equal(items.length, 4);
 			items.forEach((item, i) => assert.deepEqual(item.pairedItem, { item: i }));
 			assert.match(String(items[0].json.error), /answered 1 results for a batch of 2 messages/);
-			assert.equal(items[0].json.dest, phone(0));
+			assert.equal((items[0].json.errorDetails as IDataObject).recipient, phone(0));
 			assert.equal(items[2].json.status, 'Message in Action');
 		});
 	});
@@ -493,11 +494,11 @@ describe('Bulk SMS → Message → Send', () => {
 			['a text sender of 12 characters', { sender: '={{ $json.sender }}' }, { sender: 'abcdefghijkl' }, /Sender: is not valid/],
 			['a phone sender with letters', { sender: '={{ $json.sender }}' }, { sender: '050-CALL-NOW' }, /Sender: is not valid/],
 			['an empty sender', { sender: '={{ $json.sender }}' }, { sender: '' }, /Sender: is required/],
-			['a phone number with letters', {}, { to: '050123abc' }, /To: each phone number must contain digits, with no letters.*\(got "050123abc"\)/],
-			['a phone number with no digits', {}, { to: '+-' }, /To: each phone number must contain digits/],
+			['a phone number with letters', {}, { to: '050123abc' }, /To: must be phone numbers .*each with digits and no letters.*\(got "050123abc"\)/],
+			['a phone number with no digits', {}, { to: '+-' }, /To: (must be phone numbers|needs at least one phone number)/],
 			['one bad number among good ones', {}, { to: `${phone(9)}, call me` }, /To: .*\(got "call me"\)/],
 			['no phone number', {}, { to: ' , ; ' }, /To: needs at least one phone number/],
-			['an unparseable Send At', { options: { sendAt: '={{ $json.when }}' } }, { when: 'next tuesday-ish' }, /Send At: must be a date and time.*\(got "next tuesday-ish"\)/],
+			['an unparseable Send At', { options: { sendAt: '={{ $json.when }}' } }, { when: 'next tuesday-ish' }, /Send At: must be a date.*\(got "next tuesday-ish"\)/],
 			['a past Send At', { options: { sendAt: '={{ $json.when }}' } }, { when: '2020-05-01T10:00:00' }, /Send At: is in the past \(2020-05-01 10:00 UTC\)/],
 			['an empty Send At', { options: { sendAt: '={{ $json.when }}' } }, { when: '' }, /Send At: is empty/],
 			['a Batch Size of 0', { options: { batchSize: '={{ $json.size }}' } }, { size: 0 }, /Batch Size: must be a whole number from 1 to 1000 \(got 0\)/],

@@ -96,7 +96,8 @@ describe('Virtual Number → Blacklist', () => {
 			const [output] = ok(await run({ operation: 'add', callerNumber: '+972-54-333-4444', scope: 'global', note: 'Pranks' }));
 			const [request] = requests('add_number_to_blacklist');
 			assert.equal(request.method, 'POST');
-			assert.deepEqual(request.body, { caller_number: '+972-54-333-4444', note: 'Pranks' });
+			// Sent as digits, like every phone number of the package (docs/inputs.md).
+			assert.deepEqual(request.body, { caller_number: '972543334444', note: 'Pranks' });
 			assert.equal(output.success, true);
 			assert.equal(output.scope, 'global');
 			assert.equal(output.note, 'Pranks');

@@ -244,7 +244,7 @@ describe('Virtual Number → Voice Prompt', () => {
 			const [output] = ok(await run({ operation: 'record', destination: '050-123-4567' }));
 			const [request] = requests('recording_studio');
 			assert.equal(request.method, 'POST');
-			assert.deepEqual(request.body, { destination: '050-123-4567' });
+			assert.deepEqual(request.body, { destination: '0501234567' }, 'sent as digits (docs/inputs.md)');
 			assert.equal(output.success, true);
 			assert.equal(output.destination, '0501234567', "the service's normalised number");
 			assert.match(String(output.prompt_name), /^studio_\d+$/);

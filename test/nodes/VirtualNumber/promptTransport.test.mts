@@ -11,7 +11,8 @@ import { after, before, describe, test } from 'node:test';
 
 import busboy from 'busboy';
 
-import { buildMultipartBody, splitAppendedStatus } from '../../../nodes/shared/transport/virtualnumApi.ts';
+import { splitAppendedStatus } from '../../../nodes/shared/transport/virtualnumDownload.ts';
+import { buildMultipartBody } from '../../../nodes/shared/transport/virtualnumUpload.ts';
 import { runWorkflow } from '../../harness/engine.mts';
 import { makeWav, mp3Chunks } from '../../../sandbox/audio.mts';
 
@@ -158,7 +159,7 @@ describe('Voice Prompt → Download against unusual answers', () => {
 	test('a success status without a file is an error, not an empty file', async () => {
 		answer = { body: Buffer.from(JSON_TRAILER) };
 		const result = await download();
-		assert.match(String(result.error?.message), /answered download_prompt with a status but no file/);
+		assert.match(String(result.error?.message), /answered download_prompt with a status instead of a file/);
 	});
 
 	test('a failure status appended after the file is an error', async () => {

@@ -156,9 +156,9 @@ describe('Virtual Number → Tag', () => {
 			assert.equal(tag.members_count, 0);
 		});
 
-		test('Create with a taken name explains 5004; an empty name is refused before any request', async () => {
+		test('Create with a taken name explains 5072 (the code public integrations report); an empty name is refused before any request', async () => {
 			const result = await run({ operation: 'create', name: 'Google' });
-			assert.match(String(result.error?.message), /create_tag failed: A tag with this name exists \(code 5004\)/);
+			assert.match(String(result.error?.message), /create_tag failed: A tag with this name exists \(code 5072\)/);
 			await refused({ operation: 'create', name: expr('') }, /Name: is required/);
 		});
 
@@ -183,7 +183,7 @@ describe('Virtual Number → Tag', () => {
 			assert.equal(members('VIP'), undefined);
 		});
 
-		test('Add Number sends add_member_to_tag; adding it again explains 5007', async () => {
+		test('Add Number sends add_member_to_tag; adding it again explains 5044 (the code public integrations report)', async () => {
 			const id = tagId('Unused');
 			const [output] = ok(await run({ operation: 'addMember', tagId: rl(id), virtualnum: rl('0722000104') }));
 			assert.deepEqual(requests('add_member_to_tag')[0].body, { tag_id: String(id), virtualnum: '0722000104' });
@@ -191,7 +191,7 @@ describe('Virtual Number → Tag', () => {
 			assert.equal(output.members_count, 1);
 			assert.deepEqual(members('Unused'), ['0722000104']);
 			const again = await run({ operation: 'addMember', tagId: rl(id), virtualnum: rl('0722000104') });
-			assert.match(String(again.error?.message), /The number is already in this tag \(code 5007\)/);
+			assert.match(String(again.error?.message), /The number is already in this tag \(code 5044\)/);
 		});
 
 		test('Remove Number sends remove_member_from_tag_id', async () => {

@@ -67,7 +67,7 @@ describe('Virtual Number → User', () => {
 				email: 'dana@example.com',
 				password: PASSWORD,
 				user_login: 'dana',
-				user_phone: '050-1234567',
+				user_phone: '0501234567',
 				user_phone_sms: '0527654321',
 			});
 			const [output] = json(result);
@@ -191,7 +191,7 @@ describe('Virtual Number → User', () => {
 
 		test('nothing to update, a short phone, a short password or a bad user ID are refused before any request', async () => {
 			await refused({ operation: 'update', userId: user(2), updateFields: {} }, /Update Fields: add at least one field/);
-			await refused({ operation: 'update', userId: user(2), updateFields: { user_phone: '12345' } }, /Phone: must be at least 6 characters/);
+			await refused({ operation: 'update', userId: user(2), updateFields: { user_phone: '12345' } }, /Phone: must be a phone number of at least 6 digits/);
 			const short = await refused({ operation: 'update', userId: user(2), updateFields: { password: 'short1' } }, /Password: must be at least 8/);
 			assert.ok(!producedText(short).includes('short1'));
 			await refused({ operation: 'update', userId: user(expr('abc')), updateFields: { user_status: 1 } }, /User: must be a user ID/);
@@ -415,7 +415,7 @@ describe('Virtual Number → User', () => {
 			await refused({ operation: 'getAccessLog', startTime: 'yesterday-ish' }, /Start Time: must be a date/);
 			await refused(
 				{ operation: 'getAccessLog', startTime: '2024-12-01 00:00:00', endTime: '2024-11-01 00:00:00' },
-				/End Time: must not be before the Start Time/,
+				/End Time: must not be before Start Time/,
 			);
 			await refused({ operation: 'getAccessLog', logUserId: user(expr('x1')) }, /User: must be a user ID/);
 		});

@@ -187,9 +187,9 @@ describe('Virtual Number → Virtual Number → Get Available', () => {
 		assert.equal(request.query.prefix, undefined);
 	});
 
-	test('no number with the prefix fails with the meaning of 4051', async () => {
-		const error = failure(await available({ searchBy: 'prefix', prefix: '0999', amount: 5 }));
-		assert.match(error.message, /No numbers are available with that prefix \(code 4051\)/);
+	test('no number with the prefix gives no items (4051), not an error', async () => {
+		assert.deepEqual(jsons(await available({ searchBy: 'prefix', prefix: '0999', amount: 5 })), []);
+		assert.equal(vnRequests(sandbox, 'get_available_virtualnum').length, 1);
 	});
 
 	test('amount outside 1-50 and non-digit prefixes are refused before any request', async () => {
@@ -292,7 +292,8 @@ describe('Virtual Number → Virtual Number → Create', () => {
 		['an empty description', { description: expr('') }, /^Description: is required/],
 		['a 200-character description', { description: 'd'.repeat(200) }, /^Description: must be at most 199 characters/],
 		['empty destinations', { callDestinationPhone: expr(' ') }, /^Destination Phones: is required/],
-		['151 characters of destinations', { callDestinationPhone: '0'.repeat(151) }, /^Destination Phones: must be at most 150 characters/],
+		// The limit applies to what is sent: 13 numbers and 8 digits, as digits separated by commas, are 151 characters.
+		['151 characters of destinations', { callDestinationPhone: `${'050-1234567, '.repeat(13)}77777777` }, /^Destination Phones: must be at most 150 characters/],
 		['a 255-character private field', { additionalFields: { privateFields: { field: [{ name: 'private_field3', value: 'p'.repeat(255) }] } } }, /^Private Fields: Private Field 3: must be at most 254 characters/],
 		['a private field set twice', { additionalFields: { privateFields: { field: [{ name: 'private_field2', value: 'a' }, { name: 'private_field2', value: 'b' }] } } }, /^Private Fields: Private Field 2: is set twice/],
 		['a 512-character callback URL', { additionalFields: { callbackUrl: `https://x.example/${'u'.repeat(494)}` } }, /^Callback URL: must be at most 511 characters/],
@@ -386,7 +387,7 @@ describe('Virtual Number → Virtual Number → Update', () => {
 	test('limits are checked before any request', async () => {
 		const base = { resource: 'virtualnum', operation: 'update', virtualnum: rl('0722000101') };
 		await refused({ ...base, updateFields: { description: 'd'.repeat(200) } }, /^Description: must be at most 199/);
-		await refused({ ...base, updateFields: { callDestinationPhone: '1'.repeat(151) } }, /^Destination Phones: must be at most 150/);
+		await refused({ ...base, updateFields: { callDestinationPhone: `${'0501234567,'.repeat(13)}77777777` } }, /^Destination Phones: must be at most 150/);
 		await refused({ ...base, updateFields: { callbackUrl: 'h'.repeat(512) } }, /^Callback URL: must be at most 511/);
 		await refused({ ...base, updateFields: { dialTimeoutInSec: 200 } }, /^Dial Timeout/);
 	});

@@ -4,7 +4,6 @@ import { describe, test } from 'node:test';
 import {
 	InputChecks,
 	LIMITS,
-	normalizePhone,
 	promptNameFromFileName,
 } from '../../../nodes/shared/checks.ts';
 import { readSpec } from '../../helpers/spec.mts';
@@ -90,13 +89,7 @@ describe('input checks: failures name the item, the field, the rule and the valu
 	});
 });
 
-describe('phone numbers and prompt names', () => {
-	test('phones are normalized to digits; letters or no digits are refused', () => {
-		assert.equal(normalizePhone('+972-50-123 4567'), '972501234567');
-		assert.equal(normalizePhone('(03) 555.1234'), '035551234');
-		assert.equal(normalizePhone('05x1234567'), undefined);
-		assert.equal(normalizePhone('+-'), undefined);
-	});
+describe('prompt names', () => {
 	test('prompt names follow upload rule 1', () => {
 		assert.equal(promptNameFromFileName('Welcome Message.v2.wav'), 'welcome_message');
 		assert.equal(promptNameFromFileName('Día #1.wav'), 'da_1');

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 
 import { DateTime } from 'luxon';
 
 import { InputChecks } from '../../../nodes/shared/checks.ts';
-import { formatVirtualnumDate, toDateTime } from '../../../nodes/shared/dates.ts';
+import { DATE_INPUT_FORMS, PAST_TOLERANCE_MS, formatSmsSendtime, formatVirtualnumDate, readDate, toDateTime } from '../../../nodes/shared/dates.ts';
 
 const node = { id: '1', name: 'Node', type: 'x', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
 const checks = new InputChecks(node, 3);
@@ -43,6 +44,10 @@ describe('dates: any n8n date input to the service format', () => {
 		['empty text', '', /^Start Time: is required and cannot be empty$/],
 		['undefined', undefined, /^Start Time: is required/],
 		['a word', 'tomorrow', /^Start Time: must be a date.*\(got "tomorrow"\)/],
+		['a US-style date (JavaScript would read it month first, in the server zone)', '12/31/2025 09:30', /^Start Time: must be a date/],
+		['a lone digit (JavaScript reads "1" as the year 2001)', '1', /^Start Time: must be a date/],
+		['a Unix time of zero', 0, /^Start Time: must be a date/],
+		['a negative Unix time', -5, /^Start Time: must be a date/],
 		['an impossible day', '2024-02-30 10:00:00', /^Start Time: must be a date/],
 		['an impossible hour', '2024-02-10 25:00:00', /^Start Time: must be a date/],
 		['SQL', "2024-01-01' OR '1'='1", /^Start Time: must be a date/],
@@ -57,6 +62,72 @@ describe('dates: any n8n date input to the service format', () => {
 				assert.match(String(error.description), /item 3/);
 				return true;
 			});
+		});
+	}
+});
+
+describe('dates: one rule for numbers, for every date input', () => {
+	// 2024-12-01 00:00:00 UTC as seconds, as text, and as milliseconds: the same instant every time.
+	for (const value of [1733011200, '1733011200', 1733011200000, '1733011200000']) {
+		test(`${JSON.stringify(value)} is 2024-12-01 00:00:00 UTC`, () => {
+			assert.equal(formatVirtualnumDate(value, 'UTC', 'x', checks), '2024-12-01 00:00:00');
+			assert.equal(formatSmsSendtime(checks, value, 'UTC', true), '01/12/2024 00:00');
+		});
+	}
+	test('the boundary: 99,999,999,999 is seconds (the year 5138), 100,000,000,000 milliseconds (1973)', () => {
+		assert.equal(readDate(99_999_999_999, 'UTC')?.year, 5138);
+		assert.equal(readDate(100_000_000_000, 'UTC')?.year, 1973);
+	});
+	test('8 digits are an ISO date (basic format), not a Unix time', () => {
+		assert.equal(formatVirtualnumDate('20241201', 'UTC', 'x', checks), '2024-12-01 00:00:00');
+	});
+	test('the day-first form of the SMS service, in every date input', () => {
+		assert.equal(formatVirtualnumDate('01/12/2024 09:05', 'UTC', 'x', checks), '2024-12-01 09:05:00');
+		assert.equal(formatVirtualnumDate('2024-12-01 9:05:00', 'Asia/Jerusalem', 'x', checks), '2024-12-01 09:05:00');
+	});
+	test('docs/inputs.md lists every accepted form of the module', () => {
+		const page = readFileSync(new URL('../../../docs/inputs.md', import.meta.url), 'utf8');
+		for (const form of DATE_INPUT_FORMS) assert.ok(page.includes(form), `docs/inputs.md lists: ${form}`);
+	});
+});
+
+const NOW = Date.UTC(2030, 5, 10, 12, 0, 0);
+
+describe('Send At → sendtime', () => {
+	const cases: Array<[string, unknown, string, string]> = [
+		['ISO without offset is read in the zone', '2030-06-11T09:30:00', 'Asia/Jerusalem', '11/06/2030 09:30'],
+		['ISO with offset is converted to the zone', '2030-06-11T09:30:00+00:00', 'Asia/Jerusalem', '11/06/2030 12:30'],
+		['ISO date only is midnight in the zone', '2030-06-11', 'UTC', '11/06/2030 00:00'],
+		['a Luxon DateTime', DateTime.fromISO('2030-06-11T09:30:00Z'), 'America/New_York', '11/06/2030 05:30'],
+		['a JS Date', new Date('2030-12-24T22:15:00Z'), 'Asia/Jerusalem', '25/12/2030 00:15'],
+		['epoch milliseconds', Date.UTC(2030, 5, 11, 9, 30), 'UTC', '11/06/2030 09:30'],
+		['epoch seconds', Date.UTC(2030, 5, 11, 9, 30) / 1000, 'UTC', '11/06/2030 09:30'],
+		['the service format', '11/06/2030 09:30', 'Europe/London', '11/06/2030 09:30'],
+		['SQL text', '2030-06-11 09:30:00', 'UTC', '11/06/2030 09:30'],
+		['RFC 2822 text', 'Tue, 11 Jun 2030 09:30:00 +0000', 'UTC', '11/06/2030 09:30'],
+		['seconds are dropped (minute precision)', '2030-06-11T09:30:59', 'UTC', '11/06/2030 09:30'],
+	];
+	for (const [name, value, zone, expected] of cases) {
+		test(name, () => assert.equal(formatSmsSendtime(checks, value, zone, false, NOW), expected));
+	}
+
+	test('a time within the current minute is not "past"', () => {
+		assert.equal(formatSmsSendtime(checks, new Date(NOW - PAST_TOLERANCE_MS + 1000), 'UTC', false, NOW), '10/06/2030 11:59');
+	});
+
+	test('a past time fails the item, naming it, unless allowed', () => {
+		assert.throws(
+			() => formatSmsSendtime(checks, '2030-06-10T11:58:00', 'UTC', false, NOW),
+			(error: Error & { context?: { itemIndex?: number } }) =>
+				/^Send At: is in the past \(2030-06-10 11:58 UTC\)/.test(error.message) && error.context?.itemIndex === 3,
+		);
+		assert.equal(formatSmsSendtime(checks, '2030-06-10T11:58:00', 'UTC', true, NOW), '10/06/2030 11:58');
+	});
+
+	for (const bad of ['tomorrow', '31/02/2030 10:00', '2030-13-01T00:00:00', {}, true, DateTime.invalid('test'), new Date('nope'), -5]) {
+		test(`${JSON.stringify(bad) ?? String(bad)} cannot be read`, () => {
+			assert.equal(readDate(bad, 'UTC'), undefined);
+			assert.throws(() => formatSmsSendtime(checks, bad, 'UTC', true, NOW), /Send At: must be a date/);
 		});
 	}
 });

@@ -14,15 +14,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	InputChecks,
-	LIMITS,
-	normalizePhone,
-	normalizeSmsSender,
-	SMS_SENDER_RULES,
-	splitPhoneList,
-} from '../../../shared/checks';
-import { asNodeError, errorItemJson } from '../../../shared/errors';
+import { InputChecks, LIMITS, normalizeSmsSender, SMS_SENDER_RULES } from '../../../shared/checks';
+import { formatSmsSendtime, isValidTimeZone } from '../../../shared/dates';
+import { checkPhoneList, phoneTextSource } from '../../../shared/phones';
+import { asNodeError, errorItem as buildErrorItem } from '../../../shared/errors';
+import type { RepeatEffect } from '../../../shared/router';
 import {
 	creditBalance,
 	isSmsSent,
@@ -35,7 +31,6 @@ import {
 import { DEFAULT_CREDIT_PATH, readCreditPath } from '../credit/getBalance.operation';
 import { WORKFLOW_TIME_ZONE } from '../../methods/loadOptions';
 import { estimateSegments, type SegmentEstimate } from './encoding';
-import { isValidTimeZone, toSendtime } from './sendAt';
 
 const show = { resource: ['message'], operation: ['send'] };
 
@@ -74,7 +69,7 @@ export const description: INodeProperties[] = [
 					{
 						type: 'regex',
 						properties: {
-							regex: '^\\s*([A-Za-z][A-Za-z0-9_-]{2,10}|\\*\\d{4}|[+\\d(][\\d\\s().+-]*)\\s*$',
+							regex: `^\\s*([A-Za-z][A-Za-z0-9_-]{2,10}|\\*\\d{4}|${phoneTextSource()})\\s*$`,
 							errorMessage:
 								'A sender name is 3-11 characters (Latin letter first, then a-z A-Z 0-9 _ -); a phone sender is a number or *XXXX',
 						},
@@ -243,17 +238,8 @@ function prepareItem(this: IExecuteFunctions, itemIndex: number, node: INode, pa
 	const sender = normalizeSmsSender(senderText);
 	if (!sender) check.fail('Sender', `is not valid: ${SMS_SENDER_RULES.text}; ${SMS_SENDER_RULES.phone}`, senderText);
 
-	const toParts = splitPhoneList(parameter('to', itemIndex, ''));
-	if (toParts.length === 0) check.fail('To', 'needs at least one phone number');
-	const recipients: string[] = [];
-	for (const part of toParts) {
-		const dest = normalizePhone(part);
-		if (!dest) {
-			check.fail('To', 'each phone number must contain digits, with no letters (spaces, dashes, dots, brackets and a leading + are allowed)', part);
-		}
-		// One message per distinct recipient of an item: a number listed twice is sent (and charged) once.
-		if (!recipients.includes(dest)) recipients.push(dest);
-	}
+	// One message per distinct recipient of an item: a number listed twice is sent (and charged) once.
+	const recipients = [...new Set(checkPhoneList(check, 'To', parameter('to', itemIndex, '')))];
 
 	const rawMessage = parameter('message', itemIndex, '');
 	check.required('Message', rawMessage);
@@ -278,7 +264,7 @@ function prepareItem(this: IExecuteFunctions, itemIndex: number, node: INode, pa
 		if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
 			check.fail('Send At', 'is empty: enter a date and time, or remove the option to send at once');
 		}
-		sendtime = toSendtime(check, value, zone, options.allowPastTime === true);
+		sendtime = formatSmsSendtime(check, value, zone, options.allowPastTime === true);
 	}
 
 	let callbackUrl: string | undefined;
@@ -427,13 +413,29 @@ function mismatchedDest(batch: Entry[], results: SmsResult[]): number {
 	});
 }
 
-export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+/** A repeated run sends, and charges, every message again (the later Bulk SMS work adds a safe retry here). */
+export const repeatEffect: RepeatEffect = { what: 'send, and charge, every message again' };
+
+/** The error of one recipient the service refused, in the package's error item shape. */
+function recipientRefused(node: INode, record: FailedRecord): NodeOperationError {
+	return new NodeOperationError(node, `The message to ${record.dest} was not sent: ${record.status || 'no status'}`, {
+		itemIndex: record.inputItem,
+		description: [
+			record.description ? `The service said: "${record.description}".` : '',
+			'The other recipients are not affected. Fix the number or the sender, then send to this recipient again.',
+		]
+			.filter(Boolean)
+			.join(' '),
+	});
+}
+
+export async function executeBatch(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const items = this.getInputData();
 	const continueOnFail = this.continueOnFail();
 	const node = this.getNode();
 	const outputs: INodeExecutionData[][] = items.map(() => []);
-	const errorItem = (itemIndex: number, json: IDataObject) =>
-		outputs[itemIndex].push({ json, pairedItem: { item: itemIndex } });
+	const errorItem = (itemIndex: number, error: unknown, extra?: Parameters<typeof buildErrorItem>[3]) =>
+		outputs[itemIndex].push(buildErrorItem(node, error, itemIndex, extra));
 
 	// 1. Every check of every item, before any request.
 	const prepared: PreparedItem[] = [];
@@ -443,7 +445,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 			prepared.push(prepareItem.call(this, itemIndex, node, parameter));
 		} catch (error) {
 			if (!continueOnFail) throw asNodeError(node, error, itemIndex);
-			errorItem(itemIndex, errorItemJson(error));
+			errorItem(itemIndex, error);
 		}
 	}
 	const entries: Entry[] = prepared.flatMap((item) => item.messages.map((message) => ({ item, message })));
@@ -456,7 +458,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 			await checkCredit.call(this, creditItem, entries);
 		} catch (error) {
 			if (!continueOnFail) throw asNodeError(node, error, creditItem.itemIndex);
-			for (const item of prepared) errorItem(item.itemIndex, errorItemJson(error));
+			for (const item of prepared) errorItem(item.itemIndex, error);
 			return outputs.flat();
 		}
 	}
@@ -486,11 +488,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 			const later = batches.slice(b + 1).flat();
 			if (!continueOnFail) throw batchFailed(error, sent, batch, later);
 			for (const entry of batch) {
-				errorItem(entry.item.itemIndex, {
-					...errorItemJson(error),
-					dest: entry.message.dest,
-					inputItem: entry.item.itemIndex,
-				});
+				errorItem(entry.item.itemIndex, error, { details: { recipient: entry.message.dest, sender: entry.message.sender } });
 			}
 			continue;
 		}
@@ -515,13 +513,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 				inputItem: item.itemIndex,
 			};
 			failed.push(record);
-			if (continueOnFail) {
-				errorItem(item.itemIndex, {
-					error: `The message to ${record.dest} was not sent: ${record.status || 'no status'}`,
-					...record,
-					sender: message.sender,
-				});
-			}
+			if (continueOnFail) errorItem(item.itemIndex, recipientRefused(node, record), { code: record.status || undefined, details: { recipient: record.dest, sender: message.sender } });
 		});
 		// Without Continue On Fail the run stops at the first batch with a failed recipient.
 		if (failed.length > 0 && !continueOnFail) {

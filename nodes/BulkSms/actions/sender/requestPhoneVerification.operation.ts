@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { InputChecks, LIMITS, normalizeSmsSender, SMS_SENDER_RULES } from '../../../shared/checks';
 import { smsSenderRequest } from '../../../shared/transport/smsApi';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, RepeatEffect } from '../../../shared/router';
 
 export const description: INodeProperties[] = [
 	{
@@ -39,6 +39,9 @@ export function readPhoneSender(check: InputChecks, field: string, value: unknow
 	if (!sender || sender.kind === 'text') check.fail(field, `is not valid: ${SMS_SENDER_RULES.phone}`, text);
 	return sender.value;
 }
+
+/** Retry On Fail would repeat it: the router refuses to run while it is on. */
+export const repeatEffect: RepeatEffect = { what: 'send another verification code (an SMS or a call)' };
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const check = new InputChecks(this.getNode(), itemIndex);

@@ -1,7 +1,8 @@
 /** Fields the blacklist operations share: the caller number and where a block applies. */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { PHONE_INPUT_PATTERN, type InputChecks } from '../../../shared/checks';
+import type { InputChecks } from '../../../shared/checks';
+import { checkOptionalPhone, checkPhone } from '../../../shared/phones';
 import { type Show, readVirtualnum, virtualnumLocator } from '../user/fields';
 
 export function callerNumberField(show: Show, description: string): INodeProperties {
@@ -17,16 +18,10 @@ export function callerNumberField(show: Show, description: string): INodePropert
 	};
 }
 
+/** The caller number as digits (the service's remove refuses formatting: 2011 "not numeric"). */
 export function readCallerNumber(this: IExecuteFunctions, check: InputChecks, required = true): string {
-	const text = String(this.getNodeParameter('callerNumber', check.itemIndex, '')).trim();
-	if (text === '' && !required) return '';
-	check.required('Caller Number', text);
-	return check.pattern(
-		'Caller Number',
-		text,
-		PHONE_INPUT_PATTERN,
-		'must be a phone number (digits, optionally with +, spaces, dashes or brackets)',
-	);
+	const value = this.getNodeParameter('callerNumber', check.itemIndex, '');
+	return required ? checkPhone(check, 'Caller Number', value) : checkOptionalPhone(check, 'Caller Number', value);
 }
 
 /** "Global or one virtual number", then the number when it is one. */

@@ -3,6 +3,8 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import { asNodeError } from '../../../shared/errors';
+import { samePhone } from '../../../shared/phones';
+import { serviceCodeOf } from '../../../shared/transport/http';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows, writeOutput } from '../user/fields';
@@ -39,17 +41,12 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 			removed: true,
 		});
 	} catch (error) {
-		if (error instanceof NodeApiError && codeOf(error) === NOT_FOUND) {
+		if (error instanceof NodeApiError && serviceCodeOf(error) === NOT_FOUND) {
 			await explainNotFound.call(this, error, callerNumber, virtualnum, itemIndex);
 		}
 		throw asNodeError(this.getNode(), error, itemIndex);
 	}
 };
-
-function codeOf(error: NodeApiError): number | undefined {
-	const data = error.context.data as IDataObject | undefined;
-	return data?.code === undefined ? undefined : Number(data.code);
-}
 
 /** On 2012, looks the caller up and tells where it is blocked, if anywhere, and what to set. */
 async function explainNotFound(
@@ -71,11 +68,7 @@ async function explainNotFound(
 	} catch {
 		return; // the explanation is a courtesy: the original error stands
 	}
-	const wanted = localDigits(callerNumber);
-	const same = entries.filter((entry) => {
-		const stored = localDigits(String(entry.caller_number ?? ''));
-		return stored !== '' && wanted !== '' && (stored.endsWith(wanted) || wanted.endsWith(stored));
-	});
+	const same = entries.filter((entry) => samePhone(String(entry.caller_number ?? ''), callerNumber));
 	if (same.length === 0) return;
 	const bound = [...new Set(same.map((entry) => String(entry.virtualnum ?? '').trim()).filter(Boolean))];
 	const global = same.some((entry) => String(entry.virtualnum ?? '').trim() === '');
@@ -88,10 +81,4 @@ async function explainNotFound(
 			: `pick ${bound.join(' or ')} as the Virtual Number`
 		: `set Blocked For to "One Virtual Number" and pick ${bound.join(' or ')}`;
 	error.description = `${error.description ?? ''} The caller ${callerNumber} is blocked ${where}${virtualnum ? `, not for ${virtualnum}` : ', not globally'}: ${fix}.`.trim();
-}
-
-/** Digits of a phone number, with the international prefix 972 read as the local 0 (the service stores local numbers). */
-function localDigits(text: string): string {
-	const digits = text.replace(/\D/g, '');
-	return digits.startsWith('972') ? `0${digits.slice(3)}` : digits;
 }

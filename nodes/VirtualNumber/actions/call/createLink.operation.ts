@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { InputChecks, LIMITS, checkPhone } from '../../../shared/checks';
+import { InputChecks, LIMITS } from '../../../shared/checks';
+import { checkPhone } from '../../../shared/phones';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { readVirtualnumLocator, resultObject, virtualnumLocator } from '../../../shared/virtualnums';

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { InputChecks, LIMITS, checkPhone, checkVirtualnum } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import { InputChecks, LIMITS } from '../../../shared/checks';
+import { checkPhone, checkVirtualnum } from '../../../shared/phones';
+import type { ItemOperation, RepeatEffect } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { readVirtualnumLocator, resultObject, virtualnumLocator } from '../../../shared/virtualnums';
 
@@ -81,6 +82,9 @@ const properties: INodeProperties[] = [
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['call'], operation: ['twoLegCall'] } }, properties);
+
+/** Retry On Fail would repeat it: the router refuses to run while it is on. */
+export const repeatEffect: RepeatEffect = { what: 'place the two-leg call again' };
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);

@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callField } from '../../../shared/callFields';
-import { InputChecks, LIMITS, checkPhone } from '../../../shared/checks';
+import { InputChecks, LIMITS } from '../../../shared/checks';
+import { checkPhone } from '../../../shared/phones';
 import { formatVirtualnumDate } from '../../../shared/dates';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';

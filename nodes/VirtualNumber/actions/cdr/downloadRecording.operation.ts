@@ -3,18 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
-import {
-	VIRTUALNUM_LABEL,
-	downloadFailure,
-	virtualnumStreamDownload,
-} from '../../../shared/transport/virtualnumApi';
+import { VIRTUALNUM_LABEL } from '../../../shared/transport/virtualnumApi';
+import { downloadFailure, virtualnumDownload } from '../../../shared/transport/virtualnumDownload';
 import { callUuidField, timeoutMs, timeoutOption } from './common';
-
-const AUDIO = {
-	wav: { mimeType: 'audio/wav' },
-	mp3: { mimeType: 'audio/mpeg' },
-} as const;
-type AudioFormat = keyof typeof AUDIO;
 
 const properties: INodeProperties[] = [
 	callUuidField,
@@ -58,14 +49,6 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['cdr'], operation: ['downloadRecording'] } }, properties);
 
-/** The format the bytes really are (WAV: "RIFF....WAVE"; MP3: an ID3 tag or an MPEG frame sync). */
-export function detectAudioFormat(head: Buffer): AudioFormat | undefined {
-	if (head.length >= 12 && head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WAVE') return 'wav';
-	if (head.length >= 3 && head.toString('latin1', 0, 3) === 'ID3') return 'mp3';
-	if (head.length >= 2 && head[0] === 0xff && (head[1] & 0xe0) === 0xe0) return 'mp3';
-	return undefined;
-}
-
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const callUuid = checks.required('Call ID', this.getNodeParameter('callUuid', itemIndex, ''));
@@ -74,29 +57,30 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const timeout = timeoutMs(options, checks);
 
-	const file = await virtualnumStreamDownload.call(this, {
+	const file = await virtualnumDownload.call(this, {
 		service: 'get_record_by_call_uuid',
 		params: { call_uuid: callUuid, type: requested },
 		itemIndex,
 		timeoutMs: timeout,
 	});
 	// The bytes decide the extension and MIME type; the request only says what was asked for.
-	const format = detectAudioFormat(file.head) ?? requested;
+	const { extension: format, mimeType } = file.audio;
 	const fileName = String(options.fileName ?? '').trim() || `${callUuid}.${format}`;
 	let binary: IBinaryData;
 	try {
-		// The response stream goes to n8n's binary helpers as it arrives: in filesystem or S3
-		// binary mode the recording is written through, never held in memory.
-		binary = await this.helpers.prepareBinaryData(file.data as Buffer, fileName, AUDIO[format].mimeType);
+		// The answer goes to n8n's binary helpers as it arrives: in filesystem or S3 binary mode the
+		// recording is written through, never held in memory.
+		// (`data` is a Buffer or the answer's Readable; typed without importing node:stream.)
+		binary = await this.helpers.prepareBinaryData(file.data as Buffer, fileName, mimeType);
 	} catch (error) {
-		throw downloadFailure(
-			{ node: this.getNode(), serviceLabel: VIRTUALNUM_LABEL, operation: 'get_record_by_call_uuid', itemIndex },
-			file.streamError() ?? (error as Error),
+		throw (
+			file.failure() ??
+			downloadFailure({ node: this.getNode(), serviceLabel: VIRTUALNUM_LABEL, operation: 'get_record_by_call_uuid', itemIndex }, error as Error)
 		);
 	}
 	return [
 		{
-			json: { call_uuid: callUuid, format, file_name: fileName, mime_type: AUDIO[format].mimeType },
+			json: { call_uuid: callUuid, format, file_name: fileName, mime_type: mimeType },
 			binary: { [binaryPropertyName]: binary },
 		},
 	];

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { DATE_FORMATS, InputChecks, LIMITS } from '../../../shared/checks';
-import { toDateTime } from '../../../shared/dates';
+import { InputChecks, LIMITS } from '../../../shared/checks';
+import { DATE_FORMATS, checkDateOrder, toDateTime } from '../../../shared/dates';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
@@ -50,9 +50,9 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	const timezone = this.getTimezone();
 	const start = toDateTime(this.getNodeParameter('startTime', itemIndex, ''), timezone, 'Start Time', checks);
 	const end = toDateTime(this.getNodeParameter('endTime', itemIndex, ''), timezone, 'End Time', checks);
+	checkDateOrder(checks, { start, end, startField: 'Start Time', endField: 'End Time' });
 	const startTime = start.toFormat(DATE_FORMATS.virtualnum);
 	const endTime = end.toFormat(DATE_FORMATS.virtualnum);
-	if (start > end) checks.fail('End Time', `must not be before Start Time (${startTime})`, endTime);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const answer = await virtualnumRequest.call(this, {
 		service: 'cdr_subunique_query',

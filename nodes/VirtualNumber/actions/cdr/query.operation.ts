@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { InputChecks, LIMITS, checkPhoneList } from '../../../shared/checks';
+import { InputChecks, LIMITS } from '../../../shared/checks';
+import { checkPhoneList } from '../../../shared/phones';
 import { formatVirtualnumDate, toDateTime } from '../../../shared/dates';
-import { asNodeError } from '../../../shared/errors';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
@@ -207,15 +207,14 @@ function sqlStatement(this: IExecuteFunctions, itemIndex: number, checks: InputC
 	return sql;
 }
 
-/** cdr_query answers 1013 both for "no results" and for an invalid statement. */
-function isNoResults(error: unknown, builderMode: boolean): boolean {
-	if (!(error instanceof NodeApiError)) return false;
-	const data = (error.context.data ?? {}) as IDataObject;
-	if (Number(data.code) !== 1013) return false;
-	// A built statement is valid by construction: 1013 can only mean "no results". For a written
-	// one, only a description that says so (or none) counts as an empty result; anything else
-	// (a syntax error, an unknown column) stays an error.
-	const said = String(data.description ?? '').trim();
+/**
+ * cdr_query answers 1013 both for "no results" and for an invalid statement. A built statement is
+ * valid by construction: 1013 can only mean "no results". For a written one, only a description
+ * that says so (or none) counts as an empty result; anything else (a syntax error, an unknown
+ * column) stays an error.
+ */
+function isNoResults(description: string, builderMode: boolean): boolean {
+	const said = description.trim();
 	return builderMode || said === '' || /\bno (results?|rows?|records?|data)\b|not found|empty/i.test(said);
 }
 
@@ -227,21 +226,16 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	const sql = query ? buildCdrSql(query) : sqlStatement.call(this, itemIndex, checks);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
-	let rows: IDataObject[];
-	try {
-		const answer = await virtualnumRequest.call(this, {
-			service: 'cdr_query',
-			// POST: a statement can exceed what a URL carries.
-			method: 'POST',
-			params: { sql },
-			itemIndex,
-			timeoutMs: timeoutMs(options, checks),
-		});
-		rows = resultRows(answer.result);
-	} catch (error) {
-		if (!isNoResults(error, builderMode)) throw asNodeError(this.getNode(), error, itemIndex);
-		rows = [];
-	}
+	const answer = await virtualnumRequest.call(this, {
+		service: 'cdr_query',
+		// POST: a statement can exceed what a URL carries.
+		method: 'POST',
+		params: { sql },
+		itemIndex,
+		timeoutMs: timeoutMs(options, checks),
+		noResultsAsEmpty: (status) => isNoResults(status.description, builderMode),
+	});
+	const rows = resultRows(answer.result);
 	const simplify = simplifyOn(this.getNodeParameter('simplify', itemIndex, true));
 	return this.helpers.returnJsonArray(simplify ? simplifyCallRows(rows) : rows);
 };

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import { checkPhone } from '../../../shared/phones';
+import type { ItemOperation, RepeatEffect } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { writeOutput } from '../user/fields';
-import { readPhone } from '../user/userField';
 
 const show = { resource: ['prompt'], operation: ['record'] };
 
@@ -22,9 +22,12 @@ export const description: INodeProperties[] = [
 	},
 ];
 
+/** Retry On Fail would repeat it: the router refuses to run while it is on. */
+export const repeatEffect: RepeatEffect = { what: 'place the recording call again' };
+
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const check = new InputChecks(this.getNode(), itemIndex);
-	const destination = readPhone(check, 'Phone Number', check.required('Phone Number', this.getNodeParameter('destination', itemIndex, '')));
+	const destination = checkPhone(check, 'Phone Number', this.getNodeParameter('destination', itemIndex, ''));
 	const answer = await virtualnumRequest.call(this, {
 		service: 'recording_studio',
 		params: { destination },

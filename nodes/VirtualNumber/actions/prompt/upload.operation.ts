@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { InputChecks, LIMITS, MB, promptFileType, promptNameFromFileName } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
-import { virtualnumUpload } from '../../../shared/transport/virtualnumApi';
+import { virtualnumUpload } from '../../../shared/transport/virtualnumUpload';
 
 const show = { resource: ['prompt'], operation: ['upload'] };
 const FORMATS = LIMITS.promptFile.extensions.map((extension) => extension.toUpperCase()).join(', ');

@@ -1,19 +1,15 @@
 /**
  * Requests of the tag operations. The spec names them but shows no parameters, results or codes:
  * the parameter names are the sandbox's (sandbox/README.md), every operation also sends the
- * user's Additional Parameters, and the "no results" code (5009) of the views is an empty list.
+ * user's Additional Parameters, and the views' "no results" code (5009, NO_RESULT_CODES) is an
+ * empty list.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
 import type { InputChecks } from '../../../shared/checks';
-import { asNodeError } from '../../../shared/errors';
 import type { RequestContext } from '../../../shared/transport/http';
 import { virtualnumRequest, type VirtualnumAnswer } from '../../../shared/transport/virtualnumApi';
 import { resultRows, writeOutput } from '../user/fields';
-
-/** Code of the tag views when nothing matched (assumed: the spec shows no 5xxx codes). */
-export const TAG_NO_RESULTS = 5009;
 
 /** Parameters the node itself sends; an additional parameter may not replace them. */
 const RESERVED = ['service', 'format'];
@@ -24,20 +20,14 @@ export async function tagRequest(
 	params: IDataObject,
 	options: { itemIndex?: number; write?: boolean; emptyOnNoResults?: boolean } = {},
 ): Promise<VirtualnumAnswer> {
-	try {
-		return await virtualnumRequest.call(this, {
-			service,
-			params,
-			itemIndex: options.itemIndex,
-			method: options.write ? 'POST' : 'GET',
-			sideEffect: options.write,
-		});
-	} catch (error) {
-		if (options.emptyOnNoResults && error instanceof NodeApiError && Number(error.context.data && (error.context.data as IDataObject).code) === TAG_NO_RESULTS) {
-			return { service, status: { code: TAG_NO_RESULTS, description: '' }, result: [], answer: {} };
-		}
-		throw asNodeError(this.getNode(), error, options.itemIndex);
-	}
+	return await virtualnumRequest.call(this, {
+		service,
+		params,
+		itemIndex: options.itemIndex,
+		method: options.write ? 'POST' : 'GET',
+		sideEffect: options.write,
+		noResultsAsEmpty: options.emptyOnNoResults,
+	});
 }
 
 /** Tags whose name contains `name` (all tags when empty). */

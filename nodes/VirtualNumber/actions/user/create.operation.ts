@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { InputChecks, LIMITS } from '../../../shared/checks';
+import { checkOptionalPhone } from '../../../shared/phones';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { writeOutput } from './fields';
 import { withoutSecret } from './secret';
-import { EMAIL_PATTERN, readPhone } from './userField';
+import { EMAIL_PATTERN } from './userField';
 
 const show = { resource: ['user'], operation: ['create'] };
 
@@ -81,8 +82,8 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		email,
 		password,
 		user_login: String(fields.user_login ?? '').trim(),
-		user_phone: readPhone(check, 'Phone', fields.user_phone),
-		user_phone_sms: readPhone(check, 'SMS Phone', fields.user_phone_sms),
+		user_phone: checkOptionalPhone(check, 'Phone', fields.user_phone),
+		user_phone_sms: checkOptionalPhone(check, 'SMS Phone', fields.user_phone_sms),
 	};
 	try {
 		const answer = await virtualnumRequest.call(this, {

@@ -5,7 +5,8 @@
  */
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { checkVirtualnum, type InputChecks } from '../../../shared/checks';
+import type { InputChecks } from '../../../shared/checks';
+import { checkVirtualnum } from '../../../shared/phones';
 import type { VirtualnumAnswer } from '../../../shared/transport/virtualnumApi';
 import { resultRows, virtualnumLocator as sharedVirtualnumLocator } from '../../../shared/virtualnums';
 

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { InputChecks, LIMITS } from '../../../shared/checks';
+import { DATE_FORMATS, checkDateOrder, toOptionalDateTime } from '../../../shared/dates';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from './fields';
-import { toServiceDateTime } from './serviceDateTime';
 import { readUserId, userLocator } from './userField';
 
 const show = { resource: ['user'], operation: ['getAccessLog'] };
@@ -45,13 +45,12 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	const check = new InputChecks(this.getNode(), itemIndex);
 	const userId = readUserId.call(this, check, 'logUserId', false);
 	const timezone = this.getTimezone();
-	const start = toServiceDateTime(check, 'Start Time', this.getNodeParameter('startTime', itemIndex, ''), timezone);
-	const end = toServiceDateTime(check, 'End Time', this.getNodeParameter('endTime', itemIndex, ''), timezone);
-	// Both are "yyyy-MM-dd HH:mm:ss" in one zone, so text order is time order.
-	if (start && end && end < start) check.fail('End Time', `must not be before the Start Time (${start})`, end);
+	const start = toOptionalDateTime(this.getNodeParameter('startTime', itemIndex, ''), timezone, 'Start Time', check);
+	const end = toOptionalDateTime(this.getNodeParameter('endTime', itemIndex, ''), timezone, 'End Time', check);
+	checkDateOrder(check, { start, end, startField: 'Start Time', endField: 'End Time' });
 	const answer = await virtualnumRequest.call(this, {
 		service: 'get_users_access_log',
-		params: { user_id: userId, start_time: start, end_time: end },
+		params: { user_id: userId, start_time: start?.toFormat(DATE_FORMATS.virtualnum), end_time: end?.toFormat(DATE_FORMATS.virtualnum) },
 		itemIndex,
 		noResultsAsEmpty: true,
 	});

@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { InputChecks, LIMITS } from '../../../shared/checks';
+import { checkPhone } from '../../../shared/phones';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { writeOutput } from './fields';
 import { withoutSecret } from './secret';
-import { readPhone, readUserId, userLocator } from './userField';
+import { readUserId, userLocator } from './userField';
 
 const show = { resource: ['user'], operation: ['update'] };
 
@@ -40,7 +41,7 @@ export const description: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. 0501234567',
-				description: `At least ${LIMITS.userPhone.minLength} characters`,
+				description: `At least ${LIMITS.userPhone.minLength} digits`,
 			},
 			{
 				displayName: 'SMS Phone',
@@ -80,10 +81,10 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		params.password = password;
 	}
 	if (fields.user_phone !== undefined) {
-		params.user_phone = readPhone(check, 'Phone', check.required('Phone', fields.user_phone), LIMITS.userPhone.minLength);
+		params.user_phone = checkPhone(check, 'Phone', fields.user_phone, { minDigits: LIMITS.userPhone.minLength });
 	}
 	if (fields.user_phone_sms !== undefined) {
-		params.user_phone_sms = readPhone(check, 'SMS Phone', check.required('SMS Phone', fields.user_phone_sms));
+		params.user_phone_sms = checkPhone(check, 'SMS Phone', fields.user_phone_sms);
 	}
 	if (fields.user_status !== undefined) params.user_status = check.integerInRange('Status', fields.user_status, 0, 1);
 	const changed = Object.keys(params).filter((key) => key !== 'user_id');

@@ -1,7 +1,7 @@
 /** The user resource locator (list from get_users, or an ID) and its value. */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { PHONE_INPUT_PATTERN, type InputChecks } from '../../../shared/checks';
+import type { InputChecks } from '../../../shared/checks';
 import { type Show, locatorValue } from './fields';
 
 export function userLocator(show: Show, extra: Partial<INodeProperties> = {}): INodeProperties {
@@ -39,15 +39,6 @@ export function readUserId(this: IExecuteFunctions, check: InputChecks, name = '
 	if (value === '' && !required) return '';
 	check.required('User', value);
 	return check.pattern('User', value, /^\d+$/, 'must be a user ID (a whole number): pick the user from the list');
-}
-
-/** Phone fields: digits with the usual formatting characters. */
-export function readPhone(check: InputChecks, field: string, value: unknown, minLength?: number): string {
-	const text = String(value ?? '').trim();
-	if (text === '') return '';
-	check.pattern(field, text, PHONE_INPUT_PATTERN, 'must be a phone number (digits, optionally with +, spaces, dashes or brackets)');
-	if (minLength !== undefined) check.minLength(field, text, minLength);
-	return text;
 }
 
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -2,11 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks, LIMITS } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, RepeatEffect } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { readVirtualnumLocator, resultObject, virtualnumLocator } from '../../../shared/virtualnums';
 import {
 	createSettingFields,
+	destinationList,
 	requiredDescriptionField,
 	requiredDestinationField,
 	settingsToParams,
@@ -53,6 +54,9 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['virtualnum'], operation: ['create'] } }, properties);
 
+/** Retry On Fail would repeat it: the router refuses to run while it is on. */
+export const repeatEffect: RepeatEffect = { what: 'allocate another number (and the account may be charged for it)' };
+
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const descriptionText = checks.maxLength(
@@ -60,11 +64,7 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		checks.required('Description', this.getNodeParameter('description', itemIndex, '')),
 		LIMITS.description.maxLength,
 	);
-	const destinations = checks.maxLength(
-		'Destination Phones',
-		checks.required('Destination Phones', this.getNodeParameter('callDestinationPhone', itemIndex, '')),
-		LIMITS.callDestinationPhone.maxLength,
-	);
+	const destinations = destinationList(checks, 'Destination Phones', this.getNodeParameter('callDestinationPhone', itemIndex, ''));
 	const params: IDataObject = {
 		description: descriptionText,
 		call_destination_phone: destinations,

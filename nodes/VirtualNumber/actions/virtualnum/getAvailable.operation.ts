@@ -57,6 +57,7 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	const params: Record<string, string | number> = { amount };
 	if (searchBy === 'prefix') params.prefix = checks.digits('Prefix', this.getNodeParameter('prefix', itemIndex, ''));
 	if (searchBy === 'part') params.virtualnum = checks.digits('Part of Number', this.getNodeParameter('part', itemIndex, ''));
-	const answer = await virtualnumRequest.call(this, { service: 'get_available_virtualnum', params, itemIndex });
+	// No available number (with that prefix or part): no items.
+	const answer = await virtualnumRequest.call(this, { service: 'get_available_virtualnum', params, itemIndex, noResultsAsEmpty: true });
 	return this.helpers.returnJsonArray(availableRows(answer.result));
 };

@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { InputChecks, checkVirtualnum } from '../../../shared/checks';
+import { InputChecks } from '../../../shared/checks';
+import { checkVirtualnum } from '../../../shared/phones';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultObject } from '../../../shared/virtualnums';

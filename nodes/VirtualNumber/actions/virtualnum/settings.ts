@@ -6,6 +6,7 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { LIMITS, type InputChecks } from '../../../shared/checks';
+import { checkPhoneList } from '../../../shared/phones';
 
 export const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 
@@ -345,6 +346,18 @@ function displayNameOf(name: string): string {
 	return [...settingFields, descriptionField, destinationField].find((field) => field.name === name)?.displayName ?? name;
 }
 
+/** Settings that hold phone numbers (comma separated), sent as digits. */
+const PHONE_LIST_SETTINGS = ['callDestinationPhone', 'outOfTimeDestinationPhone', 'smsDestinationPhone'];
+
+/**
+ * Destination phones as the service gets them: each number as digits (a speed dial *1234 as it
+ * is), separated by commas; the 150-character limit applies to what is sent.
+ */
+export function destinationList(checks: InputChecks, field: string, value: unknown): string {
+	const list = checkPhoneList(checks, field, value, { speedDial: true }).join(',');
+	return checks.maxLength(field, list, LIMITS.callDestinationPhone.maxLength);
+}
+
 /**
  * The service's parameters for the settings the user set, each checked against the spec's
  * limits. Text fields left empty are not sent (the service keeps its value).
@@ -374,9 +387,8 @@ export function settingsToParams(fields: IDataObject, checks: InputChecks): IDat
 		const text = String(raw ?? '').trim();
 		if (text === '') continue;
 		if (name === 'description') checks.maxLength(label, text, LIMITS.description.maxLength);
-		if (name === 'callDestinationPhone') checks.maxLength(label, text, LIMITS.callDestinationPhone.maxLength);
 		if (name === 'callbackUrl') checks.maxLength(label, text, LIMITS.callbackUrl.maxLength);
-		params[param] = text;
+		params[param] = PHONE_LIST_SETTINGS.includes(name) ? destinationList(checks, label, text) : text;
 	}
 
 	const privateFields = ((fields.privateFields as IDataObject | undefined)?.field ?? []) as IDataObject[];

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+
+import { InputChecks } from '../../../nodes/shared/checks.ts';
+import {
+	checkPhone,
+	checkPhoneList,
+	checkVirtualnum,
+	PHONE_RULE,
+	phoneDigits,
+	phonePatternSource,
+	samePhone,
+} from '../../../nodes/shared/phones.ts';
+
+const node = { id: '1', name: 'Node', type: 'x', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+const checks = new InputChecks(node, 2);
+
+describe('phones: one rule for what a phone number is, digits for what is sent', () => {
+	const typed: Array<[string, string]> = [
+		['+972 50-333-3333', '972503333333'],
+		['050-1234567', '0501234567'],
+		['(03) 555.1234', '035551234'],
+		['  0722000100 ', '0722000100'],
+	];
+	for (const [text, digits] of typed) {
+		test(`"${text}" is sent as ${digits}`, () => {
+			assert.equal(phoneDigits(text), digits);
+			assert.equal(checkPhone(checks, 'Phone', text), digits);
+		});
+	}
+
+	for (const bad of ['05x1234567', '+-', '050+1234567', 'call me', '', '++972501234567']) {
+		test(`"${bad}" is not a phone number`, () => {
+			assert.equal(phoneDigits(bad) === undefined || bad === '', true);
+			assert.throws(() => checkPhone(checks, 'Phone', bad), /Phone: (must be a phone number|is required)/);
+		});
+	}
+
+	test('at most 15 digits (E.164); a virtual number has at least 5', () => {
+		assert.throws(() => checkPhone(checks, 'Phone', '1234567890123456'), /at most 15 digits/);
+		assert.equal(checkVirtualnum(checks, 'Virtual Number', '+972 3-555 1234'), '97235551234');
+		assert.throws(() => checkVirtualnum(checks, 'Virtual Number', '1234'), /at least 5 digits/);
+	});
+
+	test('the editor validation of the number locator is the same rule', () => {
+		const pattern = new RegExp(phonePatternSource(5));
+		for (const ok of ['0722000100', '+972 72-200-0100', '(072) 200.0100']) assert.ok(pattern.test(ok), ok);
+		for (const bad of ['1234', '07220x0100', '072+2000100']) assert.ok(!pattern.test(bad), bad);
+	});
+
+	test('lists: commas, semicolons, new lines or an array; each entry as digits; speed dials where allowed', () => {
+		assert.deepEqual(checkPhoneList(checks, 'Destinations', '050-1234567, +972 52 765 4321;\n03-5551234'), ['0501234567', '972527654321', '035551234']);
+		assert.deepEqual(checkPhoneList(checks, 'Destinations', ['0501234567', '*1234'], { speedDial: true }), ['0501234567', '*1234']);
+		assert.throws(() => checkPhoneList(checks, 'Destinations', '0501234567, *1234'), /Destinations: must be phone numbers/);
+		assert.throws(() => checkPhoneList(checks, 'Destinations', ' , '), /needs at least one phone number/);
+		// Separators at the ends are ignored; an empty entry between two numbers is a value missing from a mapping.
+		assert.deepEqual(checkPhoneList(checks, 'Destinations', ', 0501234567,\n'), ['0501234567']);
+		assert.throws(() => checkPhoneList(checks, 'Destinations', '0501234567,,0507654321'), /has an empty entry at position 2/);
+	});
+
+	test('the same line in two forms', () => {
+		assert.ok(samePhone('+972-50-333-3333', '0503333333'));
+		assert.ok(!samePhone('0503333333', '0504444444'));
+	});
+
+	test('docs/inputs.md states the rule of the module', () => {
+		const page = readFileSync(new URL('../../../docs/inputs.md', import.meta.url), 'utf8');
+		assert.ok(page.includes(PHONE_RULE), PHONE_RULE);
+	});
+});
