@@ -122,8 +122,9 @@ describe('icons', () => {
  * The n8n-workflow exports the compiled package uses at run time, each checked to exist in
  * n8n-workflow 1.83.0 (n8n 1.85, the oldest n8n the package supports; NodeConnectionTypes is new in
  * 1.83.0). Using another one: check that 1.83.0 exports it (or feature-detect it), then add it here.
+ * tryToParseDateTime: 1.83.0 has it with one argument (value), the only form nodes/shared/dates.ts uses.
  */
-const N8N_WORKFLOW_EXPORTS_IN_1_83 = ['NodeApiError', 'NodeConnectionTypes', 'NodeOperationError', 'updateDisplayOptions'];
+const N8N_WORKFLOW_EXPORTS_IN_1_83 = ['NodeApiError', 'NodeConnectionTypes', 'NodeOperationError', 'tryToParseDateTime', 'updateDisplayOptions'];
 
 test('the compiled package uses only n8n-workflow exports that n8n 1.85 has', () => {
 	const used = new Set<string>();
