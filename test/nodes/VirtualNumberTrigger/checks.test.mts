@@ -1,14 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import {
-	LIMITS,
-	TRIGGER_LIMITS,
-	callbackUrlProblem,
-	ipAllowed,
-	parseIpAddress,
-	parseIpAllowList,
-} from '../../../nodes/shared/checks.ts';
+import { LIMITS } from '../../../nodes/shared/checks.ts';
+import { TRIGGER_LIMITS, callbackUrlProblem, ipAllowed, parseIpAddress, parseIpAllowList } from '../../../nodes/VirtualNumberTrigger/rules.ts';
 import { triggerProperties } from '../../../nodes/VirtualNumberTrigger/description.ts';
 import { normalizeRequest, secretMatches } from '../../../nodes/VirtualNumberTrigger/receive.ts';
 import { callbackOptionFor } from '../../../nodes/VirtualNumberTrigger/settings.ts';
