@@ -170,7 +170,7 @@ export const triggerProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					"Whether only the first Call Started of each call ID starts the workflow (the service may send a call's start more than once). The call IDs seen in the last hour are kept in the workflow's static data; two copies arriving at the same instant (or at two webhook processes in queue mode) can both pass — for a strict guarantee, add n8n's Remove Duplicates node on {{ $json.callId }}.",
+					"Whether only the first Call Started of each call ID starts the workflow (the service may send a call's start more than once). The call IDs seen in the last hour are kept in the workflow's static data; two copies arriving at the same instant (or at two webhook processes in queue mode) can both pass — for a strict guarantee, add n8n's Remove Duplicates node on the callId field.",
 				displayOptions: { show: { '/events': ['callStarted'] } },
 			},
 			{

@@ -164,7 +164,7 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 async function rollBack(this: IHookFunctions, done: Update[], failed: { item: Update; error: unknown }): Promise<NodeOperationError> {
 	const uncertain = mayHaveBeenApplied(failed.error);
 	const changed = [...done.reverse(), ...(uncertain ? [failed.item] : [])];
-	const putBack = async (update: Update) => await withRetries(async () => await setCallback.call(this, update.record, update.start));
+	const putBack = async (update: Update) => await withRetries(this.getNode(), async () => await setCallback.call(this, update.record, update.start));
 	const { failures } = await forEachLimited(changed, putBack, false);
 	for (const { item, error } of failures) logMasked(this, 'error', `could not roll back ${item.number}: ${describe(error)}`);
 	const notRestored = failures.map(({ item }) => item.number);
@@ -237,7 +237,7 @@ async function restoreNumber(this: IHookFunctions, record: IDataObject, legacy: 
 	const number = text(record.virtualnum);
 	const previous = marksOf(callbackOf(record).url).previous ?? legacy.get(number) ?? { url: '', option: DEFAULT_OPTION };
 	try {
-		await withRetries(async () => await setCallback.call(this, record, previous));
+		await withRetries(this.getNode(), async () => await setCallback.call(this, record, previous));
 	} catch (error) {
 		if (!isNotInAccount(error)) throw asNodeError(this.getNode(), error);
 		logMasked(this, 'info', `${number} is no longer in the account (released?); skipped`);

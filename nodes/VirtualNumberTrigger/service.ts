@@ -4,9 +4,10 @@
  * are retried, because a number left on an inactive trigger's URL loses the user's calls;
  * registrations are not (a failed activation rolls back and says why).
  */
-import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { asNodeError } from '../shared/errors';
 import { virtualnumRequest } from '../shared/transport/virtualnumApi';
 import { getAllVirtualnums, getVirtualnum, updateVirtualnum } from '../shared/virtualnums';
 import { DEFAULT_OPTION, type Callback } from './callbackUrl';
@@ -31,10 +32,10 @@ export function callbackOf(record: IDataObject): Callback {
 	return { url: text(record.callback_url), option: Number.isInteger(option) && option >= 1 && option <= 3 ? option : DEFAULT_OPTION };
 }
 
-/** getVirtualnum fails with a NodeOperationError (not a NodeApiError) only when the number is not in the account. */
+/** The number is not in the account: update_virtualnum's code, or getVirtualnum's own error (it found no record). */
 export function isNotInAccount(error: unknown): boolean {
 	if (error instanceof NodeApiError) return codeOf(error) === NOT_IN_ACCOUNT;
-	return error instanceof NodeOperationError;
+	return error instanceof NodeOperationError && /is not in this account/.test(error.message);
 }
 
 function codeOf(error: unknown): number | undefined {
@@ -58,12 +59,12 @@ export function mayHaveBeenApplied(error: unknown): boolean {
 }
 
 /** Runs `work` again after a failure (not when the number left the account), a few times. */
-export async function withRetries<T>(work: () => Promise<T>): Promise<T> {
+export async function withRetries<T>(node: INode, work: () => Promise<T>): Promise<T> {
 	for (let attempt = 1; ; attempt++) {
 		try {
 			return await work();
 		} catch (error) {
-			if (attempt >= RESTORE_ATTEMPTS || isNotInAccount(error)) throw error;
+			if (attempt >= RESTORE_ATTEMPTS || isNotInAccount(error)) throw asNodeError(node, error);
 			await sleep(RETRY_PAUSE_MS * attempt);
 		}
 	}
@@ -100,15 +101,15 @@ export async function chosenRecords(this: IHookFunctions, settings: TriggerSetti
  */
 export async function currentRecords(this: IHookFunctions, numbers?: string[]): Promise<IDataObject[]> {
 	if (numbers === undefined || numbers.length > PAGE_INSTEAD_OF_SINGLE) {
-		const all = await withRetries(async () => await allRecords.call(this));
+		const all = await withRetries(this.getNode(), async () => await allRecords.call(this));
 		return numbers === undefined ? all : all.filter((record) => numbers.includes(text(record.virtualnum)));
 	}
 	const found: IDataObject[] = [];
 	for (const number of numbers) {
 		try {
-			found.push(await withRetries(async () => await getVirtualnum.call(this, number)));
+			found.push(await withRetries(this.getNode(), async () => await getVirtualnum.call(this, number)));
 		} catch (error) {
-			if (!isNotInAccount(error)) throw error;
+			if (!isNotInAccount(error)) throw asNodeError(this.getNode(), error);
 		}
 	}
 	return found;

@@ -77,7 +77,7 @@ describe('Virtual Number Trigger → random sequences of activation, deactivatio
 		proxy = await startProxy(sandbox.vnUrl, () => {
 			seen++;
 			if (seen === faultAt) {
-				sandbox.control.injectFaults({ ...fault, server: 'vn' } as FaultSpec);
+				sandbox.control.injectFaults({ ...fault, server: 'vn' });
 				injected++;
 			}
 		});
