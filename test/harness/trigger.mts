@@ -5,6 +5,9 @@
  *
  * - Each trigger is one workflow with its static data kept as the DATABASE holds it (`saved`).
  *   Every n8n path builds a new Workflow from that saved copy, and saves back only what n8n saves.
+ * Two activation paths, as n8n 2.40 has them (`host.activation`):
+ *
+ * 'activeWorkflowManager' (n8n 1.x, and 2.x with N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false):
  * - Activation (`activate`): for each webhook entry that has lifecycle methods, checkExists, then
  *   create when it answered false (`runWebhookMethod` skips entries without methods, e.g. `setup`);
  *   on success the static data is saved. On failure n8n's clean-up runs: `clearWebhooks` (delete on
@@ -16,6 +19,17 @@
  * - Restart (`host.restart()`): test registrations are lost (they live in memory), and every
  *   workflow active in the database is activated again with mode 'init' (a failure is logged and
  *   leaves it active in the database, as n8n does before its retry).
+ *
+ * 'publicationService' (n8n 2.x's default; workflows/publication, workflows/triggers):
+ * - Activation: per webhook entry, register (checkExists, then create) up to 5 times
+ *   (retryTriggerActivation); after each failed attempt the registrar's clean-up runs delete on the
+ *   SAME in-memory Workflow and saves its static data. The static data is saved at the end either
+ *   way. A failure leaves the workflow published (active in the database) with a failed trigger.
+ * - Deactivation (unpublish): delete, up to 3 attempts, on a Workflow built from the database;
+ *   failures are logged ("abandoned"); the static data is saved afterwards.
+ * - Restart: nothing is called for webhook triggers (their rows stay in the database).
+ *
+ * Both:
  * - Listen for test event (`listen`): a Workflow with EMPTY static data registers the test URL;
  *   each entry keeps a copy of the static data after its create; `stopListening` (cancel or the
  *   two-minute timeout) and a received test event that started an execution run delete with it.
@@ -59,6 +73,9 @@ import { capturedLogs } from './logger.mts';
 export const TRIGGER_TYPE = `${PACKAGE}.virtualNumberTrigger`;
 /** What n8n allows in a webhook request by default (N8N_PAYLOAD_SIZE_MAX, 16 MB). */
 const N8N_PAYLOAD_MAX = 16 * 1024 * 1024;
+/** n8n 2.40's constants (packages/cli/src/constants.ts); the harness retries without its pauses. */
+const TRIGGER_ACTIVATION_MAX_ATTEMPTS = 5;
+const TRIGGER_TEARDOWN_MAX_ATTEMPTS = 3;
 
 /** Test-only node after the trigger: outputs its `values` parameter, each expression resolved by n8n's engine. */
 class MapNode implements INodeType {
@@ -305,6 +322,7 @@ export class TriggerInstance {
 	 * again, not for 'init'), and the error. Resolves when the trigger is registered.
 	 */
 	async activate(activation: WorkflowActivateMode = 'activate'): Promise<void> {
+		if (this.host.activation === 'publicationService') return await this.publish(activation);
 		const workflow = this.fromDatabase();
 		this.active = true;
 		try {
@@ -341,7 +359,8 @@ export class TriggerInstance {
 	/** n8n's deactivation (remove → clearWebhooks). Resolves with the error n8n would only log, if any. */
 	async deactivate(): Promise<unknown> {
 		const before = this.loggedErrors.length;
-		await this.clearWebhooks('deactivation');
+		if (this.host.activation === 'publicationService') await this.unpublish();
+		else await this.clearWebhooks('deactivation');
 		this.active = false;
 		this.registered = false;
 		return this.loggedErrors[before]?.error;
@@ -350,6 +369,8 @@ export class TriggerInstance {
 	/** After an n8n restart: what n8n's init does for this workflow. */
 	async restarted(): Promise<void> {
 		this.testRegistrations = undefined;
+		// The publication service calls nothing for webhook triggers at start: their rows stay in the database.
+		if (this.host.activation === 'publicationService') return;
 		this.registered = false;
 		if (!this.active) return;
 		try {
@@ -357,6 +378,51 @@ export class TriggerInstance {
 		} catch (error) {
 			this.loggedErrors.push({ during: 'activation at start-up', error });
 		}
+	}
+
+	/** The publication service's activation (WorkflowTriggerActivator.activate → WebhookTriggerRegistrar.register, retried). */
+	private async publish(activation: WorkflowActivateMode): Promise<void> {
+		const workflow = this.fromDatabase();
+		this.active = true;
+		let failure: unknown;
+		for (const description of this.webhookDescriptions()) {
+			for (let attempt = 1; attempt <= TRIGGER_ACTIVATION_MAX_ATTEMPTS; attempt++) {
+				try {
+					const how = { mode: 'trigger' as const, activation, isTest: false };
+					if (!(await this.run(workflow, description, 'checkExists', how))) await this.run(workflow, description, 'create', how);
+					failure = undefined;
+					break;
+				} catch (error) {
+					failure = error;
+					try {
+						await this.run(workflow, description, 'delete', { mode: 'internal', activation: 'update', isTest: false });
+						this.save(workflow);
+					} catch (cleanupError) {
+						this.loggedErrors.push({ during: 'registrar clean-up after a failed attempt', error: cleanupError });
+					}
+				}
+			}
+			if (failure !== undefined) break;
+		}
+		this.save(workflow);
+		this.registered = failure === undefined;
+		if (failure !== undefined) throw failure;
+	}
+
+	/** The publication service's deactivation: delete (3 attempts) on a Workflow built from the database; failures are logged. */
+	private async unpublish(): Promise<void> {
+		const workflow = this.fromDatabase();
+		for (const description of this.webhookDescriptions()) {
+			for (let attempt = 1; attempt <= TRIGGER_TEARDOWN_MAX_ATTEMPTS; attempt++) {
+				try {
+					await this.run(workflow, description, 'delete', { mode: 'internal', activation: 'update', isTest: false });
+					break;
+				} catch (error) {
+					if (attempt === TRIGGER_TEARDOWN_MAX_ATTEMPTS) this.loggedErrors.push({ during: 'deactivation (abandoned)', error });
+				}
+			}
+		}
+		this.save(workflow);
 	}
 
 	/** TestWebhooks.needsWebhook: the test URL is registered on a Workflow with empty static data. */
@@ -603,8 +669,12 @@ function parseLikeN8n(contentType: string | undefined, raw: Buffer): { ok: true;
 }
 
 /** A loopback HTTP server standing in for n8n's webhook server, hosting trigger workflows. */
+export type ActivationPath = 'activeWorkflowManager' | 'publicationService';
+
 export class TriggerHost {
 	private readonly instances = new Map<string, TriggerInstance>();
+	/** Which of n8n's activation paths the workflows take (see the top of this file). */
+	activation: ActivationPath = 'activeWorkflowManager';
 	private nodeTypes!: NodeTypes;
 	private nodeType!: INodeType;
 	private loader!: Awaited<ReturnType<typeof loadPackage>>;
@@ -711,56 +781,4 @@ export function selectedNumbers(numbers: string[], mode: 'id' | 'list' = 'id'): 
 	return { number: numbers.map((value) => ({ virtualnum: { __rl: true, mode, value } })) };
 }
 
-export interface ProxiedRequest {
-	method: string;
-	path: string;
-	query: Record<string, string>;
-	/** Form or query parameters of the request. */
-	params: Record<string, string>;
-}
-
-/**
- * A pass-through HTTP proxy in front of a service, which lets a test act at an exact point of a
- * sequence (e.g. inject a fault just before the 3rd update reaches the sandbox). Requests are
- * forwarded one at a time in arrival order, so "the 3rd" is the 3rd the service sees.
- */
-export async function startProxy(
-	target: string,
-	beforeForward: (request: ProxiedRequest) => void | Promise<void>,
-): Promise<{ url: string; requests: ProxiedRequest[]; close(): Promise<void> }> {
-	const requests: ProxiedRequest[] = [];
-	let queue: Promise<unknown> = Promise.resolve();
-	const server = http.createServer((req, res) => {
-		const bodyPromise = readBody(req);
-		const turn = queue.then(async () => {
-			const body = await bodyPromise;
-			const raw = body === 'too large' ? Buffer.alloc(0) : body;
-			const url = new URL(req.url ?? '/', target);
-			const query = Object.fromEntries(url.searchParams);
-			const form = (req.headers['content-type'] ?? '').includes('x-www-form-urlencoded')
-				? Object.fromEntries(new URLSearchParams(raw.toString('utf8')))
-				: {};
-			const request: ProxiedRequest = { method: req.method ?? 'GET', path: url.pathname, query, params: { ...query, ...form } };
-			requests.push(request);
-			await beforeForward(request);
-			const headers = { ...req.headers };
-			delete headers.host;
-			const answer = await fetch(url, { method: req.method, headers: headers as Record<string, string>, body: raw.length > 0 ? raw : undefined });
-			const bytes = Buffer.from(await answer.arrayBuffer());
-			res.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? 'text/plain' });
-			res.end(bytes);
-		});
-		queue = turn.catch((error: unknown) => {
-			if (!res.headersSent) res.writeHead(502).end(String(error));
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-		requests,
-		close: async () => {
-			server.closeAllConnections();
-			await new Promise<void>((resolve) => server.close(() => resolve()));
-		},
-	};
-}
+export { startProxy, type ProxiedRequest } from '../helpers/proxy.mts';

@@ -314,6 +314,32 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		}
 	});
 
+	test("n8n 2.x's publication service: a registration failing halfway is retried five times, each attempt rolled back; the workflow stays published with a failed trigger; unpublishing changes nothing", async () => {
+		const three = numbers().slice(0, 3);
+		await setForeignCallback(three[0], FOREIGN, 1);
+		const before = Object.fromEntries(three.map((n) => [n, callbackOf(n)]));
+		let registering = 0;
+		const proxy = await startProxy(sandbox.vnUrl, (request) => {
+			if (request.params.service !== 'update_virtualnum' || !request.params.callback_url.includes('vnt_prev=')) return;
+			if (++registering % 3 === 0) sandbox.control.injectFaults({ kind: 'serviceError', code: 4020, operation: 'update_virtualnum' });
+		});
+		host.activation = 'publicationService';
+		try {
+			const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(three) }, { baseUrl: proxy.url });
+			await assert.rejects(t.activate(), /Could not register the trigger on 07220001\d\d: .*4020/);
+			assert.equal(registering, 15, 'five attempts of three updates');
+			assert.deepEqual([t.active, t.registered], [true, false], 'published, its trigger failed');
+			for (const number of three) assert.deepEqual(callbackOf(number), before[number]);
+			sandbox.control.clearRequests();
+			await t.deactivate();
+			assert.equal(updates().length, 0, 'nothing of it is left to restore');
+			assert.deepEqual(t.loggedErrors, []);
+		} finally {
+			host.activation = 'activeWorkflowManager';
+			await proxy.close();
+		}
+	});
+
 	test('a number released meanwhile is skipped on deactivation, with a log line', async () => {
 		const [a, b, c] = numbers();
 		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a, b, c]) });

@@ -2,8 +2,10 @@
  * Random sequences of what n8n does with two workflows' triggers on a few numbers: activate,
  * deactivate, an n8n restart (rebuilt from the saved static data), listen for a test event and
  * stop listening — each step with a fault injected by the sandbox at a random request of that
- * step (or none). The harness runs n8n's own paths (its clean-up on the database's static data
- * after a failed activation included). After every step:
+ * step (or none). The harness runs n8n's own paths, each sequence on one of n8n 2.40's two
+ * activation paths (the ActiveWorkflowManager's, whose clean-up after a failed activation runs on
+ * the database's static data, or the publication service's, which retries and cleans up in
+ * memory). After every step:
  *
  * - a workflow whose trigger is registered has every number it covers pointing at it (and no two
  *   registered triggers cover one number);
@@ -24,7 +26,7 @@ import { marksOf } from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
 import { startSandbox, type FaultSpec, type Sandbox } from '../../../sandbox/index.mts';
 import { TriggerHost, selectedNumbers, startProxy, type TriggerInstance } from '../../harness/trigger.mts';
 
-const SEQUENCES = Number(process.env.PROPERTY_SEQUENCES ?? 100);
+const SEQUENCES = Number(process.env.PROPERTY_SEQUENCES ?? 40);
 const STEPS = 12;
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 
@@ -90,6 +92,7 @@ describe('Virtual Number Trigger → random sequences of activation, deactivatio
 
 	function setUp(rng: Rng): { workflows: Workflow[]; original: Map<string, { url: string; option: number }> } {
 		sandbox.control.reset();
+		host.activation = rng.chance(0.5) ? 'publicationService' : 'activeWorkflowManager';
 		const all = sandbox.control.virtualnums().map((record) => record.virtualnum);
 		// Numbers with a CRM's URL (one with its own secret), and empty ones.
 		const crm = ['https://crm.example.com/calls?source=vn', 'https://hooks.example.org/in?secret=crm-secret&x=1'];
@@ -182,7 +185,7 @@ describe('Virtual Number Trigger → random sequences of activation, deactivatio
 			const log: string[] = [];
 			/** Numbers left on a test URL by a restart that cut the listening off, and whose test URL it is. */
 			const orphans = new Map<string, Workflow>();
-			const context = () => `sequence ${sequence} (seed ${SEED}): ${workflows.map((w) => `${w.label} ${JSON.stringify(w.trigger.options.parameters)}`).join('; ')}\n  ${log.join('\n  ')}`;
+			const context = () => `sequence ${sequence} (seed ${SEED}, ${host.activation}): ${workflows.map((w) => `${w.label} ${JSON.stringify(w.trigger.options.parameters)}`).join('; ')}\n  ${log.join('\n  ')}`;
 			try {
 				for (let stepIndex = 0; stepIndex < STEPS; stepIndex++) {
 					const [step, workflow] = nextStep(rng, workflows);
