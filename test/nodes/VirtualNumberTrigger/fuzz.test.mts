@@ -12,29 +12,13 @@ import { after, before, describe, test } from 'node:test';
 import type { IDataObject } from 'n8n-workflow';
 
 import { isRefusedKey } from '../../../nodes/VirtualNumberTrigger/safeKeys.ts';
+import { prng, type Rng } from '../../helpers/prng.mts';
 import { TriggerHost, type FakeRequest, type TriggerInstance } from '../../harness/trigger.mts';
 
 const RUNS = 10_000;
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_122);
 const SECRET = 'fuzz-Secret_42';
 const EVENT_OF: Record<string, string> = { callStarted: 'call.started', callEnded: 'call.ended', smsDelivery: 'sms.delivery' };
-
-/** Deterministic PRNG (mulberry32), so a failure can be replayed with FUZZ_SEED. */
-function prng(seed: number) {
-	let a = seed >>> 0;
-	const next = () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-	const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-	const pick = <T,>(items: readonly T[]): T => items[int(0, items.length - 1)];
-	const chance = (p: number) => next() < p;
-	return { next, int, pick, chance };
-}
-type Rng = ReturnType<typeof prng>;
 
 /** Every name of Object.prototype: as event word, as type, as field name (none may reach the prototype). */
 const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype);

@@ -54,6 +54,18 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		});
 		assert.equal(((await answer.json()) as { status: { code: number } }).status.code, 200);
 	}
+	/** A number with a CRM's callback URL (option 1), and a trigger on it alone. */
+	async function oneWithForeign() {
+		const [a] = numbers();
+		await setForeignCallback(a, FOREIGN, 1);
+		return { a, t: trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]) }) };
+	}
+	/** Three numbers, the first with a CRM's callback URL, and each one's callback now. */
+	async function threeWithForeign() {
+		const three = numbers().slice(0, 3);
+		await setForeignCallback(three[0], FOREIGN, 1);
+		return { three, before: Object.fromEntries(three.map((n) => [n, callbackOf(n)])) };
+	}
 	async function release(number: string) {
 		const answer = await fetch(`${sandbox.vnUrl}/api/?service=release_virtualnum&format=json&virtualnum=${number}`, {
 			headers: { Authorization: `Bearer ${sandbox.tokens.vn}` },
@@ -157,9 +169,7 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 	});
 
 	test('the static data lost or never saved: the numbers still tell what to restore', async () => {
-		const [a] = numbers();
-		await setForeignCallback(a, FOREIGN, 1);
-		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]) });
+		const { a, t } = await oneWithForeign();
 		await t.activate();
 		const fresh = host.add({ ...t.options, staticData: {} });
 		assert.equal(await fresh.lifecycle('checkExists'), true, 'the numbers alone say it is registered');
@@ -281,9 +291,7 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 	});
 
 	test("a rollback that keeps failing: n8n's clean-up, on the database's static data, puts the number back", async () => {
-		const three = numbers().slice(0, 3);
-		await setForeignCallback(three[0], FOREIGN, 1);
-		const before = Object.fromEntries(three.map((n) => [n, callbackOf(n)]));
+		const { three, before } = await threeWithForeign();
 		let registering = 0;
 		let rollbackFailures = 0;
 		let stuck = '';
@@ -315,9 +323,7 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 	});
 
 	test("n8n 2.x's publication service: a registration failing halfway is retried five times, each attempt rolled back; the workflow stays published with a failed trigger; unpublishing changes nothing", async () => {
-		const three = numbers().slice(0, 3);
-		await setForeignCallback(three[0], FOREIGN, 1);
-		const before = Object.fromEntries(three.map((n) => [n, callbackOf(n)]));
+		const { three, before } = await threeWithForeign();
 		let registering = 0;
 		const proxy = await startProxy(sandbox.vnUrl, (request) => {
 			if (request.params.service !== 'update_virtualnum' || !request.params.callback_url.includes('vnt_prev=')) return;
@@ -441,9 +447,7 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 
 	describe('listen for test event', () => {
 		test('registers the test URL on the numbers and gives them back when listening stops', async () => {
-			const [a] = numbers();
-			await setForeignCallback(a, FOREIGN, 1);
-			const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]) });
+			const { a, t } = await oneWithForeign();
 			await t.listen();
 			assert.equal(callbackOf(a).url, registeredUrl(t.testWebhookUrl, '', 'test', { url: FOREIGN, option: 1 }));
 			await t.stopListening();
@@ -468,9 +472,7 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		});
 
 		test('activation while listening takes the number over, keeping the original; listening then ends without touching it', async () => {
-			const [a] = numbers();
-			await setForeignCallback(a, FOREIGN, 1);
-			const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]) });
+			const { a, t } = await oneWithForeign();
 			await t.listen();
 			await t.activate();
 			assert.equal(callbackOf(a).url, urlFor(t, { url: FOREIGN, option: 1 }));

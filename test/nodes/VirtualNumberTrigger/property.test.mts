@@ -25,6 +25,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { marksOf } from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
 import { startSandbox, type FaultSpec, type Sandbox } from '../../../sandbox/index.mts';
 import { TriggerHost, selectedNumbers, startProxy, type TriggerInstance } from '../../harness/trigger.mts';
+import { prng, type Rng } from '../../helpers/prng.mts';
 
 const SEQUENCES = Number(process.env.PROPERTY_SEQUENCES ?? 40);
 const STEPS = 12;
@@ -42,20 +43,6 @@ const FAULTS: FaultSpec[] = [
 	{ kind: 'unauthorized', text: 'Token Expired' },
 ];
 
-function prng(seed: number) {
-	let a = seed >>> 0;
-	const next = () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-	const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-	const pick = <T,>(items: readonly T[]): T => items[int(0, items.length - 1)];
-	return { int, pick, chance: (p: number) => next() < p };
-}
-type Rng = ReturnType<typeof prng>;
 
 type Step = 'activate' | 'deactivate' | 'restart' | 'listen' | 'stopListening';
 
