@@ -1,35 +1,35 @@
 /**
  * The trigger's webhook lifecycle (checkExists, create, delete).
  *
- * Which n8n path calls which method, with which static data (read in n8n 2.40.7,
- * packages/cli/src: active-workflow-manager.ts, workflows/workflow.service.ts,
- * webhooks/test-webhooks.ts, webhooks/live-webhooks.ts; n8n 1.85+ takes the same paths):
+ * Which n8n path calls which method, with which static data (read in n8n 2.40.7, packages/cli/src;
+ * docs/trigger.md has the table). Only the `default` entry has lifecycle methods (the GET entry is
+ * named `setup`), so each path calls each method once.
  *
- * - Activation (`ActiveWorkflowManager.add`, mode 'trigger'): a Workflow built from the database
- *   runs checkExists, then create when it answered false, on the `default` webhook entry (the GET
- *   entry is named `setup` and has no lifecycle methods, so this happens once); on success n8n saves
- *   the static data.
- * - Activation that fails (create throws, or storing a webhook does): `addWebhooks` calls
- *   `clearWebhooks`, which runs delete on a Workflow rebuilt from the static data in the DATABASE
- *   (never what create wrote in memory); the workflow service then calls `remove`, which does
- *   the same again. So delete must restore without anything create wrote: the previous callback
- *   of every number travels inside the URL the trigger registers (callbackUrl.ts), and delete
- *   finds the numbers from the parameters and the service.
- * - Deactivation (`remove` → `clearWebhooks`, mode 'internal'): delete on a Workflow rebuilt from the
- *   database; a delete that throws is only logged by n8n, the workflow is deactivated anyway.
- * - n8n restart: nothing is removed on shutdown; at start (`init`) every active workflow runs
- *   checkExists (true while the numbers still point at it) and create when needed.
- * - Listen for test event (`TestWebhooks.needsWebhook`, mode 'manual'): a Workflow with EMPTY static
- *   data runs checkExists/create with the webhook-test URL; after one event, a cancel or two
- *   minutes, delete runs with the static data copied after create. Test listening refuses numbers
- *   that point at a production trigger (plan.ts), so it never costs production events.
- * - Callbacks (`LiveWebhooks`): the webhook runs on a Workflow built from the database and n8n
- *   saves its static data afterwards (whole-object, last writer wins), in whichever process
- *   received the request (queue mode: a webhook processor) — one more reason nothing needed for a
- *   restore is kept there.
+ * n8n 2.x's publication service (the default; workflows/publication, workflows/triggers):
+ * - Publish: a Workflow built from the database runs checkExists, then create; a failure is retried
+ *   up to five times, and after each failed attempt the registrar runs delete on the SAME in-memory
+ *   Workflow. A workflow whose trigger failed stays published, with the error shown in the editor.
+ * - Unpublish: delete (up to three attempts) on a Workflow built from the database.
+ * - Restart: nothing is called for webhook triggers.
  *
- * Static data holds only the records of version 0.1 (`registrations`), read once to restore the
- * numbers that version registered, and the Call Started dedupe (dedupe.ts).
+ * ActiveWorkflowManager (n8n 1.x, and 2.x with N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false):
+ * - Activation: checkExists, then create, on a Workflow built from the database; the static data is
+ *   saved on success.
+ * - Activation that fails: `clearWebhooks` runs delete on a Workflow REBUILT FROM THE DATABASE (never
+ *   what create wrote in memory), then the workflow service's `remove` does the same again.
+ * - Deactivation: delete on a Workflow built from the database; an error is only logged.
+ * - Restart (`init`): checkExists (true while the numbers still point at the trigger), then create.
+ *
+ * Both: Listen for test event (TestWebhooks) runs checkExists/create on a Workflow with EMPTY static
+ * data and the webhook-test URL, and delete when listening ends; callbacks (LiveWebhooks) run on a
+ * Workflow built from the database, whose static data n8n saves afterwards (whole object, last
+ * writer wins) in whichever process received them (queue mode: a webhook processor).
+ *
+ * So delete must restore without anything create wrote: the previous callback of every number
+ * travels inside the URL the trigger registers (callbackUrl.ts), and delete finds the numbers from
+ * the parameters and the service. The static data holds only version 0.1's records
+ * (`registrations`, read to restore the numbers that version registered) and the Call Started
+ * dedupe (dedupe.ts).
  */
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
