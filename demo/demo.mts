@@ -48,7 +48,7 @@ export interface DemoStep {
 export interface DemoFacts {
 	sms?: Array<{ recipient: string; status: string; messageId: string; segments: number; encoding: string }>;
 	deliveryReports?: Array<{ messageId: string; recipient: string; deliveryStatus: string }>;
-	call?: { callId: string; virtualNumber: string; caller: string; durationSec: number; numbersRegistered: number; restored: boolean };
+	call?: { callId: string; virtualNumber: string; callerNumber: string; durationSec: number; numbersRegistered: number; restored: boolean };
 	callRecord?: IDataObject;
 	recording?: { path: string; bytes: number; mimeType: string };
 	export?: { day: string; rows: number; withRecording: number };
@@ -244,7 +244,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 			say('examples/call-ended-download-recording.json: Virtual Number Trigger (Call Ended) → Call Record → Query → Download Recording');
 			const before = new Map(sandbox.control.virtualnums().map((record) => [record.virtualnum, text(record.callback_url)]));
 			const trigger = await activate(workflow);
-			const registered = sandbox.control.virtualnums().filter((record) => record.callback_url === trigger.webhookUrl);
+			const registered = sandbox.control.virtualnums().filter((record) => trigger.holds(record.callback_url));
 			say(`Trigger activated: the callback URL of ${registered.length} numbers of the account now points at ${trigger.webhookUrl}`);
 			check(registered.length === before.size, `the trigger registered on ${registered.length} of ${before.size} numbers`);
 
@@ -252,7 +252,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 			say(`Call placed on the sandbox: ${CALLER} → ${VIRTUAL_NUMBER}, answered by ${placed.call.user_phone}, ${placed.call.call_duration} s`);
 			await waitFor(() => trigger.executions.length > 0, 'the call-ended callback');
 			const event = trigger.executions[0][0].json;
-			say(`Trigger output: event ${text(event.event)}, call ID ${text(event.callId)}, caller ${text(event.caller)}, ${text(event.durationSec)} s, recording ${event.recordingExists ? 'yes' : 'no'}`);
+			say(`Trigger output: event ${text(event.event)}, call ID ${text(event.callId)}, caller ${text(event.callerNumber)}, ${text(event.durationSec)} s, recording ${event.recordingExists ? 'yes' : 'no'}`);
 			check(event.event === 'call.ended' && event.callId === placed.call.cdr_uniqueid, `the trigger output ${JSON.stringify(event).slice(0, 200)} instead of the call-ended event of ${placed.call.cdr_uniqueid}`);
 
 			const query = findNode(workflow, byOperation('cdr', 'query'), 'Call Record → Query');
@@ -285,7 +285,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 			facts.call = {
 				callId: text(event.callId),
 				virtualNumber: text(event.virtualNumber),
-				caller: text(event.caller),
+				callerNumber: text(event.callerNumber),
 				durationSec: Number(event.durationSec),
 				numbersRegistered: registered.length,
 				restored,

@@ -50,8 +50,9 @@ function request(
 
 /**
  * Sends one callback in the configured style: 'json' POSTs a JSON object, 'form' POSTs the same
- * fields urlencoded, 'query' GETs with the fields added to the query string. A query string already
- * on the URL (e.g. a secret) is always kept.
+ * fields urlencoded, 'query' and 'upper' GET with the fields added to the query string ('upper'
+ * payloads are built with the upper-case names, see vn/calls.mts). A query string already on the
+ * URL (e.g. a secret) is always kept.
  */
 export function sendCallback(core: Core, kind: CallbackRecord['kind'], target: string, payload: Record<string, string | number>): Promise<CallbackRecord> {
 	const state = core.state; // a reset while in flight must not move the record into the new state
@@ -60,7 +61,7 @@ export function sendCallback(core: Core, kind: CallbackRecord['kind'], target: s
 		const record: CallbackRecord = {
 			kind,
 			url: target,
-			method: style === 'query' ? 'GET' : 'POST',
+			method: style === 'query' || style === 'upper' ? 'GET' : 'POST',
 			headers: { 'user-agent': 'virtualnum-sandbox/1.0' },
 			query: {},
 			body: null,
@@ -71,7 +72,7 @@ export function sendCallback(core: Core, kind: CallbackRecord['kind'], target: s
 		try {
 			const url = new URL(target);
 			let body: string | undefined;
-			if (style === 'query') {
+			if (record.method === 'GET') {
 				for (const [key, value] of Object.entries(payload)) url.searchParams.append(key, String(value));
 			} else if (style === 'form') {
 				body = new URLSearchParams(Object.entries(payload).map(([k, v]): [string, string] => [k, String(v)])).toString();

@@ -35,6 +35,8 @@ export interface SeedResult {
 export interface SandboxSettings {
 	callbackStyle?: CallbackStyle;
 	callbackDelayMs?: number;
+	/** How many times a call's start callback is sent (1 to 10; integrators report repeats). */
+	callStartRepeats?: number;
 	/** false: create_virtualnum_call answers 3012 and create_virtualnum_call_v2 3035. */
 	callsAllowed?: boolean;
 	/** false: get_cdr_metadata_by_call_uuid has no speech_recognition section. */
@@ -118,10 +120,15 @@ export function createControl(core: Core): SandboxControl {
 		settle: () => core.settle(),
 		configure: (settings) => {
 			if (settings.callbackStyle !== undefined) {
-				if (!['json', 'form', 'query'].includes(settings.callbackStyle)) throw new Error('callbackStyle must be json, form or query');
+				if (!['json', 'form', 'query', 'upper'].includes(settings.callbackStyle)) throw new Error('callbackStyle must be json, form, query or upper');
 				core.config.callbackStyle = settings.callbackStyle;
 			}
 			if (settings.callbackDelayMs !== undefined) core.config.callbackDelayMs = Math.max(0, Number(settings.callbackDelayMs));
+			if (settings.callStartRepeats !== undefined) {
+				const repeats = Number(settings.callStartRepeats);
+				if (!Number.isInteger(repeats) || repeats < 1 || repeats > 10) throw new Error('callStartRepeats must be a whole number from 1 to 10');
+				core.config.callStartRepeats = repeats;
+			}
 			if (settings.callsAllowed !== undefined) core.state.account.callsAllowed = Boolean(settings.callsAllowed);
 			if (settings.speechRecognition !== undefined) core.state.account.speechRecognition = Boolean(settings.speechRecognition);
 			if (settings.recordingBytes !== undefined) core.state.recordingBytes = Math.max(46, Math.floor(Number(settings.recordingBytes)));
@@ -129,6 +136,7 @@ export function createControl(core: Core): SandboxControl {
 			return {
 				callbackStyle: core.config.callbackStyle,
 				callbackDelayMs: core.config.callbackDelayMs,
+				callStartRepeats: core.config.callStartRepeats ?? 1,
 				callsAllowed: core.state.account.callsAllowed,
 				speechRecognition: core.state.account.speechRecognition,
 				recordingBytes: core.state.recordingBytes,
@@ -254,7 +262,7 @@ const ROUTES = [
 	'POST   /_sandbox/credit           body: { credit }',
 	'POST   /_sandbox/flush',
 	'POST   /_sandbox/settle',
-	'POST   /_sandbox/config           body: { callbackStyle?, callbackDelayMs?, callsAllowed?, speechRecognition?, recordingBytes?, apiToken? }',
+	'POST   /_sandbox/config           body: { callbackStyle?, callbackDelayMs?, callStartRepeats?, callsAllowed?, speechRecognition?, recordingBytes?, apiToken? }',
 	'POST   /_sandbox/tokens           body: { user_id }',
 	'GET    /_sandbox/state/{virtualnums|pool|users|tags|blacklist|prompts|senders|messages|cdrs}',
 	'GET    /_sandbox/state/virtualnum ?virtualnum=...',

@@ -6,11 +6,14 @@ import type { ParsedRequest } from './http.mts';
 import { State } from './state.mts';
 import type { SeedOptions } from './state.mts';
 
-export type CallbackStyle = 'json' | 'form' | 'query';
+/** json/form: POST; query: GET; upper: GET with the upper-case fields public integrations report (CLI, DDI, UUID, CALLSTATUS…). */
+export type CallbackStyle = 'json' | 'form' | 'query' | 'upper';
 
 export interface CoreConfig {
 	callbackStyle: CallbackStyle;
 	callbackDelayMs: number;
+	/** How many times a call's start callback is sent (integrators report repeats); default 1. */
+	callStartRepeats?: number;
 }
 
 interface ScheduledTask {

@@ -7,7 +7,7 @@ const USAGE = `Usage: npm run sandbox -- [options]
   --host <addr>             listen address (env SANDBOX_HOST, default 127.0.0.1)
   --vn-port <n>             virtual number service port (env SANDBOX_VN_PORT, default 5701)
   --sms-port <n>            SMS service port (env SANDBOX_SMS_PORT, default 5702)
-  --callback-style <s>      json | form | query (default json)
+  --callback-style <s>      json | form | query | upper (default json)
   --callback-delay <ms>     delay before SMS delivery callbacks (default 50)
   --seed-numbers <n>        active virtual numbers to seed (default 5)
   --seed-cdrs <n>           call records to seed (default 20)
@@ -44,8 +44,8 @@ if (values.help) {
 }
 
 const style = values['callback-style'] ?? 'json';
-if (!['json', 'form', 'query'].includes(style)) {
-	console.error(`--callback-style must be json, form or query\n\n${USAGE}`);
+if (!['json', 'form', 'query', 'upper'].includes(style)) {
+	console.error(`--callback-style must be json, form, query or upper\n\n${USAGE}`);
 	process.exit(2);
 }
 

@@ -45,16 +45,15 @@ export interface N8nServer {
 	rest<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
 	/** Any path of the server with the owner's session (e.g. `/types/nodes.json`). */
 	get<T = unknown>(path: string): Promise<T>;
+	/** Stops n8n (SIGTERM, as a service manager does) and starts it again on the same database and port. */
+	restart(): Promise<void>;
 	stop(): Promise<void>;
 }
 
-export async function startN8n(log: (line: string) => void): Promise<N8nServer> {
-	const userFolder = mkdtempSync(join(tmpdir(), 'virtualnum-n8n-'));
-	installPackage(userFolder);
-	const port = await freePort();
+/** Starts n8n on the user folder and port; resolves once its REST API answers. */
+async function launch(userFolder: string, port: number, logs: string[], log: (line: string) => void): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
 	const brokerPort = await freePort();
 	const url = `http://127.0.0.1:${port}`;
-	const logs: string[] = [];
 	const child: ChildProcess = spawn(NODE24, [N8N_BIN, 'start'], {
 		env: {
 			...process.env,
@@ -101,6 +100,23 @@ export async function startN8n(log: (line: string) => void): Promise<N8nServer> 
 		}
 	}
 	log(`n8n is healthy at ${url} after ${Math.round((Date.now() - started) / 1000)} s`);
+	return { child, exited };
+}
+
+async function terminate(server: { child: ChildProcess; exited: Promise<number | null> }): Promise<void> {
+	server.child.kill('SIGTERM');
+	const timer = setTimeout(() => server.child.kill('SIGKILL'), 15_000);
+	await server.exited;
+	clearTimeout(timer);
+}
+
+export async function startN8n(log: (line: string) => void): Promise<N8nServer> {
+	const userFolder = mkdtempSync(join(tmpdir(), 'virtualnum-n8n-'));
+	installPackage(userFolder);
+	const port = await freePort();
+	const url = `http://127.0.0.1:${port}`;
+	const logs: string[] = [];
+	let running = await launch(userFolder, port, logs, log);
 
 	let cookie = '';
 	const request = async <T,>(method: string, path: string, body?: unknown): Promise<T> => {
@@ -123,7 +139,8 @@ export async function startN8n(log: (line: string) => void): Promise<N8nServer> 
 	};
 	const rest = async <T,>(method: string, path: string, body?: unknown) => await request<T>(method, `/rest${path}`, body);
 	await rest('POST', '/owner/setup', OWNER);
-	await rest('POST', '/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
+	const login = async () => await rest('POST', '/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
+	await login();
 
 	return {
 		url,
@@ -132,11 +149,14 @@ export async function startN8n(log: (line: string) => void): Promise<N8nServer> 
 		logs,
 		rest,
 		get: async (path) => await request('GET', path),
+		async restart() {
+			await terminate(running);
+			running = await launch(userFolder, port, logs, log);
+			cookie = '';
+			await login();
+		},
 		async stop() {
-			child.kill('SIGTERM');
-			const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-			await exited;
-			clearTimeout(timer);
+			await terminate(running);
 			rmSync(userFolder, { recursive: true, force: true });
 		},
 	};

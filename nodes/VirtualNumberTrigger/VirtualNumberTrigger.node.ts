@@ -8,16 +8,21 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { virtualnumApiTest } from '../shared/credentialTests';
+import { asNodeError } from '../shared/errors';
 import { searchVirtualnums } from '../shared/virtualnums';
 import { triggerProperties } from './description';
 import { receiveCallback } from './receive';
-import {
-	checkRegistration,
-	createRegistration,
-	deleteRegistration,
-	secretForms,
-	withoutTriggerSecret,
-} from './registration';
+import { checkRegistration, createRegistration, deleteRegistration } from './registration';
+import { maskError, ownSecret } from './secrets';
+
+/** Runs a lifecycle method; any error leaves with every secret masked (the service may quote URLs). */
+async function masked(context: IHookFunctions, method: (this: IHookFunctions) => Promise<boolean>): Promise<boolean> {
+	try {
+		return await method.call(context);
+	} catch (error) {
+		throw maskError(asNodeError(context.getNode(), error), [ownSecret.call(context)]);
+	}
+}
 
 export class VirtualNumberTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -32,11 +37,26 @@ export class VirtualNumberTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'virtualnumApi', required: true, testedBy: 'virtualnumApiTest' }],
-		// The spec does not show how callbacks are sent: both methods on the same path. n8n calls the
-		// lifecycle methods once per entry; they are idempotent (checkExists is true after the first create).
+		eventTriggerDescription: 'Waiting for a call to one of the numbers',
+		activationMessage:
+			"The chosen virtual numbers now report their calls to this workflow; each number's previous callback URL is kept and put back when the workflow is deactivated. SMS delivery statuses register nothing: paste the Production URL into the Bulk SMS node's Delivery Report URL.",
+		triggerPanel: {
+			header: '',
+			executionsHelp: {
+				inactive:
+					"<b>While building your workflow</b>, click 'Listen for test event', then call one of the numbers: for up to two minutes the chosen numbers report their calls to the test URL. Numbers an active workflow uses are refused, so listening never takes calls away from it.<br /><br /><b>Once you're happy with your workflow</b>, activate it: the chosen numbers' callback URL then points at this workflow, and deactivating puts back the URL each number had. <b>SMS Delivery Status</b> registers nothing: paste the Production URL (with ?secret=… when a Secret is set) into the Bulk SMS node's Delivery Report URL.",
+				active:
+					"The workflow is active: the chosen numbers report their calls to its production URL, and its runs appear in the <a data-key='executions'>executions list</a>. Listening for a test event is refused on the numbers it uses (only one URL can receive a number's calls): to test, choose other numbers, or deactivate the workflow first. <b>SMS Delivery Status</b> registers nothing: paste the Production URL into the Bulk SMS node's Delivery Report URL.",
+			},
+			activationHint:
+				"Activate the workflow to point the numbers' callback URL at it; deactivating puts back each number's previous callback URL.",
+		},
+		// The spec does not show how callbacks are sent: both methods on the same path. Only the first
+		// entry has lifecycle methods (n8n's own nodes name the second `setup`), so n8n registers once.
+		// Callbacks are answered with an empty body, as a callback endpoint should.
 		webhooks: [
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
-			{ name: 'default', httpMethod: 'GET', responseMode: 'onReceived', path: 'webhook' },
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: 'noData', path: 'webhook' },
+			{ name: 'setup', httpMethod: 'GET', responseMode: 'onReceived', responseData: 'noData', path: 'webhook' },
 		],
 		properties: triggerProperties,
 	};
@@ -47,29 +67,15 @@ export class VirtualNumberTrigger implements INodeType {
 	};
 
 	webhookMethods = {
-		// The service may quote a number's record (the registered URL, secret included) in an answer
-		// that then appears in an error: the secret is masked in every error of the lifecycle.
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				try {
-					return await checkRegistration.call(this);
-				} catch (error) {
-					throw withoutTriggerSecret(error, secretForms.call(this));
-				}
+				return await masked(this, checkRegistration);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
-				try {
-					return await createRegistration.call(this);
-				} catch (error) {
-					throw withoutTriggerSecret(error, secretForms.call(this));
-				}
+				return await masked(this, createRegistration);
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				try {
-					return await deleteRegistration.call(this);
-				} catch (error) {
-					throw withoutTriggerSecret(error, secretForms.call(this));
-				}
+				return await masked(this, deleteRegistration);
 			},
 		},
 	};

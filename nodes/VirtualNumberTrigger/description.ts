@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { TRIGGER_LIMITS } from '../shared/checks';
+import { TRIGGER_LIMITS } from './rules';
 
 /** The events a user can pick, and the `event` value each one gets in the output item. */
 export const EVENTS = {
@@ -55,7 +55,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'options',
 		default: 'all',
 		description:
-			"Which virtual numbers report their calls to this trigger. On activation the trigger sets each number's callback URL to its own and restores the previous one on deactivation.",
+			"Which virtual numbers report their calls to this trigger. On activation the trigger sets each number's callback URL to its own, keeping the previous one inside it, and puts the previous one back on deactivation. A number has one callback URL: a number another active workflow's trigger uses is refused.",
 		options: [
 			{
 				name: 'All Numbers of the Account',
@@ -129,7 +129,8 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Replace It and Restore It on Deactivation',
 				value: 'replace',
-				description: 'The previous URL and option are kept in the workflow and put back when the workflow is deactivated',
+				description:
+					'The previous URL and option are kept (inside the URL the trigger registers) and put back when the workflow is deactivated',
 			},
 			{
 				name: 'Fail Activation',
@@ -137,6 +138,14 @@ export const triggerProperties: INodeProperties[] = [
 				description: 'Activation stops, naming the numbers and their current callback URLs; nothing is changed',
 			},
 		],
+		displayOptions: { show: { events: CALL_EVENTS } },
+	},
+	{
+		displayName:
+			"Listen for test event points the chosen numbers at the test URL for up to two minutes. Numbers an active workflow uses (this one or another) are refused, so testing never takes calls away from it: while this workflow is active, test with other numbers.",
+		name: 'testNotice',
+		type: 'notice',
+		default: '',
 		displayOptions: { show: { events: CALL_EVENTS } },
 	},
 	{
@@ -154,6 +163,15 @@ export const triggerProperties: INodeProperties[] = [
 				placeholder: 'e.g. 203.0.113.10, 198.51.100.0/24',
 				description:
 					"Addresses or CIDR ranges (IPv4 or IPv6, comma-separated) the service calls from. Requests from any other address are answered 401 and start nothing. Behind a reverse proxy, set n8n's N8N_PROXY_HOPS so n8n sees the caller's address.",
+			},
+			{
+				displayName: 'Call Started Once per Call',
+				name: 'onceCallStarted',
+				type: 'boolean',
+				default: false,
+				description:
+					"Whether only the first Call Started of each call ID starts the workflow (the service may send a call's start more than once). The call IDs seen in the last hour are kept in the workflow's static data; two copies arriving at the same instant (or at two webhook processes in queue mode) can both pass — for a strict guarantee, add n8n's Remove Duplicates node on the callId field.",
+				displayOptions: { show: { '/events': ['callStarted'] } },
 			},
 			{
 				displayName: 'Max Body Size (KB)',

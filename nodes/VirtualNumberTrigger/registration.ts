@@ -1,69 +1,56 @@
 /**
- * The trigger's webhook lifecycle (checkExists, create, delete), after n8n's Stripe trigger:
- * everything the trigger must remember between activation and deactivation (the URL it put on
- * the numbers, and each number's previous callback URL and option) lives in the node's workflow
- * static data, never in module variables, because in queue mode the main process registers and
- * other processes receive, and only the saved static data travels between them.
+ * The trigger's webhook lifecycle (checkExists, create, delete).
  *
- * Registrations are keyed by the webhook URL (without the secret), so a test-mode registration
- * (webhook-test/…) and the production one each keep their own records, even when the editor's
- * copy of the static data holds both.
+ * Which n8n path calls which method, with which static data (read in n8n 2.40.7, packages/cli/src;
+ * docs/trigger.md has the table). Only the `default` entry has lifecycle methods (the GET entry is
+ * named `setup`), so each path calls each method once.
+ *
+ * n8n 2.x's publication service (the default; workflows/publication, workflows/triggers):
+ * - Publish: a Workflow built from the database runs checkExists, then create; a failure is retried
+ *   up to five times, and after each failed attempt the registrar runs delete on the SAME in-memory
+ *   Workflow. A workflow whose trigger failed stays published, with the error shown in the editor.
+ * - Unpublish: delete (up to three attempts) on a Workflow built from the database.
+ * - Restart: nothing is called for webhook triggers.
+ *
+ * ActiveWorkflowManager (n8n 1.x, and 2.x with N8N_USE_WORKFLOW_PUBLICATION_SERVICE=false):
+ * - Activation: checkExists, then create, on a Workflow built from the database; the static data is
+ *   saved on success.
+ * - Activation that fails: `clearWebhooks` runs delete on a Workflow REBUILT FROM THE DATABASE (never
+ *   what create wrote in memory), then the workflow service's `remove` does the same again.
+ * - Deactivation: delete on a Workflow built from the database; an error is only logged.
+ * - Restart (`init`): checkExists (true while the numbers still point at the trigger), then create.
+ *
+ * Both: Listen for test event (TestWebhooks) runs checkExists/create on a Workflow with EMPTY static
+ * data and the webhook-test URL, and delete when listening ends; callbacks (LiveWebhooks) run on a
+ * Workflow built from the database, whose static data n8n saves afterwards (whole object, last
+ * writer wins) in whichever process received them (queue mode: a webhook processor).
+ *
+ * So delete must restore without anything create wrote: the previous callback of every number
+ * travels inside the URL the trigger registers (callbackUrl.ts), and delete finds the numbers from
+ * the parameters and the service. The static data holds only version 0.1's records
+ * (`registrations`, read to restore the numbers that version registered) and the Call Started
+ * dedupe (dedupe.ts).
  */
-import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError } from '../shared/errors';
-import { virtualnumRequest } from '../shared/transport/virtualnumApi';
-import { getAllVirtualnums, getVirtualnum, updateVirtualnum } from '../shared/virtualnums';
-import { baseOf, readSettings, registeredUrlFor, type TriggerSettings } from './settings';
-
-/** What the trigger remembers of one number: its callback before the trigger took it over. */
-export interface SavedNumber {
-	previousUrl: string;
-	previousOption: number;
-}
-
-export interface Registration {
-	/** The URL put on the numbers (with the secret, when one is set). */
-	url: string;
-	option: number;
-	numbers: Record<string, SavedNumber>;
-	registeredAt: string;
-}
-
-interface TriggerStaticData {
-	registrations?: Record<string, Registration>;
-}
-
-/** The service's code for "number not in the account" on update_virtualnum. */
-const NOT_IN_ACCOUNT = 4019;
-/** The service's default callback_url_option (spec: create_virtualnum). */
-const DEFAULT_OPTION = 2;
-/** Updates in flight at once: fast enough for thousands of numbers, gentle on the service. */
-const CONCURRENCY = 4;
-/** Above this many numbers, deactivation reads them page by page instead of one request each. */
-const PAGE_INSTEAD_OF_SINGLE = 20;
-/** Numbers named in one error message; the rest are counted. */
-const NAMED_IN_ERRORS = 10;
-
-function staticData(this: IHookFunctions): TriggerStaticData {
-	return this.getWorkflowStaticData('node') as unknown as TriggerStaticData;
-}
-
-function readRegistrations(this: IHookFunctions): Record<string, Registration> {
-	const saved = staticData.call(this).registrations;
-	return saved && typeof saved === 'object' ? (JSON.parse(JSON.stringify(saved)) as Record<string, Registration>) : {};
-}
-
-/** Saves one registration (or removes it); the whole object is replaced so n8n sees the change and saves it. */
-function writeRegistration(this: IHookFunctions, key: string, registration: Registration | undefined): void {
-	const all = readRegistrations.call(this);
-	if (registration) all[key] = registration;
-	else delete all[key];
-	const data = staticData.call(this);
-	if (Object.keys(all).length === 0) delete data.registrations;
-	else data.registrations = all;
-}
+import { DEFAULT_OPTION, baseOf, marksOf, type Callback } from './callbackUrl';
+import { listNumbers, planRegistration, refusalText, type OwnTrigger, type Update } from './plan';
+import { logMasked } from './secrets';
+import {
+	callbackOf,
+	chosenRecords,
+	currentRecords,
+	describe,
+	forEachLimited,
+	isNotInAccount,
+	mayHaveBeenApplied,
+	setCallback,
+	text,
+	withRetries,
+} from './service';
+import { checkTriggerUrl, readSettings, type TriggerSettings } from './settings';
 
 function webhookUrlOf(this: IHookFunctions): string {
 	const url = this.getNodeWebhookUrl('default');
@@ -75,184 +62,69 @@ function webhookUrlOf(this: IHookFunctions): string {
 	return url;
 }
 
-function text(value: unknown): string {
-	return value === undefined || value === null ? '' : String(value).trim();
+function ownTrigger(this: IHookFunctions, settings: TriggerSettings, option: number): OwnTrigger {
+	const webhookUrl = webhookUrlOf.call(this);
+	const mode = this.getMode() === 'manual' ? 'test' : 'live';
+	checkTriggerUrl(this.getNode(), webhookUrl, settings.secret, mode);
+	return { webhookUrl, base: baseOf(webhookUrl), webhookId: String(this.getNode().webhookId ?? ''), mode, secret: settings.secret, option };
 }
 
-function optionOf(record: IDataObject): number {
-	const option = Number(record.callback_url_option);
-	return Number.isInteger(option) && option >= 1 && option <= 3 ? option : DEFAULT_OPTION;
+// ---- version 0.1's records (static data) --------------------------------------------------------
+
+interface LegacyRegistration {
+	numbers?: Record<string, { previousUrl?: string; previousOption?: number }>;
 }
 
-function listNumbers(numbers: string[]): string {
-	const named = numbers.slice(0, NAMED_IN_ERRORS).join(', ');
-	return numbers.length > NAMED_IN_ERRORS ? `${named} and ${numbers.length - NAMED_IN_ERRORS} more` : named;
+function legacyRegistrations(this: IHookFunctions): Record<string, LegacyRegistration> | undefined {
+	const saved = (this.getWorkflowStaticData('node') as IDataObject).registrations;
+	return saved && typeof saved === 'object' ? (saved as Record<string, LegacyRegistration>) : undefined;
 }
 
-/** The records of the numbers the trigger covers: every number (active and suspended) or the selected ones. */
-async function chosenRecords(this: IHookFunctions, settings: TriggerSettings): Promise<IDataObject[]> {
-	if (settings.scope === 'all') {
-		const active = await getAllVirtualnums.call(this, { status: 'active' });
-		const suspended = await getAllVirtualnums.call(this, { status: 'suspended' });
-		const seen = new Set<string>();
-		return [...active, ...suspended].filter((record) => {
-			const number = text(record.virtualnum);
-			if (number === '' || seen.has(number)) return false;
-			seen.add(number);
-			return true;
-		});
-	}
-	const records: IDataObject[] = [];
-	for (const number of settings.selected) records.push(await getVirtualnum.call(this, number));
-	return records;
+/** What version 0.1 remembered of each number it registered at this URL. */
+function legacyFor(this: IHookFunctions, base: string): Map<string, Callback> {
+	const registration = legacyRegistrations.call(this)?.[base];
+	const numbers = Object.entries(registration?.numbers ?? {});
+	return new Map(numbers.map(([number, saved]) => [number, { url: text(saved.previousUrl), option: Number(saved.previousOption) || DEFAULT_OPTION }]));
 }
 
-/**
- * Runs `work` over the items, a few at a time. With `stopOnFailure`, no new item starts after the
- * first failure (activation rolls back instead); otherwise every item runs and failures are listed.
- */
-async function forEachLimited<T>(
-	items: T[],
-	work: (item: T) => Promise<void>,
-	stopOnFailure: boolean,
-): Promise<{ done: T[]; failures: Array<{ item: T; error: unknown }> }> {
-	const done: T[] = [];
-	const failures: Array<{ item: T; error: unknown }> = [];
-	let next = 0;
-	const worker = async () => {
-		while (next < items.length && !(stopOnFailure && failures.length > 0)) {
-			const item = items[next++];
-			try {
-				await work(item);
-				done.push(item);
-			} catch (error) {
-				failures.push({ item, error });
-			}
-		}
-	};
-	await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
-	return { done, failures };
-}
-
-/**
- * The current records of the numbers, by number; a number missing from the result is no longer in
- * the account. Many numbers are read page by page (a few requests), few numbers one by one.
- */
-async function currentRecords(this: IHookFunctions, numbers: string[]): Promise<Map<string, IDataObject>> {
-	const found = new Map<string, IDataObject>();
-	if (numbers.length > PAGE_INSTEAD_OF_SINGLE) {
-		const wanted = new Set(numbers);
-		for (const status of ['active', 'suspended'] as const) {
-			for (const record of await getAllVirtualnums.call(this, { status })) {
-				const number = text(record.virtualnum);
-				if (wanted.has(number) && !found.has(number)) found.set(number, record);
-			}
-		}
-		return found;
-	}
-	for (const number of numbers) {
-		try {
-			found.set(number, await getVirtualnum.call(this, number));
-		} catch (error) {
-			if (!isNotInAccount(error)) throw asNodeError(this.getNode(), error);
-		}
-	}
-	return found;
-}
-
-/**
- * Sets a number's callback URL and option. update_virtualnum is sent through the shared helper,
- * which re-sends description and call_destination_phone; an empty URL (restoring a number that
- * had none) is sent explicitly, because the transport leaves empty parameters out and the
- * service only changes the fields it receives.
- */
-async function setCallback(
-	this: IHookFunctions,
-	virtualnum: string,
-	url: string,
-	option: number,
-	current: IDataObject,
-): Promise<void> {
-	if (url !== '') {
-		await updateVirtualnum.call(this, virtualnum, { callback_url: url, callback_url_option: option }, { current });
-		return;
-	}
-	const params: Record<string, string> = {
-		virtualnum,
-		description: text(current.description),
-		call_destination_phone: text(current.call_destination_phone),
-		callback_url: '',
-		callback_url_option: String(option),
-	};
-	await virtualnumRequest.call(this, {
-		service: 'update_virtualnum',
-		method: 'POST',
-		sideEffect: true,
-		requestOptions: {
-			body: new URLSearchParams(params).toString(),
-			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-		},
-	});
-}
-
-function codeOf(error: unknown): number | undefined {
-	const data = (error as { context?: { data?: JsonObject } }).context?.data;
-	const code = Number(data?.code);
-	return Number.isFinite(code) ? code : undefined;
-}
-
-/**
- * Whether an update that failed may still have been applied: its answer was lost or unreadable
- * (timeout, reset connection, HTTP 5xx, an HTML, empty, cut-off or XML answer, code 999). A status
- * code the service answered, a 401 or a connection refused mean it was not.
- */
-function mayHaveBeenApplied(error: unknown): boolean {
-	if (!(error instanceof NodeApiError)) return false;
-	const code = (error.context?.data as JsonObject | undefined)?.code;
-	if (typeof code === 'number') return code === 200 || code === 999;
-	if (typeof code === 'string' && ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) return false;
-	const http = Number(error.httpCode);
-	return !(Number.isFinite(http) && http >= 400 && http < 500);
-}
-
-/** getVirtualnum fails with a NodeOperationError (not a NodeApiError) only when the number is not in the account. */
-function isNotInAccount(error: unknown): boolean {
-	if (error instanceof NodeApiError) return codeOf(error) === NOT_IN_ACCOUNT;
-	return error instanceof NodeOperationError;
-}
-
-function describe(error: unknown): string {
-	const { message, description } = error as { message?: string; description?: string | null };
-	return [message ?? String(error), description].filter(Boolean).join(' — ');
+/** Forgets version 0.1's records at this URL, but for the numbers still to restore. */
+function dropLegacy(this: IHookFunctions, base: string, keep: string[] = []): void {
+	const all = legacyRegistrations.call(this);
+	if (!all?.[base]) return;
+	const copy = JSON.parse(JSON.stringify(all)) as Record<string, LegacyRegistration>;
+	const numbers = copy[base].numbers ?? {};
+	for (const number of Object.keys(numbers)) if (!keep.includes(number)) delete numbers[number];
+	if (Object.keys(numbers).length === 0) delete copy[base];
+	const data = this.getWorkflowStaticData('node');
+	// The whole object is replaced, so n8n sees the change and saves it.
+	if (Object.keys(copy).length === 0) delete data.registrations;
+	else data.registrations = copy;
 }
 
 // ---- checkExists -------------------------------------------------------------------------------
 
+function isRegistered(record: IDataObject, own: OwnTrigger): boolean {
+	const { url, option } = callbackOf(record);
+	const marks = marksOf(url);
+	return baseOf(url) === own.base && option === own.option && marks.mode === own.mode && marks.previous !== undefined && marks.secret === own.secret;
+}
+
 export async function checkRegistration(this: IHookFunctions): Promise<boolean> {
 	const settings = readSettings.call(this);
 	if (settings.callbackOption === undefined) return true; // SMS only: nothing is registered on the service
-	const webhookUrl = webhookUrlOf.call(this);
-	const url = registeredUrlFor(this.getNode(), webhookUrl, settings.secret);
-	const saved = readRegistrations.call(this)[baseOf(webhookUrl)];
-	if (!saved || saved.url !== url || saved.option !== settings.callbackOption) return false;
+	const own = ownTrigger.call(this, settings, settings.callbackOption);
 	let records: IDataObject[];
 	try {
 		records = await chosenRecords.call(this, settings);
 	} catch (error) {
-		// A selected number that left the account: re-registering reports it properly.
+		// A selected number that left the account: registering again reports it properly.
 		if (isNotInAccount(error)) {
-			this.logger.info(`Virtual Number Trigger: re-registering, ${hideSecret(describe(error), secretForms.call(this))}`);
+			logMasked(this, 'info', `registering again: ${describe(error)}`);
 			return false;
 		}
 		throw asNodeError(this.getNode(), error);
 	}
-	if (records.length === 0) return false;
-	return records.every(
-		(record) =>
-			text(record.callback_url) === url &&
-			optionOf(record) === settings.callbackOption &&
-			saved.numbers[text(record.virtualnum)] !== undefined,
-	);
+	return records.length > 0 && records.every((record) => isRegistered(record, own));
 }
 
 // ---- create ------------------------------------------------------------------------------------
@@ -261,200 +133,113 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 	const node = this.getNode();
 	const settings = readSettings.call(this);
 	if (settings.callbackOption === undefined) return true;
-	const option = settings.callbackOption;
-	const webhookUrl = webhookUrlOf.call(this);
-	const key = baseOf(webhookUrl);
-	const url = registeredUrlFor(node, webhookUrl, settings.secret);
-
+	const own = ownTrigger.call(this, settings, settings.callbackOption);
 	const records = await chosenRecords.call(this, settings);
 	if (records.length === 0) {
 		throw new NodeOperationError(node, 'The account has no virtual numbers to register the trigger on', {
 			description: 'Allocate a number first, or choose Selected Numbers.',
 		});
 	}
-
-	// Phase 1, before any change: what each number had, and which point somewhere else.
-	const earlier = readRegistrations.call(this)[key];
-	const saved: Record<string, SavedNumber> = {};
-	const toUpdate: IDataObject[] = [];
-	/** Each number's callback when this activation started, to roll back to. */
-	const startOf = new Map<string, { url: string; option: number; mine: boolean }>();
-	const foreign: Array<{ number: string; url: string }> = [];
-	for (const record of records) {
-		const number = text(record.virtualnum);
-		const currentUrl = text(record.callback_url);
-		const currentOption = optionOf(record);
-		const mine = currentUrl !== '' && baseOf(currentUrl) === key;
-		startOf.set(number, { url: currentUrl, option: currentOption, mine });
-		if (mine) {
-			// Already this trigger's (an earlier activation): keep what it had before that one; when
-			// that record was lost, deactivation clears the URL and sets the service's default option.
-			saved[number] = earlier?.numbers[number] ?? { previousUrl: '', previousOption: DEFAULT_OPTION };
-			if (currentUrl !== url || currentOption !== option) toUpdate.push(record);
-			continue;
-		}
-		if (currentUrl !== '' && settings.onExisting === 'fail') {
-			foreign.push({ number, url: currentUrl });
-			continue;
-		}
-		saved[number] = { previousUrl: currentUrl, previousOption: currentOption };
-		toUpdate.push(record);
+	// Phase 1, before any change: whose URL each number carries, what to register, what to refuse.
+	const plan = planRegistration(records, own, settings.onExisting, legacyFor.call(this, own.base));
+	if (plan.refused.length > 0) {
+		const { message, description } = refusalText(plan.refused);
+		throw new NodeOperationError(node, message, { description });
 	}
-	if (foreign.length > 0) {
-		const shown = foreign.slice(0, NAMED_IN_ERRORS).map((entry) => `${entry.number} (${entry.url})`);
-		throw new NodeOperationError(
-			node,
-			`${foreign.length === 1 ? 'The number' : `${foreign.length} numbers`} already ${foreign.length === 1 ? 'has' : 'have'} another callback URL: ${shown.join(', ')}${foreign.length > NAMED_IN_ERRORS ? ` and ${foreign.length - NAMED_IN_ERRORS} more` : ''}`,
-			{
-				description:
-					'Nothing was changed. Remove those numbers from the trigger, clear their callback URL, or set "If a Number Already Has a Callback URL" to Replace It and Restore It on Deactivation.',
-			},
-		);
-	}
-
-	// Remembered before any change, so that whatever happens next, deactivation knows what to restore.
-	const registration: Registration = { url, option, numbers: { ...(earlier?.numbers ?? {}), ...saved }, registeredAt: new Date().toISOString() };
-	writeRegistration.call(this, key, registration);
 
 	// Phase 2: take the numbers over.
-	const { done, failures } = await forEachLimited(
-		toUpdate,
-		async (record) => await setCallback.call(this, text(record.virtualnum), url, option, record),
-		true,
-	);
-	const failed = failures[0];
-	if (!failed) {
-		this.logger.info(`Virtual Number Trigger: registered on ${records.length} numbers (${toUpdate.length} updated)`);
-		return true;
-	}
+	const register = async (update: Update) => await setCallback.call(this, update.record, { url: update.url, option: own.option });
+	const { done, failures } = await forEachLimited(plan.updates, register, true);
+	if (failures.length > 0) throw await rollBack.call(this, done, failures[0]);
 
-	// Phase 3: a number failed; put every number changed so far back as it was when activation started,
-	// the failed one too when its update may have been applied (a lost or unreadable answer).
-	const failedNumber = text(failed.item.virtualnum);
+	dropLegacy.call(this, own.base); // the numbers' URLs now carry what version 0.1 kept
+	logMasked(this, 'info', `${own.mode === 'test' ? 'listening for a test event' : 'registered'} on ${records.length} numbers (${plan.updates.length} updated): ${listNumbers(records.map((record) => text(record.virtualnum)))}`);
+	return true;
+}
+
+/**
+ * Phase 3, after a failed update: puts every number changed so far back as it was when activation
+ * started (the failed one too when its update may have been applied), and says what happened.
+ */
+async function rollBack(this: IHookFunctions, done: Update[], failed: { item: Update; error: unknown }): Promise<NodeOperationError> {
 	const uncertain = mayHaveBeenApplied(failed.error);
-	const notRestored: string[] = [];
-	for (const record of [...done.reverse(), ...(uncertain ? [failed.item] : [])]) {
-		const number = text(record.virtualnum);
-		const start = startOf.get(number)!;
-		try {
-			await setCallback.call(this, number, start.url, start.option, record);
-		} catch (error) {
-			notRestored.push(number);
-			this.logger.error(`Virtual Number Trigger: could not roll back ${number}: ${hideSecret(describe(error), secretForms.call(this))}`);
-		}
-	}
-	// Only numbers that still point to this trigger keep their record, for deactivation to restore.
-	for (const record of toUpdate) {
-		const number = text(record.virtualnum);
-		if (!startOf.get(number)!.mine && !notRestored.includes(number)) delete registration.numbers[number];
-	}
-	writeRegistration.call(this, key, Object.keys(registration.numbers).length > 0 ? registration : undefined);
+	const changed = [...done.reverse(), ...(uncertain ? [failed.item] : [])];
+	const putBack = async (update: Update) => await withRetries(this.getNode(), async () => await setCallback.call(this, update.record, update.start));
+	const { failures } = await forEachLimited(changed, putBack, false);
+	for (const { item, error } of failures) logMasked(this, 'error', `could not roll back ${item.number}: ${describe(error)}`);
+	const notRestored = failures.map(({ item }) => item.number);
 	const { message, description } = failed.error as { message?: string; description?: string | null };
-	throw new NodeOperationError(node, `Could not register the trigger on ${failedNumber}: ${message ?? String(failed.error)}`, {
-		description: [
-			description,
-			uncertain ? `The service may have changed ${failedNumber} before the failure, so it was put back as well.` : '',
-			done.length === 0 && !uncertain
-				? 'No number had been changed.'
-				: notRestored.length === 0
-					? done.length === 0
-						? ''
-						: `The ${done.length} number${done.length === 1 ? '' : 's'} already changed ${done.length === 1 ? 'was' : 'were'} put back as they were.`
-					: `Could not put back ${listNumbers(notRestored)}; deactivating the workflow will try again.`,
-		]
-			.filter(Boolean)
-			.join(' '),
+	return new NodeOperationError(this.getNode(), `Could not register the trigger on ${failed.item.number}: ${message ?? String(failed.error)}`, {
+		description: [description, rollbackOutcome(failed.item.number, done.length, uncertain, notRestored)].filter(Boolean).join(' '),
 	});
+}
+
+function rollbackOutcome(failedNumber: string, changed: number, uncertain: boolean, notRestored: string[]): string {
+	const maybe = uncertain ? `The service may have changed ${failedNumber} before the failure, so it was put back as well. ` : '';
+	if (notRestored.length > 0) {
+		return `${maybe}Could not put back ${listNumbers(notRestored)}: each still points at this trigger, with its previous callback URL kept inside that URL. n8n's clean-up after this failed activation tries again; if the service still fails, activate and deactivate the workflow once it answers, which puts them back.`;
+	}
+	if (changed === 0 && !uncertain) return 'No number had been changed.';
+	if (changed === 0) return maybe.trim();
+	return `${maybe}The ${changed} number${changed === 1 ? '' : 's'} already changed ${changed === 1 ? 'was' : 'were'} put back as ${changed === 1 ? 'it was' : 'they were'}.`;
 }
 
 // ---- delete ------------------------------------------------------------------------------------
 
-export async function deleteRegistration(this: IHookFunctions): Promise<boolean> {
-	const key = baseOf(webhookUrlOf.call(this));
-	const registration = readRegistrations.call(this)[key];
-	// Nothing registered (SMS only, or already undone: n8n calls delete once per webhook method).
-	if (!registration) return true;
-
-	const saved = Object.entries(registration.numbers);
-	const records = await currentRecords.call(
-		this,
-		saved.map(([number]) => number),
-	);
-	const { failures: failed } = await forEachLimited(
-		saved,
-		async ([number, before]) => {
-			const current = records.get(number);
-			if (!current) {
-				this.logger.info(`Virtual Number Trigger: ${number} is no longer in the account (released?); skipped`);
-				return;
-			}
-			if (baseOf(text(current.callback_url)) !== key) {
-				// Someone pointed the number elsewhere since activation: their change wins.
-				this.logger.info(
-					`Virtual Number Trigger: ${number} no longer points to this trigger; its callback URL was left as it is`,
-				);
-				return;
-			}
-			try {
-				await setCallback.call(this, number, before.previousUrl, before.previousOption, current);
-			} catch (error) {
-				if (codeOf(error) !== NOT_IN_ACCOUNT) throw asNodeError(this.getNode(), error);
-				this.logger.info(`Virtual Number Trigger: ${number} is no longer in the account (released?); skipped`);
-			}
-		},
-		false,
-	);
-	const failures = failed.map(({ item, error }) => ({ number: item[0], error }));
-	const remaining: Record<string, SavedNumber> = Object.fromEntries(failed.map(({ item }) => item));
-
-	if (failures.length === 0) {
-		writeRegistration.call(this, key, undefined);
-		return true;
-	}
-	// Kept, so the next deactivation attempt restores what is left.
-	writeRegistration.call(this, key, { ...registration, numbers: remaining });
-	const first = failures[0];
-	throw new NodeOperationError(
-		this.getNode(),
-		`Could not restore the previous callback URL of ${listNumbers(failures.map((failure) => failure.number))}`,
-		{
-			description: `${first.number}: ${describe(first.error)}. The other numbers were restored; the failed ones are remembered and restored on the next deactivation.`,
-		},
-	);
-}
-
-// ---- the secret, never shown -------------------------------------------------------------------
-
-const MASK = '********';
-
 /**
- * The forms in which the trigger's secret can appear in an answer the service quotes back (its
- * record holds the registered URL): as typed, URL-encoded, JSON-escaped.
+ * The numbers delete looks at: those the parameters cover, and version 0.1's. Parameters that
+ * fail their checks (or SMS only) registered nothing: create runs on the same parameters (n8n's
+ * clean-up and deactivation use the active version's) and fails before any request.
  */
-export function secretForms(this: IHookFunctions): string[] {
-	let secret = '';
+function deleteScope(this: IHookFunctions, legacy: Map<string, Callback>): 'nothing' | 'all' | string[] {
+	let settings: TriggerSettings | undefined;
 	try {
-		secret = String(((this.getNodeParameter('options', {}) ?? {}) as IDataObject).secret ?? '');
+		settings = readSettings.call(this);
+		checkTriggerUrl(this.getNode(), webhookUrlOf.call(this), settings.secret, 'live');
 	} catch {
-		return [];
+		settings = undefined;
 	}
-	if (secret === '') return [];
-	return [...new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])];
+	if (settings?.callbackOption === undefined) return legacy.size > 0 ? [...legacy.keys()] : 'nothing';
+	if (settings.scope === 'all') return 'all';
+	return [...new Set([...settings.selected, ...legacy.keys()])];
 }
 
-export function hideSecret(text: string, forms: string[]): string {
-	return forms.reduce((result, form) => result.split(form).join(MASK), text);
+export async function deleteRegistration(this: IHookFunctions): Promise<boolean> {
+	const base = baseOf(webhookUrlOf.call(this));
+	const legacy = legacyFor.call(this, base);
+	const scope = deleteScope.call(this, legacy);
+	if (scope === 'nothing') return true; // SMS only: nothing was registered
+	const records = await currentRecords.call(this, scope === 'all' ? undefined : scope);
+	if (Array.isArray(scope)) logLeftAlone(this, scope, records, base);
+	const mine = records.filter((record) => baseOf(callbackOf(record).url) === base);
+	const restore = async (record: IDataObject) => await restoreNumber.call(this, record, legacy);
+	const { failures } = await forEachLimited(mine, restore, false);
+	const failed = failures.map(({ item }) => text(item.virtualnum));
+	dropLegacy.call(this, base, failed);
+	if (failures.length === 0) return true;
+	throw new NodeOperationError(this.getNode(), `Could not restore the previous callback URL of ${listNumbers(failed)}`, {
+		description: `${failed[0]}: ${describe(failures[0].error)}. The other numbers were restored. The failed ones still point at this trigger, with their previous callback URL kept inside that URL: activating and deactivating the workflow again puts them back.`,
+	});
 }
 
-/** The error with the secret masked wherever n8n shows or stores it (message, description, data). */
-export function withoutTriggerSecret(error: unknown, forms: string[]): unknown {
-	if (forms.length === 0 || !(error instanceof NodeApiError || error instanceof NodeOperationError)) return error;
-	error.message = hideSecret(error.message, forms);
-	if (error.description) error.description = hideSecret(error.description, forms);
-	const scrub = <T>(value: T): T => (value === undefined ? value : (JSON.parse(hideSecret(JSON.stringify(value), forms)) as T));
-	if (error.context.data !== undefined) error.context.data = scrub(error.context.data);
-	const withCause = error as { cause?: unknown; messages?: string[] };
-	if (withCause.cause !== undefined && !(withCause.cause instanceof Error)) withCause.cause = scrub(withCause.cause);
-	if (Array.isArray(withCause.messages)) withCause.messages = withCause.messages.map((message) => hideSecret(String(message), forms));
-	return error;
+function logLeftAlone(context: IHookFunctions, numbers: string[], records: IDataObject[], base: string): void {
+	for (const number of numbers) {
+		const record = records.find((candidate) => text(candidate.virtualnum) === number);
+		if (!record) logMasked(context, 'info', `${number} is no longer in the account (released?); skipped`);
+		else if (callbackOf(record).url !== '' && baseOf(callbackOf(record).url) !== base) {
+			logMasked(context, 'info', `${number} does not point at this trigger; its callback URL was left as it is`);
+		}
+	}
+}
+
+/** Puts back what the number had before this trigger (kept in its URL; version 0.1 kept it in the static data). */
+async function restoreNumber(this: IHookFunctions, record: IDataObject, legacy: Map<string, Callback>): Promise<void> {
+	const number = text(record.virtualnum);
+	const previous = marksOf(callbackOf(record).url).previous ?? legacy.get(number) ?? { url: '', option: DEFAULT_OPTION };
+	try {
+		await withRetries(this.getNode(), async () => await setCallback.call(this, record, previous));
+	} catch (error) {
+		if (!isNotInAccount(error)) throw asNodeError(this.getNode(), error);
+		logMasked(this, 'info', `${number} is no longer in the account (released?); skipped`);
+	}
 }

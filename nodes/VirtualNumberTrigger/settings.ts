@@ -5,8 +5,9 @@
 import type { IDataObject, IHookFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { TRIGGER_LIMITS, callbackUrlProblem, parseIpAllowList, type IpRange } from '../shared/checks';
+import { DEFAULT_OPTION, registeredUrl, type UrlMode } from './callbackUrl';
 import { EVENTS, type TriggerEventKey } from './description';
+import { TRIGGER_LIMITS, callbackUrlProblem, parseIpAllowList, type IpRange } from './rules';
 
 export interface TriggerSettings {
 	events: TriggerEventKey[];
@@ -19,6 +20,8 @@ export interface TriggerSettings {
 	secret: string;
 	allowList: IpRange[];
 	maxBodyBytes: number;
+	/** Start the workflow once per call ID for Call Started (the service may repeat the start callback). */
+	onceCallStarted: boolean;
 }
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
@@ -79,6 +82,7 @@ export function readSettings(this: TriggerContext): TriggerSettings {
 		secret,
 		allowList: ranges,
 		maxBodyBytes: Math.floor(kb * 1024),
+		onceCallStarted: options.onceCallStarted === true,
 	};
 }
 
@@ -106,27 +110,19 @@ function readSelectedNumbers(this: TriggerContext, node: INode): string[] {
 	return numbers;
 }
 
-/** The URL registered on the numbers: the webhook URL plus the secret, checked against the service's limit. */
-export function registeredUrlFor(node: INode, webhookUrl: string, secret: string): string {
-	const url = secret
-		? `${webhookUrl}${webhookUrl.includes('?') ? '&' : '?'}${TRIGGER_LIMITS.secretParam}=${encodeURIComponent(secret)}`
-		: webhookUrl;
-	const problem = callbackUrlProblem(url);
+/**
+ * Checks the trigger's URL before any request: an http(s) address that, with the secret and the
+ * trigger's own parameters, fits the service's limit on a callback URL.
+ */
+export function checkTriggerUrl(node: INode, webhookUrl: string, secret: string, mode: UrlMode): void {
+	// The shortest URL the trigger registers: on a number that had no callback URL.
+	const problem = callbackUrlProblem(registeredUrl(webhookUrl, secret, mode, { url: '', option: DEFAULT_OPTION }));
 	if (problem) {
 		fail(
 			node,
 			'Callback URL',
 			`the trigger's URL${secret ? ' with the secret' : ''} ${problem}`,
-			secret
-				? "Use a shorter Secret, or set a shorter WEBHOOK_URL for n8n."
-				: "Set n8n's WEBHOOK_URL to the public https:// address the service can reach.",
+			secret ? 'Use a shorter Secret, or set a shorter WEBHOOK_URL for n8n.' : "Set n8n's WEBHOOK_URL to the public https:// address the service can reach.",
 		);
 	}
-	return url;
-}
-
-/** The webhook URL without query string: what identifies this trigger on a number. */
-export function baseOf(url: string): string {
-	const index = url.indexOf('?');
-	return index === -1 ? url : url.slice(0, index);
 }

@@ -28,7 +28,7 @@ export const CALL_FIELDS = [
 	{ key: 'callerNumber', displayName: 'Caller Number', column: 'cdr_ani', manualParam: 'cdr_ani', callbackNames: ['cdr_ani', 'ani', 'cli', 'caller', 'caller_id', 'callerid', 'from'] },
 	{ key: 'destinationPhone', displayName: 'Destination Phone', column: 'user_phone', manualParam: 'cdr_destination', callbackNames: ['user_phone', 'dest', 'destination', 'dest_phone', 'answered_by', 'to'] },
 	{ key: 'numberDescription', displayName: 'Number Description', column: 'user_name', callbackNames: ['user_name', 'description'] },
-	{ key: 'callStatus', displayName: 'Call Status', column: 'call_status', callbackNames: ['call_status'] },
+	{ key: 'callStatus', displayName: 'Call Status', column: 'call_status', callbackNames: ['call_status', 'callstatus'] },
 	{ key: 'startTime', displayName: 'Call Start', column: 'start_call', manualParam: 'cdr_start_call', callbackNames: ['start_call', 'start_time'] },
 	{ key: 'endTime', displayName: 'Call End', column: 'end_call', callbackNames: ['end_call', 'end_time'] },
 	{ key: 'durationSec', displayName: 'Duration (Seconds)', column: 'call_duration', manualParam: 'cdr_totac_sec', callbackNames: ['call_duration', 'callduration', 'duration'] },

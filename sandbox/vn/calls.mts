@@ -48,7 +48,30 @@ function callPayload(row: CdrRow, event: 'call.start' | 'call.end', hasRecording
 	return payload;
 }
 
-/** Fires the number's callbacks for a call, per callback_url_option (1 start, 2 end, 3 both), in order. */
+/**
+ * The 'upper' style: the fields public integrations with the real service read — CLI (caller),
+ * DDI (the virtual number), UUID (call ID), CALLSTATUS (STARTED at the start, the call's outcome
+ * at the end), DURATION, DEST (who answered) and download (the recording's address).
+ */
+function upperPayload(core: Core, row: CdrRow, event: 'call.start' | 'call.end', hasRecording: boolean): Record<string, string | number> {
+	const payload: Record<string, string | number> = {
+		UUID: row.cdr_uniqueid,
+		DDI: row.cdr_ddi,
+		CLI: row.cdr_ani,
+		DEST: row.user_phone,
+		CALLSTATUS: event === 'call.start' ? 'STARTED' : row.call_status,
+	};
+	if (event === 'call.end') {
+		payload.DURATION = row.call_duration;
+		if (hasRecording) payload.download = `${core.vnUrl}/api/?service=get_record_by_call_uuid&call_uuid=${encodeURIComponent(row.cdr_uniqueid)}`;
+	}
+	return payload;
+}
+
+/**
+ * Fires the number's callbacks for a call, per callback_url_option (1 start, 2 end, 3 both), in
+ * order; the start one `callStartRepeats` times (integrators report repeated starts).
+ */
 export async function fireCallCallbacks(core: Core, record: VnRecord, row: CdrRow, events: Array<'call.start' | 'call.end'>): Promise<CallbackRecord[]> {
 	if (!record.callback_url) return [];
 	const option = record.callback_url_option || 2;
@@ -56,7 +79,10 @@ export async function fireCallCallbacks(core: Core, record: VnRecord, row: CdrRo
 	const hasRecording = core.state.cdr.recordings.has(row.id);
 	for (const event of events) {
 		const wanted = event === 'call.start' ? option === 1 || option === 3 : option === 2 || option === 3;
-		if (wanted) sent.push(await sendCallback(core, event, record.callback_url, callPayload(row, event, hasRecording)));
+		if (!wanted) continue;
+		const payload = core.config.callbackStyle === 'upper' ? upperPayload(core, row, event, hasRecording) : callPayload(row, event, hasRecording);
+		const times = event === 'call.start' ? (core.config.callStartRepeats ?? 1) : 1;
+		for (let i = 0; i < times; i++) sent.push(await sendCallback(core, event, record.callback_url, payload));
 	}
 	return sent;
 }

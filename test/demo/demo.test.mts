@@ -64,7 +64,7 @@ describe('npm run demo (runDemo)', () => {
 	test('call: the trigger registered on every number and gave the URLs back; the record and the recording are those of the call', () => {
 		const call = result.facts.call!;
 		assert.equal(call.virtualNumber, '0722000100');
-		assert.equal(call.caller, '0501234567');
+		assert.equal(call.callerNumber, '0501234567');
 		assert.equal(call.durationSec, 95);
 		assert.equal(call.numbersRegistered, 6);
 		assert.equal(call.restored, true);

@@ -10,8 +10,10 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 
 import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { LIMITS, MB, TRIGGER_LIMITS } from '../../nodes/shared/checks.ts';
+import { LIMITS, MB } from '../../nodes/shared/checks.ts';
 import { PHONE_LIMITS } from '../../nodes/shared/phones.ts';
+import { registeredUrl } from '../../nodes/VirtualNumberTrigger/callbackUrl.ts';
+import { TRIGGER_LIMITS } from '../../nodes/VirtualNumberTrigger/rules.ts';
 import type { Sandbox } from '../../sandbox/index.mts';
 import { runWorkflow } from '../harness/engine.mts';
 import { TriggerHost, selectedNumbers } from '../harness/trigger.mts';
@@ -217,8 +219,9 @@ export function badInputSuite(sandbox: () => Sandbox): void {
 			if (options.secretLengthForUrl !== undefined) {
 				// A secret whose length makes the registered URL exactly that long.
 				webhookId = 'robust-webhook';
-				const base = `${host.webhookBaseUrl}/${webhookId}/webhook?secret=`;
-				options.secret = 's'.repeat((options.secretLengthForUrl as number) - base.length);
+				// The shortest URL the trigger registers (on a number without a callback URL), with a 1-character secret.
+				const shortest = registeredUrl(`${host.webhookBaseUrl}/${webhookId}/webhook`, 's', 'live', { url: '', option: 2 });
+				options.secret = 's'.repeat((options.secretLengthForUrl as number) - shortest.length + 1);
 				delete options.secretLengthForUrl;
 			}
 			const trigger = host.add({

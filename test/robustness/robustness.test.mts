@@ -69,9 +69,7 @@ describe('Output keys', () => {
 		assert.deepEqual(swept.refused, []);
 	});
 
-	// The trigger's own fields (its `caller`) are renamed by the trigger work on its branch; once
-	// both are merged this passes, and the `todo` mark goes (the integrator removes it).
-	test("no output item of the trigger's three events has a key n8n refuses", { todo: "the trigger's caller field is renamed on the trigger branch" }, () => {
+	test("no output item of the trigger's three events has a key n8n refuses", () => {
 		const swept = sweptKeys((source) => source.startsWith(TRIGGER_EVENT_SOURCE));
 		assert.equal(swept.items, 3, 'call started, call ended, SMS delivery');
 		assert.deepEqual(swept.refused, []);

@@ -18,7 +18,7 @@ after(async () => {
 });
 beforeEach(() => {
 	sb.control.reset();
-	sb.control.configure({ callbackStyle: 'json' });
+	sb.control.configure({ callbackStyle: 'json', callStartRepeats: 1 });
 	receiver.received.length = 0;
 });
 
@@ -163,6 +163,31 @@ describe('SMS delivery callbacks', () => {
 		assert.equal(r.query.sender, 'VirtualNum');
 		assert.equal(sent.query.secret, 'q');
 		assert.equal(sent.method, 'GET');
+	});
+
+	test('callbackStyle upper sends a GET with the upper-case fields integrators report, and the recording address at the end', async () => {
+		sb.control.configure({ callbackStyle: 'upper' });
+		const number = numberWithCallback(3);
+		const { call } = await sb.control.placeCall({ virtualnum: number, caller: '0541234567', durationSec: 42 });
+		const [start, end] = receiver.received;
+		assert.deepEqual([start.method, end.method], ['GET', 'GET']);
+		assert.equal(start.query.secret, 's3cr3t', 'the query string on the URL is kept');
+		assert.deepEqual(
+			[start.query.UUID, start.query.DDI, start.query.CLI, start.query.DEST, start.query.CALLSTATUS, start.query.DURATION],
+			[call.cdr_uniqueid, number, '0541234567', call.user_phone, 'STARTED', undefined],
+		);
+		assert.deepEqual([end.query.CALLSTATUS, end.query.DURATION], ['ANSWER', '42']);
+		assert.equal(end.query.download, `${sb.vnUrl}/api/?service=get_record_by_call_uuid&call_uuid=${call.cdr_uniqueid}`);
+		assert.equal(end.query.event, undefined, 'no lower-case event field in this style');
+	});
+
+	test('callStartRepeats sends the start callback that many times; the end once', async () => {
+		assert.throws(() => sb.control.configure({ callStartRepeats: 0 }), /callStartRepeats must be a whole number from 1 to 10/);
+		assert.equal(sb.control.configure({ callStartRepeats: 3 }).callStartRepeats, 3);
+		const number = numberWithCallback(3);
+		const { callbacks } = await sb.control.placeCall({ virtualnum: number, caller: '0541234567' });
+		assert.deepEqual(callbacks.map((c) => c.kind), ['call.start', 'call.start', 'call.start', 'call.end']);
+		assert.equal(new Set(receiver.received.slice(0, 3).map((r) => r.body)).size, 1, 'the same start, repeated');
 	});
 
 	test('the style can also be chosen at start', async () => {

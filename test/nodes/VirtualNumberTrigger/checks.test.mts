@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import {
-	LIMITS,
-	TRIGGER_LIMITS,
-	callbackUrlProblem,
-	ipAllowed,
-	parseIpAddress,
-	parseIpAllowList,
-} from '../../../nodes/shared/checks.ts';
+import { LIMITS } from '../../../nodes/shared/checks.ts';
+import { TRIGGER_LIMITS, callbackUrlProblem, ipAllowed, parseIpAddress, parseIpAllowList } from '../../../nodes/VirtualNumberTrigger/rules.ts';
+import { baseOf, isTriggerUrl, marksOf, registeredUrl } from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
 import { triggerProperties } from '../../../nodes/VirtualNumberTrigger/description.ts';
+import { maskSecrets } from '../../../nodes/VirtualNumberTrigger/secrets.ts';
 import { normalizeRequest, secretMatches } from '../../../nodes/VirtualNumberTrigger/receive.ts';
 import { callbackOptionFor } from '../../../nodes/VirtualNumberTrigger/settings.ts';
 
@@ -118,5 +114,56 @@ describe('Virtual Number Trigger → checks', () => {
 		assert.deepEqual(items[1], items[0]);
 		assert.deepEqual(items[2], items[0]);
 		assert.equal(items[0].durationSec, 12);
+	});
+	describe('the URL the trigger registers', () => {
+		const hook = 'https://n8n.example.com/webhook/4b1f8c2e-9d3a-4f6b-8e2a-1c5d7e9f0a3b/webhook';
+		test('carries the previous callback, read back exactly, whatever it holds', () => {
+			for (const previous of [
+				{ url: '', option: 2 },
+				{ url: 'https://crm.example.com/calls?source=vn&token=a%2Bb#frag', option: 1 },
+				{ url: 'http://x/y?vnt=live&vnt_prev=3http%3A%2F%2Fz&secret=s', option: 3 },
+				{ url: 'https://שלום.example/?q=ü 😀+%', option: 2 },
+			]) {
+				for (const secret of ['', 'Ab3$ecret+/=&#']) {
+					const url = registeredUrl(hook, secret, 'live', previous);
+					const marks = marksOf(url);
+					assert.deepEqual(marks.previous, previous, url);
+					assert.equal(marks.mode, 'live');
+					assert.equal(marks.secret, secret);
+					assert.equal(baseOf(url), hook);
+					assert.equal(isTriggerUrl(url), true);
+				}
+			}
+			assert.equal(registeredUrl(hook, 'x', 'test', { url: '', option: 2 }), `${hook}?secret=x&vnt=test&vnt_prev=2`);
+		});
+
+		test("tells a trigger's URL from any other", () => {
+			assert.equal(isTriggerUrl(hook), true, 'registered by version 0.1 (no marks): its path');
+			assert.equal(isTriggerUrl(`${hook}?secret=abc`), true);
+			assert.equal(isTriggerUrl('https://crm.example.com/webhook'), false);
+			assert.equal(isTriggerUrl('https://crm.example.com/hooks/calls?x=1'), false);
+			assert.equal(marksOf('https://crm.example.com/?vnt_prev=9abc').previous, undefined, 'an option outside 1-3 is not a previous callback');
+			assert.equal(marksOf('not a url at all').previous, undefined);
+		});
+	});
+
+	describe('secrets are masked in every URL, whosever it is', () => {
+		const cases: Array<[string, string]> = [
+			['https://n8n.example.com/webhook/x/webhook?secret=abc123&vnt=live', 'https://n8n.example.com/webhook/x/webhook?secret=********&vnt=live'],
+			['https://crm.example.com/in?token=t0k&api_key=k3y&x=1', 'https://crm.example.com/in?token=********&api_key=********&x=1'],
+			['https://user:pa55@crm.example.com/in', 'https://user:********@crm.example.com/in'],
+			// another workflow's secret inside a previous URL (URL-encoded once, and twice)
+			['https://n8n/webhook/x/webhook?vnt=live&vnt_prev=1https%3A%2F%2Fcrm%2Fin%3Fsecret%3Dinner%26a%3D1', 'https://n8n/webhook/x/webhook?vnt=live&vnt_prev=1https%3A%2F%2Fcrm%2Fin%3Fsecret%3D********%26a%3D1'],
+			['a%3Fsecret%253Ddouble%2526b', 'a%3Fsecret%253D********%2526b'],
+			['JSON: {"callback_url":"https://h/w?signature=sig1&x=2"}', 'JSON: {"callback_url":"https://h/w?signature=********&x=2"}'],
+		];
+		for (const [input, expected] of cases) test(input, () => assert.equal(maskSecrets(input), expected));
+
+		test("the trigger's own secret in any form, even where no parameter names it", () => {
+			const secret = 'Ab3$ecret+/=';
+			const text = `as typed ${secret}, encoded ${encodeURIComponent(secret)}, twice ${encodeURIComponent(encodeURIComponent(secret))}, in JSON ${JSON.stringify(secret)}`;
+			const masked = maskSecrets(text, [secret]);
+			assert.ok(!masked.includes('ecret'), masked);
+		});
 	});
 });

@@ -11,6 +11,8 @@ import { after, before, describe, test } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
+import { isRefusedKey } from '../../../nodes/VirtualNumberTrigger/safeKeys.ts';
+import { prng, type Rng } from '../../helpers/prng.mts';
 import { TriggerHost, type FakeRequest, type TriggerInstance } from '../../harness/trigger.mts';
 
 const RUNS = 10_000;
@@ -18,30 +20,17 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20_261_122);
 const SECRET = 'fuzz-Secret_42';
 const EVENT_OF: Record<string, string> = { callStarted: 'call.started', callEnded: 'call.ended', smsDelivery: 'sms.delivery' };
 
-/** Deterministic PRNG (mulberry32), so a failure can be replayed with FUZZ_SEED. */
-function prng(seed: number) {
-	let a = seed >>> 0;
-	const next = () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-	const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-	const pick = <T,>(items: readonly T[]): T => items[int(0, items.length - 1)];
-	const chance = (p: number) => next() < p;
-	return { next, int, pick, chance };
-}
-type Rng = ReturnType<typeof prng>;
-
+/** Every name of Object.prototype: as event word, as type, as field name (none may reach the prototype). */
+const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype);
 const FIELD_NAMES = [
+	...PROTOTYPE_NAMES,
+	'CLI', 'DDI', 'UUID', 'CALLSTATUS', 'DURATION', 'CALLDURATION', 'DEST', 'download', 'vnt', 'vnt_prev', 'caller', 'callee', 'arguments', 'prototype',
 	'event', 'EVENT', 'type', 'event_type', 'call_uuid', 'cdr_uniqueid', 'cdr_ddi', 'cdr_ani', 'user_phone', 'user_name',
 	'call_status', 'start_call', 'end_call', 'call_duration', 'record_file_exists', 'message_id', 'dest', 'sender', 'status',
 	'status_time', 'sendtime', 'secret', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '', ' ', 'a.b',
 	'x[y]', '0', 'length', 'ünïcödé', '💥',
 ];
-const EVENT_WORDS = ['start', 'end', 'call.start', 'call.end', 'CALL_END', 'hangup', 'sms', 'dlr', 'delivery', 'ringing', 'nope', '', '  end  '];
+const EVENT_WORDS = [...PROTOTYPE_NAMES, 'STARTED', 'ENDED', 'ANSWER', 'NOANSWER', 'start', 'end', 'call.start', 'call.end', 'CALL_END', 'hangup', 'sms', 'dlr', 'delivery', 'ringing', 'nope', '', '  end  '];
 
 function randomString(rng: Rng, max = 40): string {
 	const alphabets = ['abcdefghijklmnopqrstuvwxyz0123456789', '<>&"\'=;{}[]%\\/\u0000\n\r\t', 'שלוםмир中文😀\u202e\ud800', '0123456789+- '];
@@ -167,6 +156,15 @@ function size(request: FakeRequest): number | undefined {
 	return undefined;
 }
 
+/** Keys, at any depth, that n8n refuses in expressions. */
+function refusedKeys(value: unknown, path = '$json'): string[] {
+	if (value === null || typeof value !== 'object') return [];
+	return Object.keys(value).flatMap((key) => [
+		...(isRefusedKey(key) ? [`${path}.${key}`] : []),
+		...refusedKeys((value as Record<string, unknown>)[key], `${path}.${key}`),
+	]);
+}
+
 describe('Virtual Number Trigger → 10,000 random requests', () => {
 	let host: TriggerHost;
 	let triggers: Array<{ t: TriggerInstance; settings: IDataObject }>;
@@ -225,12 +223,40 @@ describe('Virtual Number Trigger → 10,000 random requests', () => {
 			// the secret parameter is taken out (a caller echoing the value under other names is its own data)
 			if (options.secret) assert.ok(!Object.prototype.hasOwnProperty.call(json.query ?? {}, 'secret'), `the secret shows in the item — ${context()}`);
 			assert.ok(typeof json.receivedAt === 'string' && typeof json.method === 'string', context());
+			const refused = refusedKeys(json);
+			assert.deepEqual(refused, [], `keys n8n refuses in expressions — ${context()}`);
 		}
 		const ms = Date.now() - started;
 		console.log(`    ${RUNS} requests in ${ms} ms: ${JSON.stringify(tally)}`);
 		// the draw exercised every branch
 		assert.ok(tally.started > 1000 && tally.unauthorized > 1000 && tally.tooLarge > 100 && tally.ok > tally.started);
 		for (const event of ['call.started', 'call.ended', 'sms.delivery', 'unknown']) assert.ok((tally.events[event] ?? 0) > 50, `${event}: ${tally.events[event]}`);
+	});
+
+	test('every Object.prototype name as event, as type and as field name: passed on, never dropped, never polluting', async () => {
+		const { t } = triggers[0]; // every event, no secret, no allow list
+		let runs = 0;
+		for (const name of PROTOTYPE_NAMES) {
+			const bodies: IDataObject[] = [
+				{ event: name },
+				{ type: name },
+				{ event: name, call_uuid: '1.1', cdr_ddi: '0722000100' },
+				{ type: name, message_id: '7' },
+				JSON.parse(`{${JSON.stringify(name)}: "x", "call_uuid": "1.2"}`) as IDataObject,
+				JSON.parse(`{${JSON.stringify(name)}: {"event": "end"}, "event": ${JSON.stringify(name)}}`) as IDataObject,
+			];
+			for (const body of bodies) {
+				for (const request of [{ method: 'POST', body }, { method: 'GET', query: body }] as FakeRequest[]) {
+					const outcome = await t.receive(request);
+					runs++;
+					assert.equal(outcome.error, undefined, String(outcome.error));
+					assert.equal(outcome.started, true, `${JSON.stringify(body)} (${request.method}) was dropped`);
+					assert.deepEqual(refusedKeys(outcome.items[0].json), [], JSON.stringify(outcome.items[0].json));
+				}
+			}
+		}
+		assert.equal(({} as IDataObject).x, undefined);
+		console.log(`    ${runs} requests with Object.prototype names, every one passed on`);
 	});
 
 	test('1,000 random requests over HTTP (n8n-like body parsing in front) never make it throw', async () => {

@@ -3,11 +3,13 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
+import { registeredUrl } from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
 import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
 import { TriggerHost, selectedNumbers, startProxy, type TriggerInstance } from '../../harness/trigger.mts';
 
 const CALLS = ['callStarted', 'callEnded'];
 const FOREIGN = 'https://crm.example.com/hooks/calls?source=virtualnum';
+const NODE_KEY = 'node:Virtual Number Trigger';
 
 describe('Virtual Number Trigger → registration (checkExists, create, delete)', () => {
 	let sandbox: Sandbox;
@@ -23,10 +25,10 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 	beforeEach(() => sandbox.control.reset());
 
 	const numbers = () => sandbox.control.virtualnums().filter((r) => r.active_status === 1).map((r) => r.virtualnum);
-	const trigger = (parameters: IDataObject, extra: { mode?: 'production' | 'test'; baseUrl?: string } = {}) =>
+	const trigger = (parameters: IDataObject, extra: { baseUrl?: string; webhookId?: string } = {}) =>
 		host.add({
 			parameters,
-			mode: extra.mode,
+			webhookId: extra.webhookId,
 			credentials: { virtualnumApi: { baseUrl: extra.baseUrl ?? sandbox.vnUrl, accessToken: sandbox.tokens.vn } },
 		});
 	const updates = () => sandbox.control.requests({ operation: 'update_virtualnum' }).map((r) => r.body as Record<string, string>);
@@ -34,6 +36,8 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		const record = sandbox.control.virtualnum(number)!;
 		return { url: record.callback_url, option: record.callback_url_option };
 	};
+	/** The URL the trigger registers on a number whose callback was `previous` (production). */
+	const urlFor = (t: TriggerInstance, previous: { url: string; option: number }, secret = '') => registeredUrl(t.webhookUrl, secret, 'live', previous);
 	/** A third party (another integration) sets a number's callback through the API. */
 	async function setForeignCallback(number: string, url: string, option: number) {
 		const record = sandbox.control.virtualnum(number)!;
@@ -50,6 +54,18 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		});
 		assert.equal(((await answer.json()) as { status: { code: number } }).status.code, 200);
 	}
+	/** A number with a CRM's callback URL (option 1), and a trigger on it alone. */
+	async function oneWithForeign() {
+		const [a] = numbers();
+		await setForeignCallback(a, FOREIGN, 1);
+		return { a, t: trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]) }) };
+	}
+	/** Three numbers, the first with a CRM's callback URL, and each one's callback now. */
+	async function threeWithForeign() {
+		const three = numbers().slice(0, 3);
+		await setForeignCallback(three[0], FOREIGN, 1);
+		return { three, before: Object.fromEntries(three.map((n) => [n, callbackOf(n)])) };
+	}
 	async function release(number: string) {
 		const answer = await fetch(`${sandbox.vnUrl}/api/?service=release_virtualnum&format=json&virtualnum=${number}`, {
 			headers: { Authorization: `Bearer ${sandbox.tokens.vn}` },
@@ -57,7 +73,7 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		assert.equal(((await answer.json()) as { status: { code: number } }).status.code, 200);
 	}
 
-	test('activation on 3 selected numbers registers exactly those; deactivation in another process restores the foreign URL', async () => {
+	test('activation on 3 selected numbers registers exactly those, each carrying its previous callback; deactivation in another process restores them', async () => {
 		const [a, b, c, untouched] = numbers();
 		await setForeignCallback(b, FOREIGN, 1);
 		sandbox.control.clearRequests();
@@ -69,37 +85,49 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		assert.deepEqual(sent.map((u) => u.virtualnum).sort(), [a, b, c].sort(), 'exactly the 3 numbers are updated, once each');
 		for (const update of sent) {
 			const record = sandbox.control.virtualnum(update.virtualnum)!;
-			assert.equal(update.callback_url, t.webhookUrl);
 			assert.equal(update.callback_url_option, '3', 'start and end → option 3');
 			// the service demands these on every update: re-sent unchanged
 			assert.equal(update.description, record.description);
 			assert.equal(update.call_destination_phone, record.call_destination_phone);
 		}
-		for (const number of [a, b, c]) assert.deepEqual(callbackOf(number), { url: t.webhookUrl, option: 3 });
+		assert.deepEqual(callbackOf(a), { url: urlFor(t, { url: '', option: 2 }), option: 3 });
+		assert.deepEqual(callbackOf(b), { url: urlFor(t, { url: FOREIGN, option: 1 }), option: 3 });
+		assert.equal(callbackOf(b).url, `${t.webhookUrl}?vnt=live&vnt_prev=1${encodeURIComponent(FOREIGN)}`, 'the format the docs describe');
 		assert.deepEqual(callbackOf(untouched), { url: '', option: 2 }, 'a number not chosen is not touched');
-		assert.equal(sandbox.control.requests({ operation: 'get_virtualnum' }).length >= 3, true);
+		assert.equal(await t.lifecycle('checkExists'), true, 'checkExists: every number carries the URL and option');
+		assert.ok(!JSON.stringify(t.savedStaticData()).includes('crm.example.com'), 'nothing needed to restore is kept in the static data');
 
-		// n8n registered both webhook entries (POST, GET): the second checkExists found everything in place.
-		assert.equal(await t.lifecycle('checkExists'), true);
-
-		// Queue mode: another process has nothing but the saved static data.
-		const saved = t.savedStaticData();
-		assert.ok(JSON.stringify(saved).includes(FOREIGN), 'the previous URL is kept in the static data');
+		// Queue mode: another process has nothing but the database.
 		sandbox.control.clearRequests();
-		const elsewhere = t.inAnotherProcess();
-		await elsewhere.deactivate();
-
+		await t.inAnotherProcess().deactivate();
 		assert.deepEqual(callbackOf(b), { url: FOREIGN, option: 1 }, 'the foreign URL and its option are restored');
 		assert.deepEqual(callbackOf(a), { url: '', option: 2 });
 		assert.deepEqual(callbackOf(c), { url: '', option: 2 });
 		const restores = updates();
-		assert.equal(restores.length, 3, 'one restore per number, although delete ran once per webhook entry');
-		const restoreB = restores.find((u) => u.virtualnum === b)!;
-		assert.equal(restoreB.callback_url, FOREIGN);
-		assert.equal(restoreB.callback_url_option, '1');
-		const restoreA = restores.find((u) => u.virtualnum === a)!;
-		assert.equal(restoreA.callback_url, '', 'an empty previous URL is sent explicitly, to clear it');
-		assert.deepEqual(elsewhere.savedStaticData(), { 'node:Virtual Number Trigger': {} }, 'nothing is left in the static data');
+		assert.equal(restores.length, 3, 'one restore per number');
+		assert.equal(restores.find((u) => u.virtualnum === a)!.callback_url, '', 'an empty previous URL is sent explicitly, to clear it');
+	});
+
+	test('the GET entry is named setup: n8n runs checkExists and create once per activation, delete once per deactivation', async () => {
+		const [a] = numbers();
+		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]) });
+		assert.deepEqual(
+			t.webhookDescriptions().map((w) => [w.name, w.httpMethod, w.path, w.responseMode, w.responseData]),
+			[
+				['default', 'POST', 'webhook', 'onReceived', 'noData'],
+				['setup', 'GET', 'webhook', 'onReceived', 'noData'],
+			],
+		);
+		assert.deepEqual(Object.keys(t.nodeType.webhookMethods ?? {}), ['default']);
+		sandbox.control.clearRequests();
+		await t.activate();
+		// one checkExists read and one create read (+ its update), no second round for the GET entry
+		assert.equal(sandbox.control.requests({ operation: 'get_virtualnum' }).length, 2);
+		assert.equal(updates().length, 1);
+		sandbox.control.clearRequests();
+		await t.deactivate();
+		assert.equal(sandbox.control.requests({ operation: 'get_virtualnum' }).length, 1);
+		assert.equal(updates().length, 1);
 	});
 
 	test('the callback option follows the events: start only → 1, end only → 2', async () => {
@@ -108,19 +136,24 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		await start.activate();
 		const end = trigger({ events: ['callEnded', 'smsDelivery'], numbers: 'selected', virtualnums: selectedNumbers([b]) });
 		await end.activate();
-		assert.deepEqual(callbackOf(a), { url: start.webhookUrl, option: 1 });
-		assert.deepEqual(callbackOf(b), { url: end.webhookUrl, option: 2 });
+		assert.deepEqual(callbackOf(a), { url: urlFor(start, { url: '', option: 2 }), option: 1 });
+		assert.deepEqual(callbackOf(b), { url: urlFor(end, { url: '', option: 2 }), option: 2 });
 	});
 
-	test('the secret is appended to the registered URL as a query parameter', async () => {
+	test('the secret is added to the registered URL as a query parameter', async () => {
 		const [a] = numbers();
 		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]), options: { secret: 's3cr&t/+' } });
 		await t.activate();
-		assert.equal(callbackOf(a).url, `${t.webhookUrl}?secret=${encodeURIComponent('s3cr&t/+')}`);
+		assert.equal(callbackOf(a).url, `${t.webhookUrl}?secret=${encodeURIComponent('s3cr&t/+')}&vnt=live&vnt_prev=2`);
 		assert.equal(await t.lifecycle('checkExists'), true);
+		// a changed secret: checkExists is false, and activation registers the new URL, keeping the original
+		const changed = host.add({ ...t.options, parameters: { ...t.options.parameters, options: { secret: 'other' } }, staticData: t.savedStaticData() });
+		assert.equal(await changed.lifecycle('checkExists'), false);
+		await changed.activate();
+		assert.equal(callbackOf(a).url, `${t.webhookUrl}?secret=other&vnt=live&vnt_prev=2`);
 	});
 
-	test('checkExists is false when a number no longer has the URL, and activation re-registers only that one', async () => {
+	test('checkExists is false when a number no longer has the URL, and activation registers only that one again', async () => {
 		const [a, b, c] = numbers();
 		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a, b, c]) });
 		await t.activate();
@@ -129,24 +162,39 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		sandbox.control.clearRequests();
 		await t.activate();
 		assert.deepEqual(updates().map((u) => u.virtualnum), [b]);
-		assert.equal(callbackOf(b).url, t.webhookUrl);
-		// the first activation's record of a (none) is kept; b's previous is now the foreign URL
+		assert.equal(callbackOf(b).url, urlFor(t, { url: FOREIGN, option: 2 }));
 		await t.deactivate();
 		assert.deepEqual(callbackOf(b), { url: FOREIGN, option: 2 });
 		assert.deepEqual(callbackOf(a), { url: '', option: 2 });
 	});
 
-	test('checkExists is false when the static data was lost, even though the numbers carry the URL', async () => {
-		const [a] = numbers();
-		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]) });
+	test('the static data lost or never saved: the numbers still tell what to restore', async () => {
+		const { a, t } = await oneWithForeign();
 		await t.activate();
 		const fresh = host.add({ ...t.options, staticData: {} });
-		assert.equal(await fresh.lifecycle('checkExists'), false);
-		sandbox.control.clearRequests();
-		await fresh.activate();
-		assert.equal(updates().length, 0, 'the number already has the URL: nothing to update');
+		assert.equal(await fresh.lifecycle('checkExists'), true, 'the numbers alone say it is registered');
 		await fresh.deactivate();
-		assert.deepEqual(callbackOf(a), { url: '', option: 2 }, 'with no earlier record, deactivation clears the URL');
+		assert.deepEqual(callbackOf(a), { url: FOREIGN, option: 1 });
+	});
+
+	test('a number registered by version 0.1 (previous URL in the static data, none in the URL) is restored from the static data', async () => {
+		const [a] = numbers();
+		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]) });
+		await setForeignCallback(a, t.webhookUrl, 3);
+		const legacy = { [NODE_KEY]: { registrations: { [t.webhookUrl]: { url: t.webhookUrl, option: 3, numbers: { [a]: { previousUrl: FOREIGN, previousOption: 1 } }, registeredAt: '2025-01-01T00:00:00.000Z' } } } };
+		const upgraded = host.add({ ...t.options, staticData: legacy });
+		assert.equal(await upgraded.lifecycle('checkExists'), false, 'an unmarked URL is registered again');
+		await upgraded.activate();
+		assert.equal(callbackOf(a).url, urlFor(t, { url: FOREIGN, option: 1 }), "0.1's record moves into the URL");
+		assert.deepEqual(upgraded.savedStaticData(), { [NODE_KEY]: {} });
+		await upgraded.deactivate();
+		assert.deepEqual(callbackOf(a), { url: FOREIGN, option: 1 });
+		// deactivation straight after the upgrade (no new activation) restores from the static data too
+		await setForeignCallback(a, t.webhookUrl, 3);
+		const straight = host.add({ ...t.options, staticData: legacy });
+		await straight.deactivate();
+		assert.deepEqual(callbackOf(a), { url: FOREIGN, option: 1 });
+		assert.deepEqual(straight.savedStaticData(), { [NODE_KEY]: {} });
 	});
 
 	test('"all numbers" pages over 2,500 numbers (active and suspended) and registers every one', async () => {
@@ -164,43 +212,42 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 			.requests({ operation: 'get_virtualnum' })
 			.map((r) => ({ ...(r.query as Record<string, string>), ...((r.body as Record<string, string>) ?? {}) }))
 			.map((p) => `${p.status}:${p.page}:${p.limit}`);
-		// first the activation's paging, then the second webhook entry's checkExists paging
+		// checkExists pages, then create pages: once each
 		assert.deepEqual(pages.slice(0, 4), ['1:0:1000', '1:1:1000', '1:2:1000', '0:0:1000']);
 		assert.equal(pages.length, 8);
 		const sent = updates();
 		assert.equal(sent.length, 2506);
 		assert.equal(new Set(sent.map((u) => u.virtualnum)).size, 2506, 'each number once');
-		assert.ok(sandbox.control.virtualnums().every((r) => r.callback_url === t.webhookUrl && r.callback_url_option === 3));
+		assert.ok(sandbox.control.virtualnums().every((r) => t.holds(r.callback_url) && r.callback_url_option === 3));
 
-		// one number released meanwhile: deactivation reads the numbers page by page and skips it
+		// one number released meanwhile: deactivation reads the numbers page by page and restores the rest
 		const released = all[1234].virtualnum;
 		await release(released);
 		sandbox.control.clearRequests();
-		const logsFrom = host.logCount;
 		const deactivation = Date.now();
-		await t.inAnotherProcess().deactivate();
+		assert.equal(await t.inAnotherProcess().deactivate(), undefined);
 		const deactivationMs = Date.now() - deactivation;
 		assert.ok(sandbox.control.virtualnums().every((r) => r.callback_url === '' && r.callback_url_option === 2));
 		assert.equal(updates().length, 2505);
 		assert.equal(sandbox.control.requests({ operation: 'get_virtualnum' }).length, 4, 'paged, not one request per number');
-		assert.ok(host.logsSince(logsFrom).some((line) => line.includes(released) && line.includes('no longer in the account')));
 		console.log(`    2,506 numbers: activation ${activationMs} ms, deactivation ${deactivationMs} ms`);
 	});
 
-	test('"fail activation" names the number that already has another callback URL and changes nothing', async () => {
+	test('"fail activation" names the number that already has another callback URL, every secret in it masked, and changes nothing', async () => {
 		const [a, b, c] = numbers();
-		await setForeignCallback(c, FOREIGN, 3);
+		const withSecrets = 'https://crm.example.com/hooks?secret=other-workflow-secret&api_key=k3y-value&x=1';
+		await setForeignCallback(c, withSecrets, 3);
 		sandbox.control.clearRequests();
 		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a, b, c]), existingCallback: 'fail' });
 		await assert.rejects(t.activate(), (error: Error & { description?: string }) => {
 			assert.match(error.message, new RegExp(`The number already has another callback URL: ${c} \\(`));
-			assert.ok(error.message.includes(FOREIGN));
+			assert.ok(error.message.includes('https://crm.example.com/hooks?secret=********&api_key=********&x=1'), error.message);
+			assert.ok(!JSON.stringify(error).includes('other-workflow-secret') && !`${error.message}${error.description}`.includes('k3y-value'));
 			assert.match(String(error.description), /Nothing was changed/);
 			return true;
 		});
 		assert.equal(updates().length, 0, 'no update_virtualnum was sent');
-		assert.deepEqual(callbackOf(c), { url: FOREIGN, option: 3 });
-		assert.deepEqual(t.savedStaticData(), { 'node:Virtual Number Trigger': {} });
+		assert.deepEqual(callbackOf(c), { url: withSecrets, option: 3 });
 	});
 
 	test('a registration failing on the 3rd update is rolled back: every number is as before', async () => {
@@ -226,19 +273,75 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 				return true;
 			});
 			for (const number of five) assert.deepEqual(callbackOf(number), before[number], `${number} is as before`);
-			assert.deepEqual(t.savedStaticData(), { 'node:Virtual Number Trigger': {} }, 'nothing left to restore');
 			const sent = updates();
-			const registering = sent.filter((u) => u.callback_url === t.webhookUrl);
-			const restoring = sent.filter((u) => u.callback_url !== t.webhookUrl);
+			const registering = sent.filter((u) => t.holds(u.callback_url));
+			const restoring = sent.filter((u) => !t.holds(u.callback_url));
 			// 4 at a time: the 3rd fails; the 5th may have started when the 1st finished, before the 3rd failed.
 			assert.ok(registering.length >= 4 && registering.length <= 5, `${registering.length} registering updates`);
-			assert.equal(restoring.length, registering.length - 1, 'every number that was changed was put back');
+			assert.equal(restoring.length, registering.length - 1, 'every number that was changed was put back, once (n8n\'s clean-up finds nothing left)');
 			for (const restore of restoring) {
 				assert.equal(restore.callback_url, before[restore.virtualnum].url, `${restore.virtualnum} gets its own URL back`);
 				assert.equal(restore.callback_url_option, String(before[restore.virtualnum].option));
 			}
 			assert.ok(!restoring.some((u) => u.virtualnum === failedNumber), 'the failed number was never changed');
+			assert.equal(t.active, false, 'the workflow is left inactive');
 		} finally {
+			await proxy.close();
+		}
+	});
+
+	test("a rollback that keeps failing: n8n's clean-up, on the database's static data, puts the number back", async () => {
+		const { three, before } = await threeWithForeign();
+		let registering = 0;
+		let rollbackFailures = 0;
+		let stuck = '';
+		const proxy = await startProxy(sandbox.vnUrl, (request) => {
+			if (request.params.service !== 'update_virtualnum') return;
+			const isRegistration = request.params.callback_url.includes('vnt_prev=');
+			if (isRegistration && ++registering === 3) sandbox.control.injectFaults({ kind: 'serviceError', code: 4020, operation: 'update_virtualnum' });
+			// every attempt (3) of the rollback of the first number fails; n8n's clean-up is then let through
+			if (!isRegistration && (stuck === '' || request.params.virtualnum === stuck) && rollbackFailures < 3) {
+				stuck = request.params.virtualnum;
+				rollbackFailures++;
+				sandbox.control.injectFaults({ kind: 'http500', operation: 'update_virtualnum' });
+			}
+		});
+		try {
+			const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(three) }, { baseUrl: proxy.url });
+			await assert.rejects(t.activate(), (error: Error & { description?: string }) => {
+				assert.match(String(error.description), new RegExp(`Could not put back ${stuck}.*n8n's clean-up after this failed activation tries again`));
+				assert.doesNotMatch(String(error.description), /deactivating the workflow will try again/);
+				return true;
+			});
+			assert.equal(rollbackFailures, 3);
+			for (const number of three) assert.deepEqual(callbackOf(number), before[number], `${number} is back, the CRM's URL included`);
+			assert.deepEqual(t.loggedErrors, [], "n8n's clean-up succeeded");
+			assert.ok(!JSON.stringify(t.savedStaticData()).includes('vnt'), 'the clean-up had nothing in the static data to go by');
+		} finally {
+			await proxy.close();
+		}
+	});
+
+	test("n8n 2.x's publication service: a registration failing halfway is retried five times, each attempt rolled back; the workflow stays published with a failed trigger; unpublishing changes nothing", async () => {
+		const { three, before } = await threeWithForeign();
+		let registering = 0;
+		const proxy = await startProxy(sandbox.vnUrl, (request) => {
+			if (request.params.service !== 'update_virtualnum' || !request.params.callback_url.includes('vnt_prev=')) return;
+			if (++registering % 3 === 0) sandbox.control.injectFaults({ kind: 'serviceError', code: 4020, operation: 'update_virtualnum' });
+		});
+		host.activation = 'publicationService';
+		try {
+			const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(three) }, { baseUrl: proxy.url });
+			await assert.rejects(t.activate(), /Could not register the trigger on 07220001\d\d: .*4020/);
+			assert.equal(registering, 15, 'five attempts of three updates');
+			assert.deepEqual([t.active, t.registered], [true, false], 'published, its trigger failed');
+			for (const number of three) assert.deepEqual(callbackOf(number), before[number]);
+			sandbox.control.clearRequests();
+			await t.deactivate();
+			assert.equal(updates().length, 0, 'nothing of it is left to restore');
+			assert.deepEqual(t.loggedErrors, []);
+		} finally {
+			host.activation = 'activeWorkflowManager';
 			await proxy.close();
 		}
 	});
@@ -249,15 +352,11 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		await t.activate();
 		await release(b);
 		const logsFrom = host.logCount;
-		await t.deactivate();
+		assert.equal(await t.deactivate(), undefined);
 		const logs = host.logsSince(logsFrom);
-		assert.ok(
-			logs.some((line) => line.includes(b) && line.includes('no longer in the account')),
-			`a log line names ${b}: ${logs.join('\n')}`,
-		);
+		assert.ok(logs.some((line) => line.includes(b) && line.includes('no longer in the account')), `a log line names ${b}: ${logs.join('\n')}`);
 		assert.deepEqual(callbackOf(a), { url: '', option: 2 });
 		assert.deepEqual(callbackOf(c), { url: '', option: 2 });
-		assert.deepEqual(t.savedStaticData(), { 'node:Virtual Number Trigger': {} });
 	});
 
 	test('a number pointed elsewhere since activation is left as it is on deactivation', async () => {
@@ -272,39 +371,144 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		assert.ok(host.logsSince(logsFrom).some((line) => line.includes(a) && line.includes('left as it is')));
 	});
 
-	test('any other failure on deactivation is reported, and remembered for the next attempt', async () => {
+	test('a restore failing once is retried; failing every time, it is reported and the next deactivation restores it', async () => {
 		const [a, b, c] = numbers();
-		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a, b, c]) });
-		await t.activate();
-		sandbox.control.injectFaults({ kind: 'http500', operation: 'update_virtualnum' });
-		await assert.rejects(t.lifecycle('delete'), (error: Error & { description?: string }) => {
-			assert.match(error.message, /Could not restore the previous callback URL of \d+/);
-			assert.match(String(error.description), /HTTP 500/);
-			return true;
+		let failing = '';
+		const proxy = await startProxy(sandbox.vnUrl, (request) => {
+			if (request.params.service === 'update_virtualnum' && request.params.virtualnum === failing) sandbox.control.injectFaults({ kind: 'http500', operation: 'update_virtualnum' });
 		});
-		const stillMine = [a, b, c].filter((n) => callbackOf(n).url === t.webhookUrl);
-		assert.equal(stillMine.length, 1, 'the other two were restored');
-		assert.ok(JSON.stringify(t.savedStaticData()).includes(stillMine[0]), 'the failed one is remembered');
-		await t.lifecycle('delete');
-		assert.deepEqual(callbackOf(stillMine[0]), { url: '', option: 2 });
-		assert.deepEqual(t.savedStaticData(), { 'node:Virtual Number Trigger': {} });
+		try {
+			const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a, b, c]) }, { baseUrl: proxy.url });
+			await t.activate();
+			sandbox.control.injectFaults({ kind: 'http500', operation: 'update_virtualnum' });
+			assert.equal(await t.deactivate(), undefined, 'one failure is absorbed by a retry');
+			for (const number of [a, b, c]) assert.deepEqual(callbackOf(number), { url: '', option: 2 });
+
+			await t.activate();
+			failing = b;
+			const error = (await t.deactivate()) as Error & { description?: string };
+			assert.equal(error.message, `Could not restore the previous callback URL of ${b}`);
+			assert.match(String(error.description), /HTTP 500.*activating and deactivating the workflow again puts them back/);
+			assert.ok(t.holds(callbackOf(b).url), `${b} still points at the trigger`);
+			assert.deepEqual(callbackOf(a), { url: '', option: 2 }, 'the others were restored');
+			failing = '';
+			await t.activate();
+			await t.deactivate();
+			for (const number of [a, b, c]) assert.deepEqual(callbackOf(number), { url: '', option: 2 });
+		} finally {
+			await proxy.close();
+		}
 	});
 
-	test('test mode and production keep their own records, even in one static data copy', async () => {
+	test('an n8n restart with an active trigger: nothing to do, the numbers still point at it, deactivation restores them', async () => {
+		const [a, b] = numbers();
+		await setForeignCallback(a, FOREIGN, 1);
+		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a, b]) });
+		await t.activate();
+		sandbox.control.clearRequests();
+		await host.restart();
+		assert.equal(updates().length, 0, 'checkExists at start-up found every number in place');
+		assert.equal(t.registered, true);
+		assert.ok(t.holds(callbackOf(a).url) && t.holds(callbackOf(b).url));
+		await t.deactivate();
+		assert.deepEqual(callbackOf(a), { url: FOREIGN, option: 1 });
+		assert.deepEqual(callbackOf(b), { url: '', option: 2 });
+	});
+
+	describe('two triggers on one number: only one can receive its calls, the second is refused', () => {
+		for (const order of [['A', 'B'], ['B', 'A']] as const) {
+			test(`${order[0]} first: ${order[1]} is refused while ${order[0]} is active; every order of deactivation ends on the original URL`, async () => {
+				const [shared, onlyA, onlyB] = numbers();
+				await setForeignCallback(shared, FOREIGN, 1);
+				const triggers = {
+					A: trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([shared, onlyA]), options: { secret: 'secret-of-A' } }),
+					B: trigger({ events: ['callEnded'], numbers: 'selected', virtualnums: selectedNumbers([onlyB, shared]), options: { secret: 'secret-of-B' } }),
+				};
+				const [first, second] = [triggers[order[0]], triggers[order[1]]];
+				await first.activate();
+				await assert.rejects(second.activate(), (error: Error & { description?: string }) => {
+					assert.match(error.message, new RegExp(`The number already reports its calls to another workflow's Virtual Number Trigger: ${shared} \\(${first.webhookUrl.replace(/[.?]/g, '\\$&')}\\?secret=\\*{8}&vnt=live`));
+					assert.ok(error.message.includes(`its original callback URL, kept in that URL: ${FOREIGN} (option 1)`), error.message);
+					assert.match(String(error.description), /Nothing was changed\. A number has one callback URL, so only one workflow can receive its calls: deactivate the other workflow first/);
+					assert.ok(!`${error.message}${error.description}`.includes('secret-of-'), 'no secret of either workflow');
+					return true;
+				});
+				assert.ok(first.holds(callbackOf(shared).url), `the number stays with ${order[0]}`);
+				assert.deepEqual(callbackOf(order[1] === 'A' ? onlyA : onlyB), { url: '', option: 2 }, `nothing of ${order[1]} registered`);
+				await first.deactivate();
+				assert.deepEqual(callbackOf(shared), { url: FOREIGN, option: 1 });
+				await second.activate();
+				assert.ok(second.holds(callbackOf(shared).url));
+				await second.deactivate();
+				for (const number of [shared, onlyA, onlyB]) assert.deepEqual(callbackOf(number), number === shared ? { url: FOREIGN, option: 1 } : { url: '', option: 2 });
+			});
+		}
+	});
+
+	describe('listen for test event', () => {
+		test('registers the test URL on the numbers and gives them back when listening stops', async () => {
+			const { a, t } = await oneWithForeign();
+			await t.listen();
+			assert.equal(callbackOf(a).url, registeredUrl(t.testWebhookUrl, '', 'test', { url: FOREIGN, option: 1 }));
+			await t.stopListening();
+			assert.deepEqual(callbackOf(a), { url: FOREIGN, option: 1 });
+		});
+
+		test("is refused on numbers that point at this workflow's production URL: test mode never costs production events", async () => {
+			const [a, b] = numbers();
+			const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a, b]) });
+			await t.activate();
+			sandbox.control.clearRequests();
+			await assert.rejects(t.listen(), (error: Error & { description?: string }) => {
+				assert.match(error.message, /^2 numbers point at this workflow's production URL \(the workflow is active\)/);
+				assert.match(String(error.description), /Nothing was changed\. Listening for a test event would take the number's calls away from the active workflow/);
+				return true;
+			});
+			assert.equal(updates().length, 0);
+			assert.ok(t.holds(callbackOf(a).url) && t.holds(callbackOf(b).url));
+			assert.equal(t.listening, false);
+			await t.deactivate();
+			assert.deepEqual(callbackOf(a), { url: '', option: 2 });
+		});
+
+		test('activation while listening takes the number over, keeping the original; listening then ends without touching it', async () => {
+			const { a, t } = await oneWithForeign();
+			await t.listen();
+			await t.activate();
+			assert.equal(callbackOf(a).url, urlFor(t, { url: FOREIGN, option: 1 }));
+			await t.stopListening();
+			assert.ok(t.holds(callbackOf(a).url), 'the production URL stays');
+			await t.deactivate();
+			assert.deepEqual(callbackOf(a), { url: FOREIGN, option: 1 });
+		});
+	});
+
+	test("a number on this trigger's URL under another address (WEBHOOK_URL changed) is refused, naming its original URL", async () => {
 		const [a] = numbers();
-		await setForeignCallback(a, FOREIGN, 2);
-		const parameters = { events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]) };
-		const production = trigger(parameters);
-		await production.activate();
-		// The editor's copy of the workflow carries production's static data into the test registration.
-		const testRun = host.add({ ...production.options, mode: 'test', staticData: production.savedStaticData() });
-		assert.equal(await testRun.lifecycle('checkExists'), false);
-		await testRun.activate();
-		assert.equal(callbackOf(a).url, testRun.webhookUrl);
-		await testRun.deactivate();
-		assert.deepEqual(callbackOf(a), { url: production.webhookUrl, option: 3 }, 'the test run gives the number back to production');
-		await production.deactivate();
-		assert.deepEqual(callbackOf(a), { url: FOREIGN, option: 2 });
+		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]) });
+		const oldAddress = urlFor(t, { url: FOREIGN, option: 1 }).replace(host.baseUrl, 'https://old-n8n.example.com');
+		await setForeignCallback(a, oldAddress, 3);
+		await assert.rejects(t.activate(), (error: Error & { description?: string }) => {
+			assert.match(error.message, /points at this trigger's URL under another address: .*https:\/\/old-n8n\.example\.com\/webhook\//);
+			assert.ok(error.message.includes(`its original callback URL, kept in that URL: ${FOREIGN} (option 1)`));
+			assert.match(String(error.description), /If n8n's WEBHOOK_URL changed/);
+			return true;
+		});
+		assert.equal(callbackOf(a).url, oldAddress);
+	});
+
+	test("a previous URL too long to fit inside the trigger's URL is refused before any change", async () => {
+		const [a, b] = numbers();
+		const long = `https://crm.example.com/${'x'.repeat(440)}`;
+		await setForeignCallback(b, long, 1);
+		sandbox.control.clearRequests();
+		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a, b]) });
+		await assert.rejects(t.activate(), (error: Error & { description?: string }) => {
+			assert.match(error.message, new RegExp(`^The number has a callback URL too long to be kept inside the trigger's URL: ${b}`));
+			assert.match(String(error.description), /Nothing was changed\. The trigger keeps each number's previous callback URL inside the URL it registers \(the service accepts at most 511 characters\)/);
+			return true;
+		});
+		assert.equal(updates().length, 0);
 	});
 
 	test('SMS delivery only: nothing is registered on the service', async () => {
@@ -355,19 +559,16 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		assert.ok(!host.logsSince(logsFrom).join('\n').includes('wrong-token-value'));
 	});
 
-	test('the node is registered with GET and POST webhooks on one path, the credential test and the number search', () => {
+	test('the node: credential test, number search, trigger panel and activation message', () => {
 		const t: TriggerInstance = trigger({ events: CALLS });
-		const webhooks = t.webhookDescriptions();
-		assert.deepEqual(
-			webhooks.map((w) => [w.name, w.httpMethod, w.path, w.responseMode]),
-			[
-				['default', 'POST', 'webhook', 'onReceived'],
-				['default', 'GET', 'webhook', 'onReceived'],
-			],
-		);
-		assert.deepEqual(t.nodeType.description.credentials, [{ name: 'virtualnumApi', required: true, testedBy: 'virtualnumApiTest' }]);
+		const description = t.nodeType.description;
+		assert.deepEqual(description.credentials, [{ name: 'virtualnumApi', required: true, testedBy: 'virtualnumApiTest' }]);
 		assert.equal(typeof t.nodeType.methods?.credentialTest?.virtualnumApiTest, 'function');
 		assert.equal(typeof t.nodeType.methods?.listSearch?.searchVirtualnums, 'function');
-		assert.deepEqual(t.nodeType.description.inputs, []);
+		assert.deepEqual(description.inputs, []);
+		assert.match(String(description.activationMessage), /previous callback URL is kept and put back.*SMS delivery statuses register nothing: paste the Production URL into the Bulk SMS node's Delivery Report URL/);
+		const panel = description.triggerPanel as { executionsHelp: { active: string; inactive: string }; activationHint: string };
+		assert.match(panel.executionsHelp.inactive, /Numbers an active workflow uses are refused/);
+		assert.match(panel.executionsHelp.active, /Listening for a test event is refused on the numbers it uses/);
 	});
 });

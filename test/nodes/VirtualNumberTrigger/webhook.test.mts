@@ -24,7 +24,7 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 	beforeEach(async () => {
 		for (const t of active.splice(0)) await t.deactivate().catch(() => undefined);
 		sandbox.control.reset();
-		sandbox.control.configure({ callbackStyle: 'json' });
+		sandbox.control.configure({ callbackStyle: 'json', callStartRepeats: 1 });
 	});
 
 	const numbers = () => sandbox.control.virtualnums().filter((r) => r.active_status === 1).map((r) => r.virtualnum);
@@ -37,21 +37,25 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 	const post = (url: string, body: string, contentType?: string) =>
 		fetch(url, { method: 'POST', body, headers: contentType ? { 'Content-Type': contentType } : {} });
 
-	/** The normalized fields a call's callbacks must come out with. */
+	/** The normalized fields a call's callbacks must come out with (the vocabulary of nodes/shared/callFields.ts). */
 	function expectedCall(call: Awaited<ReturnType<Sandbox['control']['placeCall']>>['call'], event: 'call.started' | 'call.ended') {
 		const ended = event === 'call.ended';
 		return {
 			event,
 			callId: call.cdr_uniqueid,
 			virtualNumber: call.cdr_ddi,
-			caller: call.cdr_ani,
-			destination: call.user_phone,
+			callerNumber: call.cdr_ani,
+			destinationPhone: call.user_phone,
 			numberDescription: call.user_name,
 			callStatus: ended ? call.call_status : null,
 			startTime: call.start_call,
 			endTime: ended ? call.end_call : null,
 			durationSec: ended ? call.call_duration : null,
 			recordingExists: ended ? call.has_recording : null,
+			recordingUrl: null,
+			agentRating: null,
+			marketingMetadata: null,
+			adClickId: null,
 		};
 	}
 	const stable = (json: IDataObject) => {
@@ -91,7 +95,9 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 			// the untouched request: the fields as sent, in the query (GET) or the body (POST)
 			const sent = callbacks[1];
 			if (style === 'query') {
-				assert.deepEqual(ended.query, sent.query);
+				const { vnt, vnt_prev: previous, ...fields } = sent.query;
+				assert.deepEqual([vnt, previous], ['live', '2'], "the trigger's own parameters travel with the callback");
+				assert.deepEqual(ended.query, fields, "and are left out of the item's query");
 				assert.deepEqual(ended.body, {});
 			} else {
 				assert.deepEqual(ended.body, sent.body);
@@ -112,9 +118,9 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 		});
 		const { callbacks } = await sandbox.control.placeCall({ virtualnum: number, caller: '0541234567' });
 		assert.deepEqual(callbacks.map((c) => [c.kind, c.responseStatus, c.responseBody]), [
-			['call.start', 200, 'OK'],
-			['call.end', 200, '{"message":"Workflow was started"}'],
-		]);
+			['call.start', 200, ''],
+			['call.end', 200, ''],
+		], 'callbacks are answered with an empty body, started or not');
 		assert.equal(t.executions.length, 1);
 		assert.equal(t.executions[0][0].json.event, 'call.ended');
 		assert.equal(t.outcomes[0].started, false);
@@ -206,8 +212,8 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 		const small = await post(t.webhookUrl, JSON.stringify({ event: 'call.start', call_uuid: '1.1' }), 'application/json');
 		assert.equal(small.status, 200);
 		assert.equal(t.executions.length, 1);
-		// the default limit (64 KB)
-		const byDefault = await activated({ events: CALLS });
+		// the default limit (64 KB), on a trigger that registers nothing (only one trigger can hold a number)
+		const byDefault = await activated({ events: ['smsDelivery'] });
 		const huge = await post(byDefault.webhookUrl, JSON.stringify({ event: 'end', padding: 'x'.repeat(70 * 1024) }), 'application/json');
 		assert.equal(huge.status, 413);
 		assert.equal(byDefault.executions.length, 0);
@@ -256,7 +262,7 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 		const t = await activated({ events: ['callEnded'], numbers: 'selected', virtualnums: selectedNumbers([numbers()[0]]) });
 		const answer = await post(t.webhookUrl, JSON.stringify({ message_id: 7, dest: '0541112222', sender: 'Shop24', status: 'DELIVERED' }), 'application/json');
 		assert.equal(answer.status, 200);
-		assert.equal(await answer.text(), 'OK');
+		assert.equal(await answer.text(), '');
 		assert.equal(t.executions.length, 0);
 	});
 
@@ -316,7 +322,7 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 		test('an empty request (a reachability check) is answered 200 and starts nothing', async () => {
 			const answer = await fetch(t.webhookUrl);
 			assert.equal(answer.status, 200);
-			assert.equal(await answer.text(), 'OK');
+			assert.equal(await answer.text(), '');
 			const empty = await post(t.webhookUrl, '', 'application/json');
 			assert.equal(empty.status, 200);
 			assert.equal(t.executions.length, 0);
@@ -337,5 +343,96 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 			assert.equal(outcome.items[0].json.event, 'call.ended');
 			assert.equal(({} as IDataObject).polluted, undefined);
 		});
+	});
+	describe('callbacks as integrators of the real service report them (upper-case fields, repeated starts)', () => {
+		test('CLI, DDI, UUID, CALLSTATUS, DURATION, DEST and download come out under the vocabulary; STARTED is a start', async () => {
+			sandbox.control.configure({ callbackStyle: 'upper' });
+			const [number] = numbers();
+			const t = await activated({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([number]) });
+			const { call, callbacks } = await sandbox.control.placeCall({ virtualnum: number, caller: '0541234567', durationSec: 61 });
+			assert.deepEqual(callbacks.map((c) => [c.kind, c.method, c.responseStatus]), [['call.start', 'GET', 200], ['call.end', 'GET', 200]]);
+			assert.equal(callbacks[0].query.CALLSTATUS, 'STARTED');
+			const [started, ended] = t.executions.map((items) => items[0].json);
+			assert.equal(started.event, 'call.started', 'CALLSTATUS=STARTED is the start, not the end');
+			assert.deepEqual(
+				[started.callId, started.virtualNumber, started.callerNumber, started.destinationPhone, started.callStatus],
+				[call.cdr_uniqueid, number, '0541234567', call.user_phone, 'STARTED'],
+			);
+			assert.equal(ended.event, 'call.ended');
+			assert.equal(ended.callStatus, 'ANSWER');
+			assert.equal(ended.durationSec, 61);
+			assert.equal(ended.recordingUrl, callbacks[1].query.download);
+			assert.equal(ended.recordingExists, true, 'a download address means a recording exists');
+			assert.equal((ended.query as IDataObject).CLI, '0541234567', 'the query as sent, without the trigger\'s own parameters');
+			assert.ok(!Object.keys(ended.query as IDataObject).some((key) => key.startsWith('vnt')));
+		});
+
+		for (const [status, event] of [['ENDED', 'call.ended'], ['NOANSWER', 'call.ended'], ['BUSY', 'call.ended'], ['Ringing', 'call.started'], ['STARTED', 'call.started']] as const) {
+			test(`CALLSTATUS=${status} is ${event}`, async () => {
+				const t = host.add({ parameters: { events: CALLS }, credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn } } });
+				const outcome = await t.receive({ method: 'POST', body: { UUID: '9.1', DDI: '0722000100', CLI: '0541234567', CALLSTATUS: status, CALLDURATION: '7' } });
+				assert.equal(outcome.items[0].json.event, event);
+				assert.equal(outcome.items[0].json.durationSec, 7, 'CALLDURATION is the duration');
+			});
+		}
+
+		test('the start repeated for one call: every copy starts the workflow, unless "Call Started Once per Call" is on', async () => {
+			sandbox.control.configure({ callbackStyle: 'upper', callStartRepeats: 3 });
+			const [first, second] = numbers();
+			const every = await activated({ events: ['callStarted'], numbers: 'selected', virtualnums: selectedNumbers([first]) });
+			const once = await activated({ events: ['callStarted'], numbers: 'selected', virtualnums: selectedNumbers([second]), options: { onceCallStarted: true } });
+			await sandbox.control.placeCall({ virtualnum: first, caller: '0541234567' });
+			const { call, callbacks } = await sandbox.control.placeCall({ virtualnum: second, caller: '0541234567' });
+			assert.equal(callbacks.length, 3);
+			assert.ok(callbacks.every((c) => c.responseStatus === 200 && c.responseBody === ''), 'repeats are answered 200 like any callback');
+			assert.equal(every.executions.length, 3);
+			assert.equal(once.executions.length, 1);
+			assert.equal(once.executions[0][0].json.callId, call.cdr_uniqueid);
+			// what n8n saved is what another process (queue mode: another webhook processor) reads
+			const elsewhere = once.inAnotherProcess();
+			const repeat = await elsewhere.receive({ method: 'GET', query: { UUID: call.cdr_uniqueid, DDI: second, CALLSTATUS: 'STARTED' } });
+			assert.equal(repeat.started, false, 'the repeat is recognised from the saved static data');
+			const next = await elsewhere.receive({ method: 'GET', query: { UUID: `${call.cdr_uniqueid}9`, DDI: second, CALLSTATUS: 'STARTED' } });
+			assert.equal(next.started, true, 'another call starts it');
+		});
+	});
+
+	test('an event or type named after Object.prototype is passed on, never dropped', async () => {
+		const t = await activated({ events: CALLS });
+		for (const name of Object.getOwnPropertyNames(Object.prototype)) {
+			for (const field of ['event', 'type']) {
+				const withCall = await t.receive({ method: 'POST', body: { [field]: name, call_uuid: '4.2', cdr_ddi: '0722000100' } });
+				assert.equal(withCall.started, true, `${field}=${name} with call fields`);
+				assert.equal(withCall.items[0].json.event, 'call.started');
+				const alone = await t.receive({ method: 'POST', body: { [field]: name } });
+				assert.equal(alone.started, true, `${field}=${name} alone`);
+				assert.equal(alone.items[0].json.event, 'unknown');
+			}
+		}
+	});
+
+	test('keys n8n refuses in expressions are renamed with a trailing underscore in the query and body, at any depth', async () => {
+		const t = await activated({ events: CALLS });
+		const body = JSON.parse('{"caller": "0541234567", "caller_": "taken", "constructor": {"prototype": 1, "ok": 2}, "list": [{"__proto__": "x"}], "event": "end", "call_uuid": "5.1"}') as IDataObject;
+		const outcome = await t.receive({ method: 'POST', body, query: { arguments: 'a' } });
+		const item = JSON.parse(JSON.stringify(outcome.items[0].json)) as IDataObject;
+		assert.deepEqual(item.body, { caller__: '0541234567', caller_: 'taken', constructor_: { prototype_: 1, ok: 2 }, list: [{ __proto___: 'x' }], event: 'end', call_uuid: '5.1' });
+		assert.deepEqual(item.query, { arguments_: 'a' });
+		assert.equal(item.callerNumber, '0541234567', 'the caller field itself is read under its name');
+	});
+
+	test('listening for a test event: the test URL receives one call, then the number goes back', async () => {
+		const [number] = numbers();
+		const t = host.add({ parameters: { events: ['callStarted'], numbers: 'selected', virtualnums: selectedNumbers([number]) }, credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn } } });
+		await t.listen();
+		assert.ok(t.holds(sandbox.control.virtualnum(number)!.callback_url, 'test'));
+		const { callbacks } = await sandbox.control.placeCall({ virtualnum: number, caller: '0541234567' });
+		assert.deepEqual(callbacks.map((c) => [c.kind, c.responseStatus, c.responseBody]), [['call.start', 200, '']]);
+		// n8n answers first, then deregisters and runs the execution
+		for (let i = 0; i < 100 && (t.executions.length === 0 || t.listening); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+		assert.equal(t.executions.length, 1);
+		assert.equal(t.outcomes[0].mode, 'test');
+		assert.equal(t.listening, false);
+		assert.deepEqual({ url: sandbox.control.virtualnum(number)!.callback_url, option: sandbox.control.virtualnum(number)!.callback_url_option }, { url: '', option: 2 });
 	});
 });
