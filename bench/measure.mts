@@ -1,12 +1,14 @@
 /**
  * One measurement in the child process: warm up, collect garbage, then one run: wall time, CPU time
- * of this process, and the peak RSS growth over the RSS just before the run (sampled every 2 ms,
- * and the kernel's own high-water mark when the run raised it).
+ * of this process, and the peak RSS growth over the RSS just before the run (sampled every 2 ms for
+ * the memory rows, 10 ms for the others, and the kernel's own high-water mark when the run raised it).
  *
  * Profiles of the measured run only (not of the start-up or the warm-up):
  *   BENCH_PROFILE=<file.cpuprofile>        CPU profile (Chrome DevTools, speedscope…)
  *   BENCH_HEAP_PROFILE=<file.heapprofile>  sampled allocations still alive at the end of the run
- *                                          (`.all.heapprofile` beside it: every sampled allocation)
+ *                                          (a name ending .all.heapprofile, or BENCH_HEAP_ALL=1:
+ *                                          every sampled allocation, collected or not)
+ *   BENCH_BREAKDOWN=1                      peak growth of the V8 heap and of the buffers outside it
  */
 import { writeFileSync } from 'node:fs';
 
@@ -62,7 +64,7 @@ async function cpuProfiler(file: string): Promise<Profiler> {
 /** Two sampling heap profilers would share one sampler: the live and the all-allocations views come from two runs of the env var. */
 async function heapProfiler(file: string): Promise<Profiler> {
 	const { post, close } = await inspector();
-	const all = file.endsWith('.all.heapprofile');
+	const all = file.endsWith('.all.heapprofile') || process.env.BENCH_HEAP_ALL === '1';
 	await post('HeapProfiler.enable');
 	await post('HeapProfiler.startSampling', {
 		samplingInterval: 16 * 1024,
@@ -84,15 +86,21 @@ export async function measure(
 	run: () => Promise<{ produced: number; extra?: Measurement['extra'] }>,
 	options: { breakdown?: boolean } = {},
 ): Promise<Measurement> {
+	// BENCH_BREAKDOWN=1: where the memory was, for any task (the recording rows always report it).
+	if (process.env.BENCH_BREAKDOWN) options = { ...options, breakdown: true };
 	await warm();
 	await settleHeap();
 	const rssBefore = process.memoryUsage.rss();
 	const highWaterBefore = process.resourceUsage().maxRSS * 1024;
 	let peak = rssBefore;
-	const sampler = setInterval(() => {
-		const rss = process.memoryUsage.rss();
-		if (rss > peak) peak = rss;
-	}, 2);
+	// Reading the RSS costs about 0.1 ms: every 2 ms where memory is the figure, every 10 ms otherwise.
+	const sampler = setInterval(
+		() => {
+			const rss = process.memoryUsage.rss();
+			if (rss > peak) peak = rss;
+		},
+		options.breakdown ? 2 : 10,
+	);
 	// Where the memory is: V8 heap, and buffers outside it (every 5 ms; costlier to read).
 	const base = process.memoryUsage();
 	const parts = { heapUsed: 0, external: 0, arrayBuffers: 0 };

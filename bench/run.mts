@@ -11,7 +11,7 @@
  *   npm run bench                               all benchmarks
  *   npm run bench -- --only bulk-send,trigger   some (matched against the row names)
  *   npm run bench -- --reps 3                   repetitions of every measurement
- *   npm run bench -- --no-write                 print only
+ *   npm run bench -- --no-write                 print only (--json: every row's figures too)
  *   npm run bench -- --fields-parameters '{…}'  the Send parameters of the "recipients from input
  *                                               fields" mode (also BENCH_FIELDS_PARAMETERS), which
  *                                               switches on the rows of that mode
@@ -66,6 +66,7 @@ async function main() {
 		removeUserFolder();
 	}
 	process.stdout.write(`\n${printTable(rows)}\n\n`);
+	if (args.includes('--json')) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
 	if (args.includes('--no-write')) return;
 	const run: Run = {
 		started: started.toISOString().slice(0, 16).replace('T', ' '),

@@ -23,6 +23,8 @@ interface SmsTarget {
 	token: string;
 	items: number;
 	batchSize: number;
+	/** Report where the peak memory was (V8 heap, buffers outside it). */
+	breakdown?: boolean;
 }
 
 interface SendTask extends SmsTarget {
@@ -91,6 +93,7 @@ export async function smsNode(task: Extract<SmsTask, { kind: 'smsNode' }>): Prom
 	return await measure(
 		() => send(campaign(warmUpSize(task), WARM_UP_OFFSET), '+972 50-6000000'),
 		async () => ({ produced: sent(await send(campaign(task.items), '+972 50-1000000')) }),
+		{ breakdown: task.breakdown },
 	);
 }
 
@@ -126,6 +129,7 @@ export async function smsFetch(task: Extract<SmsTask, { kind: 'smsFetch' }>): Pr
 	return await measure(
 		() => send(campaign(warmUpSize(task), WARM_UP_OFFSET)),
 		async () => ({ produced: await send(campaign(task.items)) }),
+		{ breakdown: task.breakdown },
 	);
 }
 

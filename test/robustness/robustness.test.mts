@@ -14,7 +14,10 @@ import { doubleSendSuite } from './doubleSend.mts';
 import { faultSuite, triggerFaultSuite } from './faults.mts';
 import { hangSuite } from './hangs.mts';
 import { nothingLostSuite } from './nothingLost.mts';
-import { PASSWORD, TRIGGER_SECRET, collectedCount, findSecrets } from './support.mts';
+import type { INodeProperties, INodePropertyMode, INodeType } from 'n8n-workflow';
+
+import { loadPackage } from '../harness/engine.mts';
+import { PASSWORD, TRIGGER_SECRET, collectedCount, findSecrets, pickedLocators, timedRegexCalls } from './support.mts';
 
 describe('Robustness', { concurrency: 2 }, () => {
 	hangSuite();
@@ -50,3 +53,44 @@ describe('Secrets', () => {
 		assert.deepEqual(found, [], `secrets found: ${JSON.stringify(found.slice(0, 5), null, 2)}`);
 	});
 });
+
+/** Every resource-locator property called `name`, at any depth (collections, fixed collections). */
+function locators(properties: INodeProperties[], name: string): INodeProperties[] {
+	return properties.flatMap((property) => [
+		...(property.type === 'resourceLocator' && property.name === name ? [property] : []),
+		...locators([...((property.options ?? []) as INodeProperties[]), ...((property as { values?: INodeProperties[] }).values ?? [])], name),
+	]);
+}
+
+// See support.mts ("resource locators, and the suite's independence from the machine's load").
+describe("Independence from the machine's load", () => {
+	test("no regex check with n8n's 250 ms wall-clock limit ran during the suite", () => {
+		assert.ok(pickedLocators().length > 0, 'the suite picked its resource-locator values From List');
+		assert.equal(
+			timedRegexCalls(),
+			0,
+			'a run typed a resource-locator value By ID / By Number (n8n checks it by regex in a VM limited to 250 ms, which a loaded machine exceeds): use rl() / listedNumbers() from support.mts',
+		);
+	});
+
+	test('the values the suite picked From List pass the By ID / By Number regexes too (checked here, without the time limit)', async () => {
+		const loader = await loadPackage();
+		const checked: string[] = [];
+		for (const { type, name, value } of pickedLocators()) {
+			const properties = locators((loader.getNode(type).type as INodeType).description.properties, name);
+			assert.ok(properties.length > 0, `${type} has a resource locator ${name}`);
+			for (const property of properties) {
+				const typed = (property.modes ?? []).find((mode: INodePropertyMode) => mode.name === 'id');
+				for (const rule of (typed?.validation ?? []) as Array<{ type?: string; properties?: { regex: string; errorMessage: string } }>) {
+					if (rule.type !== 'regex' || !rule.properties) continue;
+					// The pattern n8n builds (validateResourceLocatorParameter), with the native engine.
+					const { regex, errorMessage } = rule.properties;
+					assert.match(value, new RegExp(`^${regex}$`), `${type} ${name} "${value}": ${errorMessage}`);
+					checked.push(`${type} ${name} ${value}`);
+				}
+			}
+		}
+		assert.ok(checked.length >= 4, `checked ${checked.join(', ')}`);
+	});
+});
+
