@@ -72,6 +72,7 @@ async function bulkSendRow(sandbox: Sandbox, settings: Settings, batchSize: numb
 		{
 			node: (): Task => ({ kind: 'smsNode', ...sms }),
 			floor: (): Task => ({ kind: 'smsFloor', ...sms }),
+			floorHttp: (): Task => ({ kind: 'smsFloor', ...sms, sendBatches: true }),
 			fetch: (): Task => ({ kind: 'smsFetch', ...target(batchSize) }),
 		},
 		prepare,
@@ -79,6 +80,7 @@ async function bulkSendRow(sandbox: Sandbox, settings: Settings, batchSize: numb
 	);
 	const node = wall(sides.node);
 	const floor = wall(sides.floor);
+	const floorHttp = wall(sides.floorHttp);
 	const fetch = wall(sides.fetch);
 	const toFloorAndFetch = node / (floor + fetch);
 	const toFetch = node / fetch;
@@ -90,6 +92,7 @@ async function bulkSendRow(sandbox: Sandbox, settings: Settings, batchSize: numb
 		compared: [
 			{ label: 'fetch', value: round(fetch), ratio: ratio(node, fetch) },
 			{ label: 'floor + fetch', value: round(floor + fetch), ratio: ratio(node, floor + fetch) },
+			{ label: "floor sending the same batches through n8n's HTTP helper", value: round(floorHttp), ratio: ratio(node, floorHttp) },
 		],
 		checks: [
 			check('≤ 1.25× (floor + fetch)', toFloorAndFetch, 1.25, 'atMost'),
@@ -101,19 +104,29 @@ async function bulkSendRow(sandbox: Sandbox, settings: Settings, batchSize: numb
 		fetchMs: round(fetch),
 		nodeOverFetch: ratio(node, fetch),
 		nodeOverFloorPlusFetch: ratio(node, floor + fetch),
-		// What is the node's own: its time beyond n8n's floor and the requests themselves.
-		nodeOwnMs: round(node - floor - fetch),
+		// Beyond n8n's floor and a plain client's requests: n8n's HTTP helper and the node's own code.
+		beyondFloorAndFetchMs: round(node - floor - fetch),
+		// What sending the same batches through n8n's HTTP helper costs beyond the plain client.
+		floorWithN8nHttpMs: round(floorHttp),
+		// The node's own: its time beyond a floor that sends the same batches through n8n's helper.
+		nodeOwnMs: round(node - floorHttp),
+		// The same in CPU time of the measured process (steadier than wall time on a loaded machine).
+		nodeOwnCpuMs: round(cpu(sides.node) - cpu(sides.floorHttp)),
+		n8nHttpHelperBeyondFetchCpuMs: round(cpu(sides.floorHttp) - cpu(sides.floor) - cpu(sides.fetch)),
 		requests: sides.node.requests[0],
 		fetchRequests: sides.fetch.requests[0],
 		floorRequests: sides.floor.requests[0],
 		cpuMs: cpu(sides.node),
 		floorCpuMs: cpu(sides.floor),
+		floorWithN8nHttpCpuMs: cpu(sides.floorHttp),
+		floorWithN8nHttpRequests: sides.floorHttp.requests[0],
 		fetchCpuMs: cpu(sides.fetch),
 		peakRssGrowthMB: peakMB(sides.node),
 		floorPeakRssGrowthMB: peakMB(sides.floor),
 		fetchPeakRssGrowthMB: peakMB(sides.fetch),
 		runsMs: wallRuns(sides.node),
 		floorRunsMs: wallRuns(sides.floor),
+		floorWithN8nHttpRunsMs: wallRuns(sides.floorHttp),
 		fetchRunsMs: wallRuns(sides.fetch),
 	});
 }

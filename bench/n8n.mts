@@ -18,6 +18,7 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 	IVersionedNodeType,
@@ -143,39 +144,67 @@ export function defaultVersion(type: string): number {
 
 // ---- the floor --------------------------------------------------------------------------------
 
+/** The floor's own settings (properties of the floor only, beside Send's). */
+const FLOOR_PROPERTIES: INodeProperties[] = [
+	{ displayName: 'Phone Field', name: 'benchPhoneField', type: 'string', default: '' },
+	{ displayName: "Send the Batches with n8n's HTTP Helper", name: 'benchSendBatches', type: 'boolean', default: false },
+];
+const OWN = new Set(FLOOR_PROPERTIES.map((property) => property.name));
+
 /**
  * The floor: what any node pays in n8n for the same items. It has Bulk SMS Send's parameters (the
  * same description, so n8n reads them the same way, the same expressions included) and outputs one
  * item per recipient without sending. A parameter holding an expression is read for every item,
- * one without is read once (any node can do that, and Send does); with `phoneField` set (the
+ * one without is read once (any node can do that, and Send does); with a Phone Field (the
  * "recipients from input fields" variant) the number is the item's own field, read without n8n.
+ *
+ * With "Send the Batches", it also posts the same batches through n8n's HTTP helper with the
+ * credential (what any node that sends through n8n pays per request), reading only the count of
+ * results: the floor of a node that sends.
  */
 class FloorNode implements INodeType {
 	description: INodeTypeDescription;
 
 	constructor(bulkSms: INodeTypeDescription) {
-		this.description = { ...bulkSms, displayName: 'Bench Floor', name: 'floor', credentials: [] };
+		this.description = { ...bulkSms, displayName: 'Bench Floor', name: 'floor', properties: [...bulkSms.properties, ...FLOOR_PROPERTIES] };
 	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
 		const parameters = this.getNode().parameters;
-		const phoneField = typeof parameters.benchPhoneField === 'string' ? parameters.benchPhoneField : undefined;
-		const names = Object.keys(parameters).filter((name) => name !== 'benchPhoneField');
+		const names = Object.keys(parameters).filter((name) => !OWN.has(name));
 		const everyItem = names.filter((name) => JSON.stringify(parameters[name]).includes('"='));
 		const values: IDataObject = {};
 		for (const name of names) {
 			if (!everyItem.includes(name)) values[name] = this.getNodeParameter(name, 0, undefined, { extractValue: true }) as IDataObject;
 		}
+		const phoneField = String(parameters.benchPhoneField ?? '');
 		const out: INodeExecutionData[] = [];
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			for (const name of everyItem) values[name] = this.getNodeParameter(name, itemIndex, undefined, { extractValue: true }) as IDataObject;
 			const to = phoneField ? items[itemIndex].json[phoneField] : values.to;
 			for (const dest of String(to).split(/[,;\n]/)) {
-				out.push({ json: { dest, sender: values.sender, message: values.message }, pairedItem: { item: itemIndex } });
+				out.push({ json: { service: 'send_sms', dest, sender: values.sender, message: values.message }, pairedItem: { item: itemIndex } });
 			}
 		}
+		if (parameters.benchSendBatches === true) await sendBatches.call(this, out, Number((values.options as IDataObject).batchSize ?? 100));
 		return [out];
+	}
+}
+
+async function sendBatches(this: IExecuteFunctions, out: INodeExecutionData[], batchSize: number): Promise<void> {
+	const { baseUrl } = await this.getCredentials<{ baseUrl: string }>('virtualnumSmsApi');
+	for (let start = 0; start < out.length; start += batchSize) {
+		const batch = out.slice(start, start + batchSize).map((item) => ({ ...item.json, dest: String(item.json.dest).replace(/\D/g, '') }));
+		const answer = (await this.helpers.httpRequestWithAuthentication.call(this, 'virtualnumSmsApi', {
+			method: 'POST',
+			url: `${baseUrl.replace(/\/+$/, '')}/api/ws_json_bulk.php`,
+			body: Buffer.from(JSON.stringify(batch), 'utf8'),
+			headers: { 'Content-Type': 'application/json' },
+			json: false,
+			encoding: 'text',
+		})) as string;
+		if ((JSON.parse(answer) as unknown[]).length !== batch.length) throw new Error('wrong number of results');
 	}
 }
 

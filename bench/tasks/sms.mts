@@ -34,7 +34,7 @@ interface SendTask extends SmsTarget {
 
 export type SmsTask =
 	| ({ kind: 'smsNode' } & SendTask)
-	| ({ kind: 'smsFloor' } & SendTask)
+	| ({ kind: 'smsFloor'; sendBatches?: boolean } & SendTask)
 	| ({ kind: 'smsFetch' } & SmsTarget)
 	| ({ kind: 'smsHttpPerItem' } & SmsTarget)
 	| ({ kind: 'smsCodeBatches' } & SmsTarget);
@@ -71,6 +71,12 @@ function sendParameters(task: Extract<SmsTask, { kind: 'smsNode' | 'smsFloor' }>
 	return task.kind === 'smsFloor' ? { ...common, ...task.fieldsParameters, benchPhoneField: PHONE_FIELD } : { ...common, ...task.fieldsParameters };
 }
 
+/** The floor's parameters: Send's, and whether it also posts the batches through n8n's HTTP helper. */
+const floorParameters = (task: Extract<SmsTask, { kind: 'smsFloor' }>, fixedTo: string): IDataObject => ({
+	...sendParameters(task, fixedTo),
+	...(task.sendBatches ? { benchSendBatches: true } : {}),
+});
+
 async function run(options: RunOptions, last: string): Promise<INodeExecutionData[]> {
 	const { runWorkflow } = await import('../../test/harness/engine.mts');
 	const result = await runWorkflow(options);
@@ -97,11 +103,22 @@ export async function smsNode(task: Extract<SmsTask, { kind: 'smsNode' }>): Prom
 	);
 }
 
-/** The floor: the same items and parameters through the same engine, one item out per recipient, nothing sent. */
+/**
+ * The floor: the same items and parameters through the same engine, one item out per recipient,
+ * nothing sent; with `sendBatches`, the same batches posted through n8n's HTTP helper too.
+ */
 export async function smsFloor(task: Extract<SmsTask, { kind: 'smsFloor' }>): Promise<Measurement> {
 	const nodeTypes = await benchNodeTypes({ base: false });
 	const read = (input: INodeExecutionData[], fixedTo: string) =>
-		run({ nodes: [{ name: 'Floor', type: FLOOR, parameters: sendParameters(task, fixedTo) }], input, nodeTypes }, 'Floor');
+		run(
+			{
+				nodes: [{ name: 'Floor', type: FLOOR, parameters: floorParameters(task, fixedTo), credentials: { virtualnumSmsApi: { id: 'sms', name: 'Bulk SMS' } } }],
+				input,
+				nodeTypes,
+				credentials: { virtualnumSmsApi: { baseUrl: task.smsUrl, accessToken: task.token } },
+			},
+			'Floor',
+		);
 	return await measure(
 		() => read(campaign(warmUpSize(task), WARM_UP_OFFSET), '+972 50-6000000'),
 		async () => ({ produced: (await read(campaign(task.items), '+972 50-1000000')).length }),
