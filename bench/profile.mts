@@ -21,7 +21,8 @@ interface Profile {
 
 /** Owners, first match wins (tested against the script URL). */
 const OWNERS: Array<[string, RegExp]> = [
-	["the node's own code", /\/dist\/(nodes|credentials)\//],
+	// This package's build (not n8n-nodes-base's dist/nodes under node_modules).
+	["the node's own code", /^(?!.*node_modules).*\/dist\/(nodes|credentials)\//],
 	["n8n's HTTP helper (n8n-core request helpers, axios)", /n8n-core\/dist\/execution-engine\/node-execution-context\/utils\/request-helper|\/request-helpers\/|\/axios\/|\/follow-redirects\/|\/form-data\/|\/proxy-from-env\/|\/combined-stream\/|backend-network/],
 	["n8n's expression engine", /n8n-workflow\/dist\/.*(expression|workflow-data-proxy|extensions|augment-object)|@n8n\/tournament|@n8n\/expression-runtime|\/esprima|\/recast|\/ast-types|\/jmespath|\/luxon\//],
 	["n8n's engine (WorkflowExecute, node contexts, parameters, run data)", /n8n-core\/dist|n8n-workflow\/dist|@n8n\/|\/lodash/],
