@@ -58,7 +58,8 @@ const TARGETS: Array<{ target: string; rows: string[]; check: (c: Check) => bool
 	{ target: "Trigger through the full webhook path: ≥ 0.8× the throughput of n8n's Webhook node", rows: ['trigger-full-webhook-path'], check: () => true },
 ];
 
-const state = (c: Check) => (c.met === true ? 'met' : c.met === false ? `**missed**: ${c.missedBy ?? ''}` : `not measured: ${c.note ?? ''}`);
+const state = (c: Pick<Check, 'met' | 'missedBy' | 'note'>) =>
+	c.met === true ? `met${c.note ? ` (${c.note})` : ''}` : c.met === false ? `**missed**: ${c.missedBy ?? ''}${c.note ? ` (${c.note})` : ''}` : `not measured: ${c.note ?? ''}`;
 
 export interface TargetResult {
 	target: string;
@@ -80,7 +81,7 @@ function targetsTable(results: TargetResult[]): string {
 	const lines = ['| Target (issue 15) | Row | Check | Figure | Result |', '|---|---|---|---|---|'];
 	for (const { target, results: checks } of results) {
 		checks.forEach((c, index) => {
-			const result = c.met === true ? 'met' : c.met === false ? `**missed**: ${c.missedBy ?? ''}` : `not measured: ${c.note ?? ''}`;
+			const result = state(c);
 			lines.push(`| ${index === 0 ? target : ''} | ${c.row} | ${c.check} | ${c.value ?? '—'} | ${result} |`);
 		});
 	}
@@ -97,6 +98,23 @@ function rowsTable(rows: Row[]): string {
 		lines.push(`| ${r.name} | ${measured} | ${compared} | ${checks} | ${met} |`);
 	}
 	return lines.join('\n');
+}
+
+/** The bulk rows' CPU time split into n8n's floor, n8n's HTTP helper and the node's own (medians of the measured process). */
+function bulkSplit(rows: Row[]): string {
+	const bulk = rows.filter((r) => r.name.startsWith('bulk-send-') && r.measured !== null);
+	if (bulk.length === 0) return '';
+	const lines = [
+		'| Row | node | floor | floor sending through n8n\'s HTTP helper | fetch | n8n\'s HTTP helper beyond fetch | the node\'s own |',
+		'|---|---|---|---|---|---|---|',
+		...bulk.map((r) => `| ${r.name} | ${String(r.cpuMs)} | ${String(r.floorCpuMs)} | ${String(r.floorWithN8nHttpCpuMs)} | ${String(r.fetchCpuMs)} | ${String(r.n8nHttpHelperBeyondFetchCpuMs)} | ${String(r.nodeOwnCpuMs)} |`),
+	];
+	return `### Where the bulk rows' time goes (CPU ms of the measured process)
+
+n8n's HTTP helper beyond fetch = (floor sending through n8n's HTTP helper) − floor − fetch; the node's own = node − (floor sending through n8n's HTTP helper). CPU time moves much less than wall time with the machine's load.
+
+${lines.join('\n')}
+`;
 }
 
 function figures(rows: Row[]): string {
@@ -131,6 +149,7 @@ ${rowsTable(rows)}
 
 Ratios are the node's figure over the other one (for callbacks per second, the other one over the node's), so above 1 always means "the node costs more".
 
+${bulkSplit(rows)}
 ### All figures
 
 ${figures(rows)}
