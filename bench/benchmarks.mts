@@ -22,8 +22,7 @@ export const CAMPAIGN = 10_000;
 /** Digits that start the numbers of the children's warm-up sends (campaign offset 5,000,000: +972 50-6xxxxxx). */
 const WARM_UP_DEST = '972506';
 const BATCH_SIZES = [100, 1000];
-const FIELDS_MISSING =
-	'the node has no "recipients from input fields" mode yet: once it has, run `npm run bench -- --fields-parameters \'<the mode\'s Send parameters as JSON>\'`';
+const FIELDS_MISSING = 'the node has no "recipients from input fields" mode yet (switch the rows on with --fields-parameters)';
 
 const nodeBaseMissing = () => {
 	const status = baseNodesStatus();

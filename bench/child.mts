@@ -6,7 +6,8 @@
  *
  * By hand (the measurement goes to stdout), e.g. with a CPU profile of the measured run:
  *   BENCH_PROFILE=send.cpuprofile node --import tsx --expose-gc bench/child.mts --task '{"kind":"smsNode",…}'
- * (run.mts prints each task's JSON with --print-tasks).
+ * (the tasks are built in bench/benchmarks.mts; most need the sandbox's URLs and tokens, so the
+ * usual way is BENCH_PROFILE naming a directory with npm run bench -- --only …).
  */
 import type { Measurement } from './measure.mts';
 import { cdrFetch, cdrNode, type CdrTask } from './tasks/cdr.mts';

@@ -89,7 +89,7 @@ function targetsTable(results: TargetResult[]): string {
 }
 
 function rowsTable(rows: Row[]): string {
-	const lines = ['| Row | Node (median) | Compared with: figure (node / it) | Targets | Met |', '|---|---|---|---|---|'];
+	const lines = ['| Row | Node (time: fastest run; memory: median) | Compared with: figure (node / it) | Targets | Met |', '|---|---|---|---|---|'];
 	for (const r of rows) {
 		const measured = r.measured === null ? '—' : `${r.measured} ${r.unit}`;
 		const compared = r.compared.map((c) => `${c.label}: ${c.value} (${c.ratio}×)`).join('<br>') || '—';
@@ -159,6 +159,11 @@ ${RESULTS_END}`;
 /** Writes results.json and replaces the results section of the page. */
 export function write(jsonFile: string, pageFile: string, run: Run, rows: Row[]): void {
 	writeFileSync(jsonFile, `${JSON.stringify({ run, targets: targets(rows), rows }, null, '\t')}\n`);
+	writePage(pageFile, run, rows);
+}
+
+/** Replaces the results section of the page (also from a saved results.json: `npm run bench -- --rewrite`). */
+export function writePage(pageFile: string, run: Run, rows: Row[]): void {
 	const page = readFileSync(pageFile, 'utf8');
 	const start = page.indexOf(RESULTS_START);
 	const end = page.indexOf(RESULTS_END);

@@ -12,10 +12,13 @@
  *   npm run bench -- --only bulk-send,trigger   some (matched against the row names)
  *   npm run bench -- --reps 3                   repetitions of every measurement
  *   npm run bench -- --no-write                 print only (--json: every row's figures too)
+ *   npm run bench -- --rewrite                  measure nothing: write the page's results section again
+ *                                               from bench/results.json (after editing report.mts)
  *   npm run bench -- --fields-parameters '{…}'  the Send parameters of the "recipients from input
  *                                               fields" mode (also BENCH_FIELDS_PARAMETERS), which
  *                                               switches on the rows of that mode
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,7 +27,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { startSandbox } from '../sandbox/index.mts';
 import { alternatives, bulkSend, cdrExport, perItemPattern, recording, triggerFullPath, triggerFunction, type Settings } from './benchmarks.mts';
 import { baseNodesStatus } from './n8n.mts';
-import { machine, printTable, write, type Run } from './report.mts';
+import { machine, printTable, write, writePage, type Run } from './report.mts';
 import type { Row } from './rows.mts';
 import { log, removeUserFolder } from './sides.mts';
 
@@ -46,6 +49,12 @@ const settings: Settings = {
 };
 
 async function main() {
+	if (args.includes('--rewrite')) {
+		const saved = JSON.parse(readFileSync(join(HERE, 'results.json'), 'utf8')) as { run: Run; rows: Row[] };
+		writePage(join(HERE, '..', 'docs', 'benchmarks.md'), saved.run, saved.rows);
+		log('written: docs/benchmarks.md (results section, from bench/results.json)');
+		return;
+	}
 	const atStart = machine();
 	const started = new Date();
 	const base = baseNodesStatus();
