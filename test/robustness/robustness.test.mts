@@ -73,21 +73,27 @@ describe("Independence from the machine's load", () => {
 		);
 	});
 
-	test('the values the suite picked From List pass the By ID / By Number regexes too (checked here, without the time limit)', async () => {
+	test('the values the suite picked From List pass the regexes of a typed mode too (checked here, without the time limit)', async () => {
 		const loader = await loadPackage();
 		const checked: string[] = [];
 		for (const { type, name, value } of pickedLocators()) {
 			const properties = locators((loader.getNode(type).type as INodeType).description.properties, name);
 			assert.ok(properties.length > 0, `${type} has a resource locator ${name}`);
 			for (const property of properties) {
-				const typed = (property.modes ?? []).find((mode: INodePropertyMode) => mode.name === 'id');
-				for (const rule of (typed?.validation ?? []) as Array<{ type?: string; properties?: { regex: string; errorMessage: string } }>) {
-					if (rule.type !== 'regex' || !rule.properties) continue;
-					// The pattern n8n builds (validateResourceLocatorParameter), with the native engine.
-					const { regex, errorMessage } = rule.properties;
-					assert.match(value, new RegExp(`^${regex}$`), `${type} ${name} "${value}": ${errorMessage}`);
-					checked.push(`${type} ${name} ${value}`);
-				}
+				// The typed modes (By ID, By Number, By Name…) and their regexes, as n8n builds them
+				// (validateResourceLocatorParameter: ^…$), here with the native engine.
+				const typed = (property.modes ?? [])
+					.filter((mode: INodePropertyMode) => mode.name !== 'list')
+					.map((mode: INodePropertyMode) => ({
+						mode: mode.name,
+						rules: ((mode.validation ?? []) as Array<{ type?: string; properties?: { regex: string; errorMessage: string } }>).filter(
+							(rule) => rule.type === 'regex' && rule.properties,
+						),
+					}));
+				const accepting = typed.filter(({ rules }) => rules.every((rule) => new RegExp(`^${rule.properties!.regex}$`).test(value)));
+				const refusals = typed.flatMap(({ mode, rules }) => rules.map((rule) => `${mode}: ${rule.properties!.errorMessage}`));
+				assert.ok(accepting.length > 0, `${type} ${name} "${value}" is refused typed: ${refusals.join('; ')}`);
+				checked.push(`${type} ${name} ${value} (${accepting.map(({ mode }) => mode).join(', ')})`);
 			}
 		}
 		assert.ok(checked.length >= 4, `checked ${checked.join(', ')}`);

@@ -30,9 +30,9 @@ export const NODE = 'Node';
 // with "Regular expression execution timed out", which says nothing about the package. So the suite
 // picks its values From List, which n8n does not check by regex and the nodes read the same way
 // (getNodeParameter with extractValue); a value from an expression is not checked either. What the
-// typed route would add — that the same values pass the By ID / By Number regexes — is checked once,
-// without a time limit, at the end of robustness.test.mts, and a spy proves that no time-limited
-// regex ran during the suite.
+// typed route would add — that the same values pass the regexes of a typed mode (By ID, By Number,
+// By Name) — is checked once, without a time limit, at the end of robustness.test.mts, and a spy
+// proves that no time-limited regex ran during the suite. New runs: use rl() and listedNumbers().
 
 /** A resource-locator value as the user picks it From List. */
 export const rl = (value: string) => ({ __rl: true, mode: 'list', value });
