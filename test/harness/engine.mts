@@ -174,6 +174,8 @@ export class CredentialsHelper extends ICredentialsHelper {
 export interface WorkflowNode {
 	name: string;
 	type: string;
+	/** The node's typeVersion as saved in the workflow (default 1). */
+	typeVersion?: number;
 	parameters?: IDataObject;
 	credentials?: Record<string, { id: string; name: string }>;
 	continueOnFail?: boolean;
@@ -217,7 +219,7 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 			id: `node-${index}`,
 			name: node.name,
 			type: node.type.includes('.') ? node.type : `${PACKAGE}.${node.type}`,
-			typeVersion: 1,
+			typeVersion: node.typeVersion ?? 1,
 			position: [index * 200, 0],
 			parameters: (node.parameters ?? {}) as INode['parameters'],
 			credentials: node.credentials ?? defaultCredentials(loader, node.type),

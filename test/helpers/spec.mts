@@ -82,3 +82,9 @@ export function specVirtualnumOperations(): string[] {
 	names.add('test');
 	return [...names].sort();
 }
+
+/** A spec's "Limits" table as subject → limit text. */
+export function specLimits(name: 'virtual-number-service.md' | 'sms-service.md'): Map<string, string> {
+	const rows = tableAfter(readSpec(name), '## Limits', /^\| Subject \| Limit \|/);
+	return new Map(rows.map(([subject, limit]) => [subject, limit]));
+}

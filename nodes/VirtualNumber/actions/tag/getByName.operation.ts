@@ -1,12 +1,12 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
+import { additionalParametersField } from './fields';
 import { runTagOperation } from './request';
 
-const show = { resource: ['tag'], operation: ['getByName'] };
-
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Name',
 		name: 'name',
@@ -15,13 +15,14 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. Google',
 		description: 'Tags whose name contains this text',
-		displayOptions: { show },
 	},
+	additionalParametersField,
 ];
 
+export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['getByName'] } }, properties);
+
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
-	const check = new InputChecks(this.getNode(), itemIndex);
-	const name = check.required('Name', this.getNodeParameter('name', itemIndex, ''));
-	const output = await runTagOperation.call(this, check, 'view_tag_by_name', { tag_name: name }, 'list');
-	return this.helpers.returnJsonArray(output);
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const name = checks.required('Name', this.getNodeParameter('name', itemIndex, ''));
+	return this.helpers.returnJsonArray(await runTagOperation.call(this, checks, 'view_tag_by_name', { tag_name: name }, 'list'));
 };

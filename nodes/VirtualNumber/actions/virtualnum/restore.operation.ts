@@ -5,7 +5,7 @@ import { InputChecks } from '../../../shared/checks';
 import { checkVirtualnum } from '../../../shared/phones';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { resultObject } from '../../../shared/virtualnums';
+import { resultObject } from '../../helpers/utils';
 
 const properties: INodeProperties[] = [
 	{
