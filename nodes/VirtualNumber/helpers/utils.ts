@@ -9,7 +9,7 @@ import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-work
 import { callField } from '../../shared/callFields';
 import type { InputChecks } from '../../shared/checks';
 import { checkVirtualnum } from '../../shared/phones';
-import type { VirtualnumAnswer } from '../../shared/transport/virtualnumApi';
+import { virtualnumRequest, type VirtualnumAnswer } from '../../shared/transport/virtualnumApi';
 
 /** The value of a resource locator (or of a plain value from an expression), trimmed. */
 export function locatorValue(this: IExecuteFunctions, name: string, itemIndex: number): string {
@@ -35,6 +35,15 @@ export const GET_MANY_LIMIT: LimitRange = { min: 1, max: Number.MAX_SAFE_INTEGER
 export function readLimit(this: IExecuteFunctions, checks: InputChecks, range: LimitRange = GET_MANY_LIMIT): number {
 	if (this.getNodeParameter('returnAll', checks.itemIndex, false) as boolean) return Infinity;
 	return checks.integerInRange('Limit', this.getNodeParameter('limit', checks.itemIndex, 50), range.min, range.max);
+}
+
+/**
+ * A request that changes something in the account: sent as POST, so values (passwords, notes)
+ * stay out of URLs and logs, and marked as a write, so a lost answer is reported as "may have
+ * been carried out" instead of inviting a blind retry.
+ */
+export async function sendWrite(this: IExecuteFunctions, service: string, params: IDataObject, itemIndex: number): Promise<VirtualnumAnswer> {
+	return await virtualnumRequest.call(this, { service, params, method: 'POST', itemIndex, sideEffect: true });
 }
 
 /** An operation's result as one object (first row of an array; a bare value under `result`). */

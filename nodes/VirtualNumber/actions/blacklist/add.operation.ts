@@ -3,8 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { addRunHint, writeOutput } from '../../helpers/utils';
+import { addRunHint, sendWrite, writeOutput } from '../../helpers/utils';
 import { VN_LIMITS } from '../../limits';
 import { blockEcho, callerNumberField, readCallerNumber, readScope, scopeFields } from './fields';
 
@@ -48,13 +47,7 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	const callerNumber = readCallerNumber.call(this, checks);
 	const virtualnum = readScope.call(this, checks);
 	const note = String(this.getNodeParameter('note', itemIndex, ''));
-	const answer = await virtualnumRequest.call(this, {
-		service: 'add_number_to_blacklist',
-		params: { caller_number: callerNumber, virtualnum, note },
-		method: 'POST',
-		itemIndex,
-		sideEffect: true,
-	});
+	const answer = await sendWrite.call(this, 'add_number_to_blacklist', { caller_number: callerNumber, virtualnum, note }, itemIndex);
 	const characters = [...note];
 	const echo: IDataObject = { ...blockEcho(callerNumber, virtualnum), note: characters.slice(0, NOTE_MAX).join('') };
 	const output = writeOutput(answer, echo);

@@ -8,7 +8,7 @@ import type { ItemOperation } from '../../../shared/router';
 import { serviceCodeOf } from '../../../shared/transport/http';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
-import { writeOutput } from '../../helpers/utils';
+import { sendWrite, writeOutput } from '../../helpers/utils';
 import { blockEcho, callerNumberField, readCallerNumber, readScope, scopeFields } from './fields';
 
 /** remove_number_from_blacklist: the number is not in the list (as asked). */
@@ -29,13 +29,7 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	const callerNumber = readCallerNumber.call(this, checks);
 	const virtualnum = readScope.call(this, checks);
 	try {
-		const answer = await virtualnumRequest.call(this, {
-			service: 'remove_number_from_blacklist',
-			params: { caller_number: callerNumber, virtualnum },
-			method: 'POST',
-			itemIndex,
-			sideEffect: true,
-		});
+		const answer = await sendWrite.call(this, 'remove_number_from_blacklist', { caller_number: callerNumber, virtualnum }, itemIndex);
 		return this.helpers.returnJsonArray({ ...writeOutput(answer, blockEcho(callerNumber, virtualnum)), removed: true });
 	} catch (error) {
 		if (error instanceof NodeApiError && serviceCodeOf(error) === NOT_FOUND) {

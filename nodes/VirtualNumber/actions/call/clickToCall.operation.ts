@@ -4,9 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { InputChecks } from '../../../shared/checks';
 import { checkPhone } from '../../../shared/phones';
 import type { ItemOperation, RepeatEffect } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { virtualnumLocator } from '../../../shared/virtualnums';
-import { readVirtualnum, resultObject } from '../../helpers/utils';
+import { readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
 
 const properties: INodeProperties[] = [
 	virtualnumLocator({ description: 'The number the call is placed from; its settings (greetings, recording, destinations) apply' }),
@@ -39,12 +38,6 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	const virtualnum = readVirtualnum.call(this, checks);
 	const destination = checkPhone(checks, 'Phone Number to Call', this.getNodeParameter('destination', itemIndex, ''));
 	const first = this.getNodeParameter('callVirtualnumFirst', itemIndex, false) as boolean;
-	const answer = await virtualnumRequest.call(this, {
-		service: 'create_virtualnum_call',
-		params: { virtualnum, destination, ...(first ? { first_target: 'virtualnum' } : {}) },
-		method: 'POST',
-		itemIndex,
-		sideEffect: true,
-	});
+	const answer = await sendWrite.call(this, 'create_virtualnum_call', { virtualnum, destination, ...(first ? { first_target: 'virtualnum' } : {}) }, itemIndex);
 	return this.helpers.returnJsonArray({ ...resultObject(answer.result), virtualnum, destination });
 };

@@ -4,9 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { InputChecks } from '../../../shared/checks';
 import { checkPhone, checkVirtualnum } from '../../../shared/phones';
 import type { ItemOperation, RepeatEffect } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { virtualnumLocator } from '../../../shared/virtualnums';
-import { readVirtualnum, resultObject } from '../../helpers/utils';
+import { readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
 
 const properties: INodeProperties[] = [
 	virtualnumLocator({
@@ -120,13 +119,7 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		params.virtualnum2 = checkVirtualnum(checks, 'Caller ID for Second Leg', options.virtualnum2);
 	}
 	const stored = customParameters.call(this, checks);
-	const answer = await virtualnumRequest.call(this, {
-		service: 'create_virtualnum_call_v2',
-		params: { ...stored, ...params },
-		method: 'POST',
-		itemIndex,
-		sideEffect: true,
-	});
+	const answer = await sendWrite.call(this, 'create_virtualnum_call_v2', { ...stored, ...params }, itemIndex);
 	return this.helpers.returnJsonArray({
 		...resultObject(answer.result),
 		...params,

@@ -16,6 +16,16 @@ export const timeoutOption: INodeProperties = {
 	description: `How long to wait for the service. Heavy requests and recordings fetched from the archive may take up to 10 minutes (the default, ${TIMEOUT_SEC.default} s).`,
 };
 
+/** Options with the Timeout alone. */
+export const timeoutOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [timeoutOption],
+};
+
 /** The Timeout option in milliseconds. */
 export function timeoutMs(options: IDataObject, checks: InputChecks): number {
 	const seconds =

@@ -6,9 +6,8 @@ import { InputChecks } from '../../../shared/checks';
 import { checkPhone } from '../../../shared/phones';
 import { formatVirtualnumDate } from '../../../shared/dates';
 import type { ItemOperation, RepeatEffect } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { virtualnumLocator } from '../../../shared/virtualnums';
-import { readVirtualnum, resultObject } from '../../helpers/utils';
+import { readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
 import { VN_LIMITS } from '../../limits';
 import { simplifyCallRow, simplifyField, simplifyManualParams, simplifyOn } from './callOutput';
 
@@ -110,13 +109,7 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		const metadata = typeof fields.metadata === 'string' ? fields.metadata.trim() : JSON.stringify(fields.metadata);
 		if (metadata !== '') params.cdr_metadata = checks.json(`${METADATA.displayName} (JSON)`, metadata);
 	}
-	const answer = await virtualnumRequest.call(this, {
-		service: 'create_virtualnum_cdr',
-		params,
-		method: 'POST',
-		itemIndex,
-		sideEffect: true,
-	});
+	const answer = await sendWrite.call(this, 'create_virtualnum_cdr', params, itemIndex);
 	const raw: IDataObject = { ...resultObject(answer.result), ...params };
 	if (!simplifyOn(this.getNodeParameter('simplify', itemIndex, true))) return this.helpers.returnJsonArray(raw);
 	// callId first (from the answer's cdr_uniqueid), then what was sent, under the same names.

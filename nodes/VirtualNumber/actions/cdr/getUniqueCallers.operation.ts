@@ -8,7 +8,7 @@ import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
 import { VN_LIMITS } from '../../limits';
 import { simplifyCallRows, simplifyField, simplifyOn } from './callOutput';
-import { timeoutMs, timeoutOption } from './common';
+import { timeoutMs, timeoutOptions } from './common';
 
 const properties: INodeProperties[] = [
 	{
@@ -31,14 +31,7 @@ const properties: INodeProperties[] = [
 		...simplifyField,
 		description: 'Whether to name the caller callerNumber, as the Virtual Number Trigger does, instead of the service\'s cdr_ani (the other fields stay as the service names them)',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [timeoutOption],
-	},
+	timeoutOptions,
 ];
 
 export const description = updateDisplayOptions(

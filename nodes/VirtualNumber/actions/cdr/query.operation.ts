@@ -10,7 +10,7 @@ import { resultRows } from '../../../shared/virtualnums';
 import { readLimit } from '../../helpers/utils';
 import { returnAllFields } from '../common.descriptions';
 import { simplifyCallRows, simplifyField, simplifyOn } from './callOutput';
-import { timeoutOption, timeoutMs } from './common';
+import { timeoutMs, timeoutOptions } from './common';
 import {
 	CALL_STATUSES,
 	CDR_COLUMNS,
@@ -125,14 +125,7 @@ const properties: INodeProperties[] = [
 	},
 	...returnAllFields().map((field) => ({ ...field, displayOptions: { show: { ...field.displayOptions?.show, ...builder } } })),
 	simplifyField,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [timeoutOption],
-	},
+	timeoutOptions,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['cdr'], operation: ['query'] } }, properties);

@@ -3,8 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { callIdOutput, readCallId, resultObject } from '../../helpers/utils';
+import { callIdOutput, readCallId, resultObject, sendWrite } from '../../helpers/utils';
 import { callIdField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -27,12 +26,6 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const callId = readCallId.call(this, checks);
 	const conversionValue = checks.numeric('Conversion Value', this.getNodeParameter('conversionValue', itemIndex, ''));
-	const answer = await virtualnumRequest.call(this, {
-		service: 'set_ads_offline_conversion',
-		params: { call_uuid: callId, conversion_value: conversionValue },
-		method: 'POST',
-		itemIndex,
-		sideEffect: true,
-	});
+	const answer = await sendWrite.call(this, 'set_ads_offline_conversion', { call_uuid: callId, conversion_value: conversionValue }, itemIndex);
 	return this.helpers.returnJsonArray(callIdOutput(callId, { conversion_value: conversionValue, ...resultObject(answer.result) }));
 };

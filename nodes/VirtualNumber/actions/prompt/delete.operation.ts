@@ -3,8 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { writeOutput } from '../../helpers/utils';
+import { sendWrite, writeOutput } from '../../helpers/utils';
 import { promptRLC, readPromptName } from './fields';
 
 const properties: INodeProperties[] = [
@@ -23,12 +22,6 @@ export const description = updateDisplayOptions({ show: { resource: ['prompt'], 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const promptName = readPromptName.call(this, checks);
-	const answer = await virtualnumRequest.call(this, {
-		service: 'delete_prompt',
-		params: { prompt_name: promptName },
-		method: 'POST',
-		itemIndex,
-		sideEffect: true,
-	});
+	const answer = await sendWrite.call(this, 'delete_prompt', { prompt_name: promptName }, itemIndex);
 	return this.helpers.returnJsonArray({ ...writeOutput(answer, { prompt_name: promptName }), deleted: true });
 };

@@ -4,8 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { InputChecks } from '../../../shared/checks';
 import { checkPhone } from '../../../shared/phones';
 import type { ItemOperation, RepeatEffect } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { writeOutput } from '../../helpers/utils';
+import { sendWrite, writeOutput } from '../../helpers/utils';
 
 const properties: INodeProperties[] = [
 	{
@@ -28,12 +27,6 @@ export const repeatEffect: RepeatEffect = { what: 'place the recording call agai
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const destination = checkPhone(checks, 'Phone Number', this.getNodeParameter('destination', itemIndex, ''));
-	const answer = await virtualnumRequest.call(this, {
-		service: 'recording_studio',
-		params: { destination },
-		method: 'POST',
-		itemIndex,
-		sideEffect: true,
-	});
+	const answer = await sendWrite.call(this, 'recording_studio', { destination }, itemIndex);
 	return this.helpers.returnJsonArray(writeOutput(answer, { destination }));
 };

@@ -3,21 +3,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
-import { additionalParametersField } from './fields';
+import { additionalParametersField, nameField } from './fields';
 import { runTagOperation } from './request';
 
-const properties: INodeProperties[] = [
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. Google Ads',
-		description: 'Name of the new tag; it must not be taken by another tag',
-	},
-	additionalParametersField,
-];
+const properties: INodeProperties[] = [nameField('Name of the new tag; it must not be taken by another tag', 'e.g. Google Ads'), additionalParametersField];
 
 export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['create'] } }, properties);
 

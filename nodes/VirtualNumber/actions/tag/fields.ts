@@ -48,6 +48,11 @@ export const tagNameRLC: INodeProperties = {
 	],
 };
 
+/** A tag name typed as text (Create, Get by Name). */
+export function nameField(description: string, placeholder: string): INodeProperties {
+	return { displayName: 'Name', name: 'name', type: 'string', required: true, default: '', placeholder, description };
+}
+
 export function readTagId(this: IExecuteFunctions, checks: InputChecks): string {
 	const id = checks.required('Tag', locatorValue.call(this, 'tagId', checks.itemIndex));
 	return checks.pattern('Tag', id, /^\d+$/, 'must be a tag ID (a whole number): pick the tag from the list');

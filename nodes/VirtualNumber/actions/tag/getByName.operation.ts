@@ -3,21 +3,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
-import { additionalParametersField } from './fields';
+import { additionalParametersField, nameField } from './fields';
 import { runTagOperation } from './request';
 
-const properties: INodeProperties[] = [
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. Google',
-		description: 'Tags whose name contains this text',
-	},
-	additionalParametersField,
-];
+const properties: INodeProperties[] = [nameField('Tags whose name contains this text', 'e.g. Google'), additionalParametersField];
 
 export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['getByName'] } }, properties);
 

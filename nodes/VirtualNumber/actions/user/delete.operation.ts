@@ -3,8 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { writeOutput } from '../../helpers/utils';
+import { sendWrite, writeOutput } from '../../helpers/utils';
 import { readUserId, userRLC } from './fields';
 
 const properties: INodeProperties[] = [
@@ -23,12 +22,6 @@ export const description = updateDisplayOptions({ show: { resource: ['user'], op
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const userId = readUserId.call(this, checks);
-	const answer = await virtualnumRequest.call(this, {
-		service: 'delete_user',
-		params: { user_id: userId },
-		method: 'POST',
-		itemIndex,
-		sideEffect: true,
-	});
+	const answer = await sendWrite.call(this, 'delete_user', { user_id: userId }, itemIndex);
 	return this.helpers.returnJsonArray({ ...writeOutput(answer, { user_id: Number(userId) }), deleted: true });
 };

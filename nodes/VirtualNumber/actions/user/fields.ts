@@ -1,8 +1,8 @@
-/** The user resource's own fields and rules: the user locator (list from get_users, or an ID), its value, the email rule. */
+/** The user resource's own fields and rules: the user locator (list from get_users, or an ID), its value, the email rule, and the number assignments. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { InputChecks } from '../../../shared/checks';
-import { locatorValue } from '../../helpers/utils';
+import { InputChecks } from '../../../shared/checks';
+import { locatorValue, readVirtualnum, sendWrite, writeOutput } from '../../helpers/utils';
 
 export const userRLC: INodeProperties = {
 	displayName: 'User',
@@ -44,4 +44,17 @@ export function withoutPassword(user: IDataObject): IDataObject {
 	const rest = { ...user };
 	delete rest.password;
 	return rest;
+}
+
+/** Assign Number and Unassign Number: the user and the number, sent to set_ddi_to_user or delete_ddi_from_user_id. */
+export async function sendAssignment(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	service: 'set_ddi_to_user' | 'delete_ddi_from_user_id',
+): Promise<IDataObject> {
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const userId = readUserId.call(this, checks);
+	const virtualnum = readVirtualnum.call(this, checks);
+	const answer = await sendWrite.call(this, service, { user_id: userId, virtualnum }, itemIndex);
+	return writeOutput(answer, { user_id: Number(userId), virtualnum });
 }

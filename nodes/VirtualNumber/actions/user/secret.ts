@@ -6,8 +6,7 @@ import type { IDataObject, IExecuteFunctions, INode, JsonObject } from 'n8n-work
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { InputChecks } from '../../../shared/checks';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { writeOutput } from '../../helpers/utils';
+import { sendWrite, writeOutput } from '../../helpers/utils';
 import { VN_LIMITS } from '../../limits';
 
 const MASK = '********';
@@ -61,13 +60,7 @@ export async function sendUserWrite(
 	request: { service: 'set_user' | 'update_user'; params: IDataObject; echo: IDataObject },
 ): Promise<IDataObject> {
 	try {
-		const answer = await virtualnumRequest.call(this, {
-			service: request.service,
-			params: request.params,
-			method: 'POST',
-			itemIndex,
-			sideEffect: true,
-		});
+		const answer = await sendWrite.call(this, request.service, request.params, itemIndex);
 		const output = writeOutput(answer, request.echo);
 		delete output.password;
 		return output;

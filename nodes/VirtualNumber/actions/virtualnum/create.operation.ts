@@ -3,9 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation, RepeatEffect } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { virtualnumLocator } from '../../../shared/virtualnums';
-import { readVirtualnum, resultObject } from '../../helpers/utils';
+import { readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
 import { VN_LIMITS } from '../../limits';
 import {
 	createSettingFields,
@@ -79,12 +78,6 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		const prefix = String(this.getNodeParameter('prefix', itemIndex, '')).trim();
 		if (prefix !== '') params.prefix = checks.digits('Prefix', prefix);
 	}
-	const answer = await virtualnumRequest.call(this, {
-		service: 'create_virtualnum',
-		params,
-		method: 'POST',
-		itemIndex,
-		sideEffect: true,
-	});
+	const answer = await sendWrite.call(this, 'create_virtualnum', params, itemIndex);
 	return this.helpers.returnJsonArray(resultObject(answer.result));
 };
