@@ -174,8 +174,6 @@ export class CredentialsHelper extends ICredentialsHelper {
 export interface WorkflowNode {
 	name: string;
 	type: string;
-	/** The node's typeVersion as saved in the workflow (default 1). */
-	typeVersion?: number;
 	parameters?: IDataObject;
 	credentials?: Record<string, { id: string; name: string }>;
 	continueOnFail?: boolean;
@@ -184,6 +182,8 @@ export interface WorkflowNode {
 	retryOnFail?: boolean;
 	maxTries?: number;
 	waitBetweenTries?: number;
+	/** The node's version (default 1; n8n's own nodes, e.g. HTTP Request 4.2, need theirs). */
+	typeVersion?: number;
 }
 
 export interface RunOptions {
