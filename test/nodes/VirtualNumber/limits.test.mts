@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { VN_LIMITS } from '../../../nodes/VirtualNumber/limits.ts';
-import { specLimits } from '../../helpers/spec.mts';
+import { assertLimitRow, specLimits } from '../../helpers/spec.mts';
 
 describe("Virtual Number node limits: the spec's Limits table as data", () => {
 	const limits = specLimits('virtual-number-service.md');
@@ -20,12 +20,7 @@ describe("Virtual Number node limits: the spec's Limits table as data", () => {
 		['Request run time', /^up to 10 minutes/, VN_LIMITS.requestRunTimeMs / 60_000],
 	];
 	for (const [subject, pattern, value] of cases) {
-		test(`${subject}: ${value}`, () => {
-			const text = limits.get(subject);
-			assert.ok(text, `the spec has no limit row "${subject}"`);
-			assert.match(text, pattern);
-			assert.ok(text.includes(String(value)), `${text} vs ${value}`);
-		});
+		test(`${subject}: ${value}`, () => assertLimitRow(limits, subject, pattern, value));
 	}
 
 	test('ranges: dial timeout 1-180, record percentage 0-100, duration 1-3599, amount default 5 and max 50, users', () => {
