@@ -54,6 +54,9 @@ export interface ExampleWorkflow {
 	active?: boolean;
 }
 
+/** The typeVersions of this package's nodes (the Virtual Number node has 1 and 1.1, the others 1). */
+const NODE_VERSIONS = [1, 1.1];
+
 /** Node fields the runner reproduces (or that do not change a run). Any other setting is refused, so a run never silently differs from the file. */
 const NODE_FIELDS = new Set(['id', 'name', 'type', 'typeVersion', 'position', 'parameters', 'credentials', 'webhookId', 'onError', 'notes', 'notesInFlow']);
 
@@ -150,7 +153,7 @@ export async function runExample(workflow: ExampleWorkflow, options: RunExampleO
 	const rest = workflow.nodes.filter((node) => node !== trigger);
 	for (const node of rest) {
 		if (!isOurs(node.type)) throw new Error(`"${workflow.name}": ${node.name} (${node.type}) is not a node of this package`);
-		if (node.typeVersion !== 1) throw new Error(`"${workflow.name}": ${node.name} has typeVersion ${node.typeVersion}; the nodes have version 1`);
+		if (!NODE_VERSIONS.includes(node.typeVersion)) throw new Error(`"${workflow.name}": ${node.name} has typeVersion ${node.typeVersion}; the nodes have versions ${NODE_VERSIONS.join(', ')}`);
 		if (node.name === 'Start') throw new Error(`"${workflow.name}": the name "Start" is taken by the harness's start node`);
 		const unknown = Object.keys(node).filter((key) => !NODE_FIELDS.has(key));
 		if (unknown.length > 0) throw new Error(`"${workflow.name}": ${node.name} has settings the headless run does not reproduce: ${unknown.join(', ')}`);
@@ -182,6 +185,7 @@ export async function runExample(workflow: ExampleWorkflow, options: RunExampleO
 	const nodes: WorkflowNode[] = ordered.map((node) => ({
 		name: node.name,
 		type: node.type,
+		typeVersion: node.typeVersion,
 		parameters: merge(node.parameters, options.overrides?.[node.name]),
 		credentials: node.credentials,
 		...(node.onError ? { onError: node.onError } : {}),

@@ -2,9 +2,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { virtualnumApiTest } from '../shared/credentialTests';
-import { resourceOptions, resources } from './actions/resources';
-import { listSearch } from './methods';
+import { resourceFields, resources } from './actions/resources';
 import { router } from './actions/router';
+import { listSearch } from './methods';
 
 export class VirtualNumber implements INodeType {
 	description: INodeTypeDescription = {
@@ -12,7 +12,9 @@ export class VirtualNumber implements INodeType {
 		name: 'virtualNumber',
 		icon: { light: 'file:../../icons/virtualnum.svg', dark: 'file:../../icons/virtualnum.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1 opens on Call Record → Query; version 1 keeps Account → Test Connection (see resourceFields).
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Manage virtual numbers, place click-to-call calls, query call records, download recordings and manage users, tags, blacklist and voice prompts',
@@ -22,14 +24,7 @@ export class VirtualNumber implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'virtualnumApi', required: true, testedBy: 'virtualnumApiTest' }],
 		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: resourceOptions,
-				default: 'account',
-			},
+			...resourceFields,
 			...Object.values(resources).flatMap((resource) => resource.description),
 		],
 	};

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { virtualnumLocator } from '../shared/virtualnums';
 import { TRIGGER_LIMITS } from './rules';
 
 /** The events a user can pick, and the `event` value each one gets in the output item. */
@@ -84,37 +85,8 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'number',
 				displayName: 'Number',
 				values: [
-					{
-						displayName: 'Virtual Number',
-						name: 'virtualnum',
-						type: 'resourceLocator',
-						default: { mode: 'list', value: '' },
-						required: true,
-						modes: [
-							{
-								displayName: 'From List',
-								name: 'list',
-								type: 'list',
-								placeholder: 'Select a number…',
-								typeOptions: { searchListMethod: 'searchVirtualnums', searchable: true },
-							},
-							{
-								displayName: 'By Number',
-								name: 'id',
-								type: 'string',
-								placeholder: 'e.g. 0722000100',
-								validation: [
-									{
-										type: 'regex',
-										properties: {
-											regex: '^\\+?[0-9][0-9 -]{3,}$',
-											errorMessage: 'Enter the virtual number, digits only (e.g. 0722000100)',
-										},
-									},
-								],
-							},
-						],
-					},
+					// The number's locator of both nodes: typed numbers follow the phone module's rule, as readSettings reads them.
+					virtualnumLocator({ description: 'A number of the account, picked from the list or typed' }),
 				],
 			},
 		],

@@ -4,10 +4,11 @@
  * are retried, because a number left on an inactive trigger's URL loses the user's calls;
  * registrations are not (a failed activation rolls back and says why).
  */
-import type { IDataObject, IHookFunctions, INode, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { asNodeError } from '../shared/errors';
+import { networkCodeOfFailure, serviceCodeOf } from '../shared/transport/http';
 import { virtualnumRequest } from '../shared/transport/virtualnumApi';
 import { getAllVirtualnums, getVirtualnum, updateVirtualnum } from '../shared/virtualnums';
 import { DEFAULT_OPTION, type Callback } from './callbackUrl';
@@ -34,15 +35,12 @@ export function callbackOf(record: IDataObject): Callback {
 
 /** The number is not in the account: update_virtualnum's code, or getVirtualnum's own error (it found no record). */
 export function isNotInAccount(error: unknown): boolean {
-	if (error instanceof NodeApiError) return codeOf(error) === NOT_IN_ACCOUNT;
+	if (error instanceof NodeApiError) return serviceCodeOf(error) === NOT_IN_ACCOUNT;
 	return error instanceof NodeOperationError && /is not in this account/.test(error.message);
 }
 
-function codeOf(error: unknown): number | undefined {
-	const data = (error as { context?: { data?: JsonObject } }).context?.data;
-	const code = Number(data?.code);
-	return Number.isFinite(code) ? code : undefined;
-}
+/** Network failures in which the request never reached the service. */
+const NOT_SENT = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'];
 
 /**
  * Whether an update that failed may still have been applied: its answer was lost or unreadable
@@ -51,9 +49,10 @@ function codeOf(error: unknown): number | undefined {
  */
 export function mayHaveBeenApplied(error: unknown): boolean {
 	if (!(error instanceof NodeApiError)) return false;
-	const code = (error.context?.data as JsonObject | undefined)?.code;
-	if (typeof code === 'number') return code === 200 || code === 999;
-	if (typeof code === 'string' && ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code)) return false;
+	// 200: the service reported success in an answer that could not be read (XML).
+	const code = serviceCodeOf(error);
+	if (code !== undefined) return code === 200 || code === 999;
+	if (NOT_SENT.includes(networkCodeOfFailure(error) ?? '')) return false;
 	const http = Number(error.httpCode);
 	return !(Number.isFinite(http) && http >= 400 && http < 500);
 }

@@ -5,6 +5,7 @@
 import type { IDataObject, IHookFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { PHONE_LIMITS, PHONE_RULE, phoneDigits } from '../shared/phones';
 import { DEFAULT_OPTION, registeredUrl, type UrlMode } from './callbackUrl';
 import { EVENTS, type TriggerEventKey } from './description';
 import { TRIGGER_LIMITS, callbackUrlProblem, parseIpAllowList, type IpRange } from './rules';
@@ -86,6 +87,13 @@ export function readSettings(this: TriggerContext): TriggerSettings {
 	};
 }
 
+/** A virtual number as typed or picked (`+972 72-200 0100`), as the digits the service lists it by; undefined when it is none. */
+function virtualnumDigits(raw: string): string | undefined {
+	const digits = phoneDigits(raw);
+	const { virtualnumMinDigits, maxDigits } = PHONE_LIMITS;
+	return digits !== undefined && digits.length >= virtualnumMinDigits && digits.length <= maxDigits ? digits : undefined;
+}
+
 function readSelectedNumbers(this: TriggerContext, node: INode): string[] {
 	const collection = (this.getNodeParameter('virtualnums', {}) ?? {}) as IDataObject;
 	const entries = Array.isArray(collection.number) ? (collection.number as IDataObject[]) : [];
@@ -93,13 +101,13 @@ function readSelectedNumbers(this: TriggerContext, node: INode): string[] {
 	entries.forEach((entry, index) => {
 		const locator = entry.virtualnum as IDataObject | string | undefined;
 		const raw = String((typeof locator === 'object' && locator !== null ? locator.value : locator) ?? '').trim();
-		const digits = raw.replace(/[\s-]/g, '').replace(/^\+/, '');
-		if (!/^\d{5,}$/.test(digits)) {
+		const digits = virtualnumDigits(raw);
+		if (digits === undefined) {
 			fail(
 				node,
 				`Virtual Numbers, entry ${index + 1}`,
-				raw === '' ? 'no number chosen' : `"${raw}" is not a virtual number`,
-				'Pick the number from the list, or type it with digits only (e.g. 0722000100).',
+				raw === '' ? 'no number chosen' : `"${raw}" is not a virtual number (${PHONE_LIMITS.virtualnumMinDigits} to ${PHONE_LIMITS.maxDigits} digits: ${PHONE_RULE})`,
+				'Pick the number from the list, or type it (e.g. 0722000100).',
 			);
 		}
 		if (!numbers.includes(digits)) numbers.push(digits);

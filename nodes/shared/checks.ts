@@ -1,7 +1,7 @@
 /**
- * The one module of input checks, shared by the nodes and the trigger. The limits are the
- * spec's, held as data (docs/api/*.md, "Limits" tables); each check fails before any request
- * with an error that names the item, the field, the rule and the value.
+ * The one module of input checks, shared by the nodes and the trigger, and the limits more than
+ * one of them uses. The limits are the spec's, held as data (docs/api/*.md, "Limits" tables); each
+ * check fails before any request with an error that names the item, the field, the rule and the value.
  */
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -12,43 +12,13 @@ import { phoneDigits } from './phones';
 export const MB = 1024 * 1024;
 
 export const LIMITS = {
-	// virtual number service
-	description: { maxLength: 199 },
-	callDestinationPhone: { maxLength: 150 },
-	privateField: { maxLength: 254, count: 10 },
+	// virtual number service: what the Virtual Number node shares with the trigger or a transport
+	// (the node's own limits are in nodes/VirtualNumber/limits.ts)
 	callbackUrl: { maxLength: 511 },
-	dialTimeoutInSec: { min: 1, max: 180 },
-	recordPercentage: { min: 0, max: 100 },
-	workingHours: { length: 168 },
-	virtualnumForUpdate: { minLength: 5 },
-	getVirtualnumLimit: { default: 1000, max: 10000 },
-	availableAmount: { min: 1, max: 50, default: 5 },
-	// Virtual Number node (numbers, calls, call records). Limit of Get Many without Return All.
-	getManyLimit: { min: 1, max: 10000, default: 50 },
-	callUuidNumeric: { pattern: /^\d+(\.\d+)?$/ },
-	/** Names of Two-Leg Call custom parameters: plain names that cannot shadow the operation's own parameters. */
-	customParameterName: {
-		pattern: /^[A-Za-z][A-Za-z0-9_]{0,63}$/,
-		reserved: ['service', 'format', 'virtualnum', 'virtualnum1', 'virtualnum2', 'destination1', 'destination2'],
-	},
-	cdrQueryLimit: { min: 1, default: 50 },
-	/** Timeout option of heavy operations, in seconds (default: the spec's 10-minute run time). */
-	longTimeoutSec: { min: 1, max: 3600, default: 600 },
-	cdrSql: { maxBytes: 8192 },
-	cdrSubuniqueRows: { max: 2000 },
-	cdrTotacSec: { min: 1, max: 3599 },
-	blacklistNote: { maxLength: 149 },
-	userEmail: { maxLength: 99 },
-	userPassword: { minLength: 8 },
-	userPhone: { minLength: 6 },
-	accessLogRows: { max: 1000 },
-	click2callExpireDays: { min: 1, default: 365 },
 	promptFile: {
 		maxBytes: 50 * MB,
 		extensions: ['wav', 'mp3', 'aac', 'flac', 'ogg', 'm4a', 'amr', 'opus'],
 	},
-	/** Run time of heavy operations (cdr_query, archived recordings). */
-	longRequestMs: 10 * 60 * 1000,
 	// SMS service
 	textSender: { minLength: 3, maxLength: 11, pattern: /^[A-Za-z][A-Za-z0-9_-]{2,10}$/ },
 	phoneSender: { pattern: /^(\d+|\*\d{4})$/ },
@@ -148,54 +118,6 @@ export class InputChecks {
 function describeValue(value: unknown): string {
 	const text = typeof value === 'string' ? `"${value}"` : JSON.stringify(value);
 	return text.length > 80 ? `${text.slice(0, 77)}..."` : text;
-}
-
-/** The name the service will store for an uploaded prompt (spec: upload_prompt rule 1). */
-export function promptNameFromFileName(fileName: string): string {
-	const base = fileName.split('/').pop() ?? fileName;
-	return base
-		.split('.')[0]
-		.toLowerCase()
-		// The spec only says "normalized"; spaces becoming "_" keeps word breaks (the sandbox does the same).
-		.replace(/\s+/g, '_')
-		.replace(/[^a-z0-9_-]/g, '');
-}
-
-/** Characters a prompt_name may contain for download and delete. */
-export const PROMPT_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
-
-/** MIME types of the supported prompt formats (LIMITS.promptFile.extensions), for files named without an extension. */
-export const PROMPT_MIME_TYPES: Record<string, (typeof LIMITS.promptFile.extensions)[number]> = {
-	'audio/wav': 'wav',
-	'audio/x-wav': 'wav',
-	'audio/wave': 'wav',
-	'audio/vnd.wave': 'wav',
-	'audio/mpeg': 'mp3',
-	'audio/mp3': 'mp3',
-	'audio/aac': 'aac',
-	'audio/x-aac': 'aac',
-	'audio/flac': 'flac',
-	'audio/x-flac': 'flac',
-	'audio/ogg': 'ogg',
-	'audio/mp4': 'm4a',
-	'audio/x-m4a': 'm4a',
-	'audio/amr': 'amr',
-	'audio/opus': 'opus',
-};
-
-/**
- * The supported prompt format of a file (spec: upload_prompt rule 4): by the extension of its
- * name, or by its MIME type when the name has none. Undefined when it is not a supported one.
- */
-export function promptFileType(fileName: string, mimeType?: string): string | undefined {
-	const base = fileName.split('/').pop() ?? fileName;
-	const dot = base.lastIndexOf('.');
-	const supported = LIMITS.promptFile.extensions as readonly string[];
-	if (dot > 0) {
-		const extension = base.slice(dot + 1).toLowerCase();
-		return supported.includes(extension) ? extension : undefined;
-	}
-	return PROMPT_MIME_TYPES[(mimeType ?? '').split(';')[0].trim().toLowerCase()];
 }
 
 /** What an SMS sender value is, by the spec's sender rules (Limits: text sender, phone sender). */

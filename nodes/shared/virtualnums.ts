@@ -1,20 +1,12 @@
 /**
  * Reading and updating virtual number records, shared by the Virtual Number node and the
- * trigger: paging through get_virtualnum, reading one record, and updates that re-send what the
- * service demands on every update.
+ * trigger: paging through get_virtualnum, reading one record, updates that re-send what the
+ * service demands on every update, and the number's resource locator with its list search.
  */
-import type {
-	IDataObject,
-	IDisplayOptions,
-	IExecuteFunctions,
-	ILoadOptionsFunctions,
-	INodeListSearchResult,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, ILoadOptionsFunctions, INodeListSearchResult, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { LIMITS, type InputChecks } from './checks';
-import { PHONE_LIMITS, checkVirtualnum, phonePatternSource } from './phones';
+import { PHONE_LIMITS, phonePatternSource } from './phones';
 import type { RequestContext } from './transport/http';
 import { virtualnumRequest } from './transport/virtualnumApi';
 
@@ -23,7 +15,8 @@ export const VIRTUALNUM_PAGE_SIZE = 1000;
 export type VirtualnumStatus = 'active' | 'suspended';
 const STATUS_PARAM: Record<VirtualnumStatus, number> = { active: 1, suspended: 0 };
 
-function rows(result: unknown): IDataObject[] {
+/** An operation's result as rows (none for an empty result, one for a single object). */
+export function resultRows(result: unknown): IDataObject[] {
 	return Array.isArray(result) ? (result as IDataObject[]) : result ? [result as IDataObject] : [];
 }
 
@@ -38,7 +31,7 @@ export async function getVirtualnumPage(
 		itemIndex: options.itemIndex,
 		noResultsAsEmpty: true,
 	});
-	return rows(answer.result);
+	return resultRows(answer.result);
 }
 
 /** Every number of one status, page by page until a short page. */
@@ -63,7 +56,7 @@ export async function getVirtualnum(this: RequestContext, virtualnum: string, it
 		itemIndex,
 		noResultsAsEmpty: true,
 	});
-	const record = rows(answer.result).find((row) => String(row.virtualnum) === virtualnum) ?? rows(answer.result)[0];
+	const record = resultRows(answer.result).find((row) => String(row.virtualnum) === virtualnum) ?? resultRows(answer.result)[0];
 	if (!record) {
 		throw new NodeOperationError(this.getNode(), `The virtual number ${virtualnum} is not in this account (get_virtualnum found no record of it)`, {
 			itemIndex,
@@ -97,7 +90,7 @@ export async function updateVirtualnum(
 		itemIndex: options.itemIndex,
 		sideEffect: true,
 	});
-	return (rows(answer.result)[0] ?? {}) as IDataObject;
+	return (resultRows(answer.result)[0] ?? {}) as IDataObject;
 }
 
 function isEmpty(value: unknown): boolean {
@@ -173,53 +166,4 @@ export function virtualnumLocator(options: {
 			},
 		],
 	};
-}
-
-/** The number of a locator field (or of a plain value from an expression), checked: digits only. */
-export function readVirtualnumLocator(
-	this: IExecuteFunctions,
-	name: string,
-	itemIndex: number,
-	checks: InputChecks,
-	field: string,
-): string {
-	const value = this.getNodeParameter(name, itemIndex, '', { extractValue: true }) as unknown;
-	return checkVirtualnum(checks, field, value);
-}
-
-/** Locator search over the pool of available numbers (get_available_virtualnum allocates nothing). */
-export async function searchAvailableVirtualnums(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-): Promise<INodeListSearchResult> {
-	const digits = (filter ?? '').replace(/\D/g, '');
-	const answer = await virtualnumRequest.call(this, {
-		service: 'get_available_virtualnum',
-		params: { virtualnum: digits, amount: LIMITS.availableAmount.max },
-		noResultsAsEmpty: true,
-	});
-	return {
-		results: availableRows(answer.result).map((row) => ({
-			name: String(row.virtualnum),
-			value: String(row.virtualnum),
-		})),
-	};
-}
-
-/** An operation's result as one object (first row of an array; a bare value under `result`). */
-export function resultObject(result: unknown): IDataObject {
-	if (Array.isArray(result)) return resultObject(result[0]);
-	if (result !== null && typeof result === 'object') return result as IDataObject;
-	return result === undefined || result === null || result === '' ? {} : { result: result as string };
-}
-
-/** An operation's result as rows. */
-export function resultRows(result: unknown): IDataObject[] {
-	return rows(result);
-}
-
-/** Rows of get_available_virtualnum as records (a bare number becomes `{ virtualnum }`). */
-export function availableRows(result: unknown): IDataObject[] {
-	const list: unknown[] = Array.isArray(result) ? result : result === undefined || result === null ? [] : [result];
-	return list.map((row) => (row !== null && typeof row === 'object' ? (row as IDataObject) : { virtualnum: String(row) }));
 }

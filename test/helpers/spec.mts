@@ -1,4 +1,5 @@
 // Reads the service contracts in docs/api/ so tests derive their expectations from the spec itself.
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -81,4 +82,18 @@ export function specVirtualnumOperations(): string[] {
 	if (tagLine) for (const m of tagLine[1].matchAll(/`([a-z_]+)`/g)) names.add(m[1]);
 	names.add('test');
 	return [...names].sort();
+}
+
+/** A spec's "Limits" table as subject → limit text. */
+export function specLimits(name: 'virtual-number-service.md' | 'sms-service.md'): Map<string, string> {
+	const rows = tableAfter(readSpec(name), '## Limits', /^\| Subject \| Limit \|/);
+	return new Map(rows.map(([subject, limit]) => [subject, limit]));
+}
+
+/** Asserts that the spec's Limits row `subject` reads as `pattern` and names `value`. */
+export function assertLimitRow(limits: Map<string, string>, subject: string, pattern: RegExp, value: number): void {
+	const text = limits.get(subject);
+	assert.ok(text, `the spec has no limit row "${subject}"`);
+	assert.match(text, pattern);
+	assert.ok(text.includes(String(value)), `${text} vs ${value}`);
 }

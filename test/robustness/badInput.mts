@@ -1,9 +1,10 @@
 /**
  * Bad input, table-driven over every field check of both nodes and the trigger, with the spec's
- * limits read from LIMITS (nodes/shared/checks.ts) as data: a value just inside each limit passes
- * the check (its request reaches the service), a value just outside fails before any request
- * with an error that names the field. A last test checks that every limit in LIMITS is in the
- * table, or listed as one that is not an input check (with the reason).
+ * limits read from LIMITS (nodes/shared/checks.ts) and VN_LIMITS (nodes/VirtualNumber/limits.ts)
+ * as data: a value just inside each limit passes the check (its request reaches the service), a
+ * value just outside fails before any request with an error that names the field. A last test
+ * checks that every limit in LIMITS and VN_LIMITS is in the table, or listed as one that is not an
+ * input check (with the reason).
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
@@ -12,6 +13,11 @@ import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow'
 
 import { LIMITS, MB } from '../../nodes/shared/checks.ts';
 import { PHONE_LIMITS } from '../../nodes/shared/phones.ts';
+import { CUSTOM_PARAMETER_NAME } from '../../nodes/VirtualNumber/actions/call/twoLegCall.operation.ts';
+import { TIMEOUT_SEC } from '../../nodes/VirtualNumber/actions/cdr/common.ts';
+import { GET_MANY_LIMIT } from '../../nodes/VirtualNumber/actions/virtualnum/getAll.operation.ts';
+import { GET_MANY_LIMIT as LIMIT_FIELD } from '../../nodes/VirtualNumber/helpers/utils.ts';
+import { VN_LIMITS } from '../../nodes/VirtualNumber/limits.ts';
 import { registeredUrl } from '../../nodes/VirtualNumberTrigger/callbackUrl.ts';
 import { TRIGGER_LIMITS } from '../../nodes/VirtualNumberTrigger/rules.ts';
 import type { Sandbox } from '../../sandbox/index.mts';
@@ -41,7 +47,16 @@ interface Row {
 }
 
 const A_NUMBER = '0722000100';
-const L = LIMITS;
+/** The spec's limits, and the rules of the Virtual Number node's own operations the rows exercise. */
+const L = {
+	...LIMITS,
+	...VN_LIMITS,
+	virtualnumForUpdate: { minLength: PHONE_LIMITS.virtualnumMinDigits },
+	getManyLimit: GET_MANY_LIMIT,
+	cdrQueryLimit: LIMIT_FIELD,
+	longTimeoutSec: TIMEOUT_SEC,
+	customParameterName: CUSTOM_PARAMETER_NAME,
+};
 
 /** Comma-separated 10-digit numbers and a last one of 3-13 digits (the service takes 3-15), exactly `length` characters. */
 function phoneList(length: number): string {
@@ -185,10 +200,9 @@ export const ROWS: Row[] = [
 
 /** LIMITS entries that are not checks of a typed value, and why. */
 export const NOT_INPUT_CHECKS: Record<string, string> = {
-	getVirtualnumLimit: 'the page size of get_virtualnum (the node pages 1000 at a time): not typed by the user',
 	accessLogRows: 'an output limit of the service (at most 1000 rows), told in the field hint',
 	cdrSubuniqueRows: 'an output limit of the service (at most 2000 rows), applied to the answer',
-	longRequestMs: 'a fixed request timeout (voice prompts), not an input',
+	requestRunTimeMs: 'a fixed request timeout (voice prompts) and the default of the Timeout option, not an input',
 };
 
 export function badInputSuite(sandbox: () => Sandbox): void {
@@ -272,17 +286,17 @@ export function badInputSuite(sandbox: () => Sandbox): void {
 			});
 		}
 
-		test('every limit in LIMITS and TRIGGER_LIMITS is in the table, or is not a check of an input', () => {
+		test('every limit in LIMITS, VN_LIMITS and TRIGGER_LIMITS is in the table, or is not a check of an input', () => {
 			const covered = new Set(ROWS.map((row) => row.limit));
 			const missing = [
-				...Object.keys(LIMITS).filter((key) => !covered.has(key) && !(key in NOT_INPUT_CHECKS)),
+				...[...Object.keys(LIMITS), ...Object.keys(VN_LIMITS)].filter((key) => !covered.has(key) && !(key in NOT_INPUT_CHECKS)),
 				...Object.keys(TRIGGER_LIMITS)
 					.filter((key) => typeof (TRIGGER_LIMITS as Record<string, unknown>)[key] === 'object')
 					.map((key) => `trigger.${key}`)
 					.filter((key) => !covered.has(key)),
 			];
 			assert.deepEqual(missing, [], 'limits without a row');
-			for (const key of Object.keys(NOT_INPUT_CHECKS)) assert.ok(key in LIMITS, `${key} is a LIMITS entry`);
+			for (const key of Object.keys(NOT_INPUT_CHECKS)) assert.ok(key in LIMITS || key in VN_LIMITS, `${key} is a LIMITS or VN_LIMITS entry`);
 		});
 	});
 }

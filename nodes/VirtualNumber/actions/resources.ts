@@ -1,5 +1,5 @@
 /** The node's resources, in the order of the Resource dropdown. */
-import type { INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import * as account from './account';
 import * as blacklist from './blacklist';
@@ -27,4 +27,24 @@ export const resourceOptions: INodePropertyOptions[] = [
 	{ name: 'User', value: 'user', description: 'Manage users, their virtual numbers and their access log' },
 	{ name: 'Virtual Number', value: 'virtualnum', description: 'List, allocate, change, release and restore numbers' },
 	{ name: 'Voice Prompt', value: 'prompt', description: 'List, download, upload, delete and record voice prompts' },
+];
+
+const resourceField: INodeProperties = {
+	displayName: 'Resource',
+	name: 'resource',
+	type: 'options',
+	noDataExpression: true,
+	options: resourceOptions,
+	default: 'cdr',
+};
+
+/**
+ * The Resource dropdown. n8n saves only the parameters that differ from their default, so a
+ * version-1 workflow on Account → Test Connection has no `resource` at all: version 1 keeps the
+ * default `account` for them. From version 1.1 a new node opens on Call Record → Query, what the
+ * node is used for most (Test Connection repeats the credential's own test).
+ */
+export const resourceFields: INodeProperties[] = [
+	{ ...resourceField, default: 'account', displayOptions: { show: { '@version': [1] } } },
+	{ ...resourceField, displayOptions: { hide: { '@version': [1] } } },
 ];

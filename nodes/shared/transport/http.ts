@@ -77,6 +77,12 @@ export function serviceCodeOf(error: unknown): number | string | undefined {
 	return undefined;
 }
 
+/** The network code (ECONNREFUSED, ETIMEDOUT, …) of a failure that got no answer, as networkError records it. */
+export function networkCodeOfFailure(error: unknown): string | undefined {
+	const code = (error as { context?: { data?: { networkCode?: unknown } } } | undefined)?.context?.data?.networkCode;
+	return typeof code === 'string' && code !== '' ? code : undefined;
+}
+
 export function baseUrlFrom(value: unknown, serviceLabel: string, node: INode): string {
 	const text = typeof value === 'string' ? value.trim() : '';
 	if (!/^https?:\/\/[^\s/]+/i.test(text)) {

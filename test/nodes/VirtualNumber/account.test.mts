@@ -30,7 +30,7 @@ describe('Virtual Number → Account → Test Connection', () => {
 		assert.equal(request.headers.authorization, `Bearer ${TOKEN}`);
 		assert.deepEqual(
 			result.items('Test').map((item) => item.json),
-			[{ connected: true, code: 200, description: 'OK' }],
+			[{ connected: true, statusCode: 200, statusDescription: 'OK' }],
 		);
 	});
 

@@ -27,6 +27,8 @@ describe('Virtual Number → Blacklist', () => {
 	const BOUND_TO = '0722000100';
 
 	const ok = (result: RunResult) => jsons(result);
+	/** The hints n8n keeps in the run data of the node's run (shown above its output). */
+	const hintsOf = (result: RunResult) => result.run.data.resultData.runData.VN[0].hints ?? [];
 
 	async function refused(parameters: IDataObject, message: RegExp) {
 		return await refusedBeforeAnyRequest(sandbox, () => run(parameters), message);
@@ -115,16 +117,39 @@ describe('Virtual Number → Blacklist', () => {
 			assert.ok(sandbox.control.blacklist().some((e) => e.caller_number === '0543334444' && e.virtualnum === '0722000101'));
 		});
 
-		test('a note longer than 149 characters is sent whole; the output says it was cut and the field warns', async () => {
+		test('a note longer than 149 characters is sent whole; the output keeps what the service keeps, the run says it was cut', async () => {
 			const note = `${'x'.repeat(140)} 0123456789 tail`;
-			const [output] = ok(await run({ operation: 'add', callerNumber: '0543334444', note }));
+			const result = await run({ operation: 'add', callerNumber: '0543334444', note });
+			const [output] = ok(result);
 			assert.equal((requests('add_number_to_blacklist')[0].body as IDataObject).note, note);
 			assert.equal(output.note_truncated, true);
 			assert.equal(output.note, note.slice(0, 149));
-			assert.match(String(output.notice), /had 156 characters; the service keeps only the first 149/);
+			assert.equal(output.notice, undefined, 'a warning of the run is no field of the item');
+			assert.deepEqual(hintsOf(result), [
+				{
+					message: 'The blacklist keeps only the first 149 characters of a note: the note of item 0 (156 characters) was cut (its output has note_truncated: true)',
+					type: 'warning',
+					location: 'outputPane',
+				},
+			]);
 			assert.equal(sandbox.control.blacklist().find((e) => e.caller_number === '0543334444')?.note, note.slice(0, 149));
 			const field = (await properties()).find((p) => p.name === 'note' && p.displayOptions?.show?.resource?.includes('blacklist'));
 			assert.match(String(field?.hint), /only the first 149 characters/);
+		});
+
+		test("one hint per run names every item whose note was cut; none when no note was", async () => {
+			const long = 'n'.repeat(150);
+			const input = [{ json: { phone: '0543334441', note: long } }, { json: { phone: '0543334442', note: 'short' } }, { json: { phone: '0543334443', note: long } }];
+			const result = await runWorkflow({
+				nodes: [{ name: 'VN', type: 'virtualNumber', parameters: { resource: 'blacklist', operation: 'add', callerNumber: '={{ $json.phone }}', note: '={{ $json.note }}' } }],
+				input,
+				credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn } },
+			});
+			assert.deepEqual(ok(result).map((item) => item.note_truncated), [true, undefined, true]);
+			assert.deepEqual(hintsOf(result).map((hint) => hint.message), [
+				'The blacklist keeps only the first 149 characters of a note: the note of items 0, 2 was cut (its output has note_truncated: true)',
+			]);
+			assert.deepEqual(hintsOf(await run({ operation: 'add', callerNumber: '0543334444', note: 'x'.repeat(149) })), []);
 		});
 
 		test('a number already blocked explains 2022', async () => {

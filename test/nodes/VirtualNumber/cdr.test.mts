@@ -345,7 +345,8 @@ describe('Virtual Number → Call Record → Get Metadata', () => {
 		const items = jsons(await run({ resource: 'cdr', operation: 'getMetadata', callUuid: call.cdr_uniqueid }));
 		assert.equal(vnRequests(sandbox, 'get_cdr_metadata_by_call_uuid')[0].query.call_uuid, call.cdr_uniqueid);
 		assert.equal(items.length, 1);
-		assert.equal(items[0].call_uuid, call.cdr_uniqueid);
+		assert.equal(items[0].callId, call.cdr_uniqueid);
+		assert.equal(Object.keys(items[0])[0], 'callId');
 		assert.equal((items[0].cdr as Record<string, unknown>).cdr_uniqueid, call.cdr_uniqueid);
 		assert.equal((items[0].ads_data as Record<string, unknown>).gclid, call.gclid);
 	});

@@ -27,12 +27,16 @@ describe('Virtual Number → Offline Conversion', () => {
 		const [request] = vnRequests(sandbox, 'set_ads_offline_conversion');
 		assert.equal(request.method, 'POST');
 		assert.deepEqual(request.body, { call_uuid: callUuid, conversion_value: '249.9' });
-		assert.equal(set[0].call_uuid, callUuid);
+		// The call under the vocabulary's name, first; the service's own name for it is not repeated.
+		assert.deepEqual(Object.keys(set[0]).slice(0, 2), ['callId', 'conversion_value']);
+		assert.equal(set[0].callId, callUuid);
+		assert.equal(set[0].call_uuid, undefined);
 		assert.equal(set[0].conversion_value, 249.9);
 
 		const got = jsons(await run({ resource: 'offlineConversion', operation: 'get', callUuid }));
 		assert.equal(vnRequests(sandbox, 'get_ads_offline_conversion')[0].query.call_uuid, callUuid);
-		assert.equal(got[0].call_uuid, callUuid);
+		assert.equal(got[0].callId, callUuid);
+		assert.equal(got[0].call_uuid, undefined);
 		assert.equal(got[0].conversion_value, 249.9);
 		assert.match(String(got[0].update_time), /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 	});

@@ -94,7 +94,7 @@ describe('Virtual Number → Voice Prompt', () => {
 				file_name: 'Welcome-3MB.wav',
 				mime_type: 'audio/wav',
 				size: wav.length,
-				description: 'Prompt uploaded',
+				statusDescription: 'Prompt uploaded',
 			});
 			assert.equal(sha256(sandbox.control.promptData('welcome-3mb')!), sha256(wav));
 

@@ -55,11 +55,11 @@ const download = (callUuid: string, parameters: Record<string, unknown> = {}, co
 	run({ resource: 'cdr', operation: 'downloadRecording', callUuid, ...parameters }, { continueOnFail });
 
 describe('Virtual Number → Call Record → Download Recording', () => {
-	test('the WAV recording arrives as binary data named <call_uuid>.wav, byte-identical', async () => {
+	test('the WAV recording arrives as binary data named <call ID>.wav, byte-identical, with the callId', async () => {
 		const callUuid = recordedCall();
 		const result = await download(callUuid);
 		const [item] = result.items(NODE);
-		assert.deepEqual(item.json, { call_uuid: callUuid, format: 'wav', file_name: `${callUuid}.wav`, mime_type: 'audio/wav' });
+		assert.deepEqual(item.json, { callId: callUuid, format: 'wav', file_name: `${callUuid}.wav`, mime_type: 'audio/wav' });
 		const binary = item.binary?.data;
 		assert.ok(binary, 'binary data in the "data" field');
 		assert.equal(binary.mimeType, 'audio/wav');
@@ -88,7 +88,7 @@ describe('Virtual Number → Call Record → Download Recording', () => {
 		assert.equal(sha256(bytes), sha256(reference.bytes));
 	});
 
-	test('MP3: type=mp3 is requested, the file is audio/mpeg named <call_uuid>.mp3', async () => {
+	test('MP3: type=mp3 is requested, the file is audio/mpeg named <call ID>.mp3', async () => {
 		const callUuid = recordedCall();
 		const result = await download(callUuid, { fileFormat: 'mp3', binaryPropertyName: 'recording', options: { timeout: 30 } });
 		const [item] = result.items(NODE);

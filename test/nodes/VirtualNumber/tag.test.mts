@@ -113,7 +113,7 @@ describe('Virtual Number → Tag', () => {
 				items.map((m) => m.virtualnum),
 				['0722000102', '0722000103'],
 			);
-			assert.ok(items.every((m) => typeof m.description === 'string'));
+			assert.ok(items.every((m) => typeof m.description === 'string' && m.statusDescription === undefined));
 			const empty = ok(await run({ operation: 'getMembers', tagId: rl(tagId('Unused')) }));
 			assert.equal(empty.length, 0, 'an empty tag gives no items');
 		});
@@ -180,6 +180,9 @@ describe('Virtual Number → Tag', () => {
 			assert.deepEqual(request.body, { tag_id: String(id) });
 			assert.equal(output.deleted, true);
 			assert.equal(output.tag_id, id);
+			// The service's status text under its own name: `description` is a number's description (Get Members).
+			assert.equal(output.statusDescription, 'Success');
+			assert.equal(output.description, undefined);
 			assert.equal(members('VIP'), undefined);
 		});
 
@@ -189,6 +192,8 @@ describe('Virtual Number → Tag', () => {
 			assert.deepEqual(requests('add_member_to_tag')[0].body, { tag_id: String(id), virtualnum: '0722000104' });
 			assert.equal(output.virtualnum, '0722000104');
 			assert.equal(output.members_count, 1);
+			assert.equal(output.statusDescription, 'Success');
+			assert.equal(output.description, undefined);
 			assert.deepEqual(members('Unused'), ['0722000104']);
 			const again = await run({ operation: 'addMember', tagId: rl(id), virtualnum: rl('0722000104') });
 			assert.match(String(again.error?.message), /The number is already in this tag \(code 5044\)/);

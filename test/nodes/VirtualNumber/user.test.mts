@@ -207,8 +207,8 @@ describe('Virtual Number → User', () => {
 			assert.equal(request.method, 'POST');
 			assert.deepEqual(request.body, { user_id: '2' });
 			assert.deepEqual(
-				{ ...json(result)[0], description: undefined },
-				{ success: true, user_id: 2, deleted: true, description: undefined },
+				json(result)[0],
+				{ success: true, user_id: 2, statusDescription: 'Success', deleted: true },
 			);
 			assert.equal(sandbox.control.users().some((u) => u.user_id === 2), false);
 		});

@@ -519,12 +519,26 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		assert.equal(sandbox.control.requests().length, 0);
 	});
 
+	test('a number typed with formatting is read as the phone module reads it: registered by its digits', async () => {
+		const [a] = numbers();
+		const typed = `${a.slice(0, 3)}-${a.slice(3, 6)}.${a.slice(6)}`; // e.g. 072-200.0100
+		const previous = callbackOf(a);
+		sandbox.control.clearRequests();
+		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([typed, ` (${a.slice(0, 3)}) ${a.slice(3)} `]) });
+		await t.activate();
+		assert.deepEqual(updates().map((body) => body.virtualnum), [a], 'one number, by its digits, once');
+		assert.equal(callbackOf(a).url, urlFor(t, { url: previous.url ?? '', option: previous.option ?? 2 }));
+		await t.deactivate();
+	});
+
 	describe('checks before any request', () => {
 		const cases: Array<[string, IDataObject, RegExp]> = [
 			['no event', { events: [] }, /Events: choose at least one event/],
 			['no number selected', { events: CALLS, numbers: 'selected', virtualnums: {} }, /Virtual Numbers: add at least one number/],
 			['an empty locator', { events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(['']) }, /Virtual Numbers, entry 1: no number chosen/],
 			['text instead of a number', { events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(['07220001OO']) }, /entry 1: "07220001OO" is not a virtual number/],
+			['a number with 4 digits', { events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(['0722']) }, /entry 1: "0722" is not a virtual number \(5 to 15 digits/],
+			['a + in the middle', { events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(['072+2000100']) }, /entry 1: "072\+2000100" is not a virtual number/],
 			['a bad allowed IP', { events: CALLS, options: { allowedIps: '10.0.0.1, 10.0.0.300, 2001:db8::/129' } }, /Allowed IPs: not an IP address or CIDR range: "10\.0\.0\.300", "2001:db8::\/129"/],
 			['a body limit out of range', { events: CALLS, options: { maxBodyKb: 0 } }, /Max Body Size \(KB\): must be a number from 1 to 16384/],
 			['a callback URL over 511 characters', { events: CALLS, options: { secret: 'x'.repeat(500) } }, /Callback URL: the trigger's URL with the secret is \d+ characters long; the service accepts at most 511/],

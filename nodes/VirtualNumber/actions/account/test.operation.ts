@@ -1,15 +1,15 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import type { ItemOperation } from '../../../shared/router';
+import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
+import { STATUS_DESCRIPTION } from '../../helpers/utils';
 
-export const description: INodeProperties[] = [];
+const properties: INodeProperties[] = [];
+
+export const description = updateDisplayOptions({ show: { resource: ['account'], operation: ['test'] } }, properties);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const answer = await virtualnumRequest.call(this, { service: 'test', itemIndex });
-	return this.helpers.returnJsonArray({
-		connected: true,
-		code: answer.status.code,
-		description: answer.status.description,
-	});
+	return this.helpers.returnJsonArray({ connected: true, statusCode: answer.status.code, [STATUS_DESCRIPTION]: answer.status.description });
 };

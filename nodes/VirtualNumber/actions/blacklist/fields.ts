@@ -3,29 +3,26 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { InputChecks } from '../../../shared/checks';
 import { checkOptionalPhone, checkPhone } from '../../../shared/phones';
-import { type Show, readVirtualnum, virtualnumLocator } from '../user/fields';
+import { virtualnumLocator } from '../../../shared/virtualnums';
+import { readVirtualnum } from '../../helpers/utils';
 
-export function callerNumberField(show: Show, description: string): INodeProperties {
-	return {
-		displayName: 'Caller Number',
-		name: 'callerNumber',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 0501234567',
-		description,
-		displayOptions: { show },
-	};
-}
+export const callerNumberField: INodeProperties = {
+	displayName: 'Caller Number',
+	name: 'callerNumber',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. 0501234567',
+};
 
 /** The caller number as digits (the service's remove refuses formatting: 2011 "not numeric"). */
-export function readCallerNumber(this: IExecuteFunctions, check: InputChecks, required = true): string {
-	const value = this.getNodeParameter('callerNumber', check.itemIndex, '');
-	return required ? checkPhone(check, 'Caller Number', value) : checkOptionalPhone(check, 'Caller Number', value);
+export function readCallerNumber(this: IExecuteFunctions, checks: InputChecks, required = true): string {
+	const value = this.getNodeParameter('callerNumber', checks.itemIndex, '');
+	return required ? checkPhone(checks, 'Caller Number', value) : checkOptionalPhone(checks, 'Caller Number', value);
 }
 
 /** "Global or one virtual number", then the number when it is one. */
-export function scopeFields(show: Show, displayName: string, description: string): INodeProperties[] {
+export function scopeFields(displayName: string, description: string): INodeProperties[] {
 	return [
 		{
 			displayName,
@@ -45,15 +42,19 @@ export function scopeFields(show: Show, displayName: string, description: string
 			],
 			default: 'global',
 			description,
-			displayOptions: { show },
 		},
-		virtualnumLocator('virtualnum', 'Virtual Number', { ...show, scope: ['virtualnum'] }),
+		virtualnumLocator({ displayOptions: { show: { scope: ['virtualnum'] } } }),
 	];
 }
 
 /** The virtual number of a bound block, or '' for a global one. */
-export function readScope(this: IExecuteFunctions, check: InputChecks): string {
-	const scope = String(this.getNodeParameter('scope', check.itemIndex, 'global'));
-	check.oneOf('Block For', scope, ['global', 'virtualnum']);
-	return scope === 'virtualnum' ? readVirtualnum.call(this, 'virtualnum', 'Virtual Number', check) : '';
+export function readScope(this: IExecuteFunctions, checks: InputChecks): string {
+	const scope = String(this.getNodeParameter('scope', checks.itemIndex, 'global'));
+	checks.oneOf('Block For', scope, ['global', 'virtualnum']);
+	return scope === 'virtualnum' ? readVirtualnum.call(this, checks) : '';
+}
+
+/** What a write says about the block it was about. */
+export function blockEcho(callerNumber: string, virtualnum: string) {
+	return { caller_number: callerNumber, scope: virtualnum ? 'virtualnum' : 'global', virtualnum };
 }

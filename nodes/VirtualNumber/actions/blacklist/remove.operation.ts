@@ -1,45 +1,36 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import { asNodeError } from '../../../shared/errors';
 import { samePhone } from '../../../shared/phones';
-import { serviceCodeOf } from '../../../shared/transport/http';
 import type { ItemOperation } from '../../../shared/router';
+import { serviceCodeOf } from '../../../shared/transport/http';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { resultRows, writeOutput } from '../user/fields';
-import { callerNumberField, readCallerNumber, readScope, scopeFields } from './fields';
-
-const show = { resource: ['blacklist'], operation: ['remove'] };
+import { resultRows } from '../../../shared/virtualnums';
+import { sendWrite, writeOutput } from '../../helpers/utils';
+import { blockEcho, callerNumberField, readCallerNumber, readScope, scopeFields } from './fields';
 
 /** remove_number_from_blacklist: the number is not in the list (as asked). */
 const NOT_FOUND = 2012;
 
-export const description: INodeProperties[] = [
-	callerNumberField(show, 'The blocked number to unblock'),
+const properties: INodeProperties[] = [
+	{ ...callerNumberField, description: 'The blocked number to unblock' },
 	...scopeFields(
-		show,
 		'Blocked For',
 		'Where the block applies: a block added for one virtual number can only be removed by naming that number',
 	),
 ];
 
+export const description = updateDisplayOptions({ show: { resource: ['blacklist'], operation: ['remove'] } }, properties);
+
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
-	const check = new InputChecks(this.getNode(), itemIndex);
-	const callerNumber = readCallerNumber.call(this, check);
-	const virtualnum = readScope.call(this, check);
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const callerNumber = readCallerNumber.call(this, checks);
+	const virtualnum = readScope.call(this, checks);
 	try {
-		const answer = await virtualnumRequest.call(this, {
-			service: 'remove_number_from_blacklist',
-			params: { caller_number: callerNumber, virtualnum },
-			method: 'POST',
-			itemIndex,
-			sideEffect: true,
-		});
-		return this.helpers.returnJsonArray({
-			...writeOutput(answer, { caller_number: callerNumber, scope: virtualnum ? 'virtualnum' : 'global', virtualnum }),
-			removed: true,
-		});
+		const answer = await sendWrite.call(this, 'remove_number_from_blacklist', { caller_number: callerNumber, virtualnum }, itemIndex);
+		return this.helpers.returnJsonArray({ ...writeOutput(answer, blockEcho(callerNumber, virtualnum)), removed: true });
 	} catch (error) {
 		if (error instanceof NodeApiError && serviceCodeOf(error) === NOT_FOUND) {
 			await explainNotFound.call(this, error, callerNumber, virtualnum, itemIndex);

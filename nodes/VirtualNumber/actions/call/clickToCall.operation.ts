@@ -4,8 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { InputChecks } from '../../../shared/checks';
 import { checkPhone } from '../../../shared/phones';
 import type { ItemOperation, RepeatEffect } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { readVirtualnumLocator, resultObject, virtualnumLocator } from '../../../shared/virtualnums';
+import { virtualnumLocator } from '../../../shared/virtualnums';
+import { readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
 
 const properties: INodeProperties[] = [
 	virtualnumLocator({ description: 'The number the call is placed from; its settings (greetings, recording, destinations) apply' }),
@@ -35,15 +35,9 @@ export const repeatEffect: RepeatEffect = { what: 'place the call again' };
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
-	const virtualnum = readVirtualnumLocator.call(this, 'virtualnum', itemIndex, checks, 'Virtual Number');
+	const virtualnum = readVirtualnum.call(this, checks);
 	const destination = checkPhone(checks, 'Phone Number to Call', this.getNodeParameter('destination', itemIndex, ''));
 	const first = this.getNodeParameter('callVirtualnumFirst', itemIndex, false) as boolean;
-	const answer = await virtualnumRequest.call(this, {
-		service: 'create_virtualnum_call',
-		params: { virtualnum, destination, ...(first ? { first_target: 'virtualnum' } : {}) },
-		method: 'POST',
-		itemIndex,
-		sideEffect: true,
-	});
+	const answer = await sendWrite.call(this, 'create_virtualnum_call', { virtualnum, destination, ...(first ? { first_target: 'virtualnum' } : {}) }, itemIndex);
 	return this.helpers.returnJsonArray({ ...resultObject(answer.result), virtualnum, destination });
 };

@@ -1,11 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { InputChecks, LIMITS } from '../../../shared/checks';
+import { InputChecks } from '../../../shared/checks';
 import { checkPhone } from '../../../shared/phones';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { readVirtualnumLocator, resultObject, virtualnumLocator } from '../../../shared/virtualnums';
+import { virtualnumLocator } from '../../../shared/virtualnums';
+import { readVirtualnum, resultObject } from '../../helpers/utils';
+import { VN_LIMITS } from '../../limits';
 
 const properties: INodeProperties[] = [
 	{
@@ -47,8 +49,8 @@ const properties: INodeProperties[] = [
 				displayName: 'Valid for (Days)',
 				name: 'expireDays',
 				type: 'number',
-				typeOptions: { minValue: LIMITS.click2callExpireDays.min },
-				default: 365, // the service's default (LIMITS.click2callExpireDays)
+				typeOptions: { minValue: VN_LIMITS.click2callExpireDays.min },
+				default: 365, // the service's default (VN_LIMITS.click2callExpireDays)
 				description: 'How long the link stays valid',
 			},
 		],
@@ -59,7 +61,7 @@ export const description = updateDisplayOptions({ show: { resource: ['call'], op
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
-	const virtualnum = readVirtualnumLocator.call(this, 'virtualnum', itemIndex, checks, 'Virtual Number');
+	const virtualnum = readVirtualnum.call(this, checks);
 	const destination = checkPhone(checks, 'Destination', this.getNodeParameter('destination', itemIndex, ''));
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const params: IDataObject = { virtualnum, destination };
@@ -67,7 +69,7 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		params.first_target = checks.oneOf('Call First', String(options.firstTarget), ['destination', 'virtualnum']);
 	}
 	if (options.expireDays !== undefined) {
-		params.expire_days = checks.integerInRange('Valid for (Days)', options.expireDays, LIMITS.click2callExpireDays.min, Number.MAX_SAFE_INTEGER);
+		params.expire_days = checks.integerInRange('Valid for (Days)', options.expireDays, VN_LIMITS.click2callExpireDays.min, Number.MAX_SAFE_INTEGER);
 	}
 	const answer = await virtualnumRequest.call(this, { service: 'click2call_link', params, itemIndex });
 	// The result is "the public URL of the link": an object with `url`, or the URL itself.

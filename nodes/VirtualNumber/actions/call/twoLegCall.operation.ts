@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { InputChecks, LIMITS } from '../../../shared/checks';
+import { InputChecks } from '../../../shared/checks';
 import { checkPhone, checkVirtualnum } from '../../../shared/phones';
 import type { ItemOperation, RepeatEffect } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { readVirtualnumLocator, resultObject, virtualnumLocator } from '../../../shared/virtualnums';
+import { virtualnumLocator } from '../../../shared/virtualnums';
+import { readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
 
 const properties: INodeProperties[] = [
 	virtualnumLocator({
@@ -86,9 +86,31 @@ export const description = updateDisplayOptions({ show: { resource: ['call'], op
 /** Retry On Fail would repeat it: the router refuses to run while it is on. */
 export const repeatEffect: RepeatEffect = { what: 'place the two-leg call again' };
 
+/** Names of custom parameters: plain names that cannot shadow the operation's own parameters. */
+export const CUSTOM_PARAMETER_NAME = {
+	pattern: /^[A-Za-z][A-Za-z0-9_]{0,63}$/,
+	reserved: ['service', 'format', 'virtualnum', 'virtualnum1', 'virtualnum2', 'destination1', 'destination2'],
+};
+
+/** The Custom Parameters as the service gets them (name → value), each name checked. */
+function customParameters(this: IExecuteFunctions, checks: InputChecks): IDataObject {
+	const custom = ((this.getNodeParameter('customParameters', checks.itemIndex, {}) as IDataObject).parameter ?? []) as IDataObject[];
+	const stored: IDataObject = {};
+	for (const [index, entry] of custom.entries()) {
+		const field = `Custom Parameters (parameter ${index + 1}): Name`;
+		const name = checks.pattern(field, checks.required(field, entry.name), CUSTOM_PARAMETER_NAME.pattern, 'must be letters, digits and underscores, starting with a letter (at most 64 characters)');
+		if (CUSTOM_PARAMETER_NAME.reserved.includes(name.toLowerCase())) {
+			checks.fail(field, `cannot be ${name}: the operation uses that name itself`, name);
+		}
+		if (name in stored) checks.fail(field, 'is used twice', name);
+		stored[name] = String(entry.value ?? '');
+	}
+	return stored;
+}
+
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
-	const virtualnum1 = readVirtualnumLocator.call(this, 'virtualnum1', itemIndex, checks, 'Caller ID for First Leg');
+	const virtualnum1 = readVirtualnum.call(this, checks, 'virtualnum1', 'Caller ID for First Leg');
 	const destination1 = checkPhone(checks, 'First Destination', this.getNodeParameter('destination1', itemIndex, ''));
 	const destination2 = checkPhone(checks, 'Second Destination', this.getNodeParameter('destination2', itemIndex, ''));
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -96,27 +118,8 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	if (String(options.virtualnum2 ?? '').trim() !== '') {
 		params.virtualnum2 = checkVirtualnum(checks, 'Caller ID for Second Leg', options.virtualnum2);
 	}
-
-	const custom = ((this.getNodeParameter('customParameters', itemIndex, {}) as IDataObject).parameter ?? []) as IDataObject[];
-	const stored: IDataObject = {};
-	const rule = LIMITS.customParameterName;
-	for (const [index, entry] of custom.entries()) {
-		const field = `Custom Parameters (parameter ${index + 1}): Name`;
-		const name = checks.pattern(field, checks.required(field, entry.name), rule.pattern, 'must be letters, digits and underscores, starting with a letter (at most 64 characters)');
-		if ((rule.reserved as readonly string[]).includes(name.toLowerCase())) {
-			checks.fail(field, `cannot be ${name}: the operation uses that name itself`, name);
-		}
-		if (name in stored) checks.fail(field, 'is used twice', name);
-		stored[name] = String(entry.value ?? '');
-	}
-
-	const answer = await virtualnumRequest.call(this, {
-		service: 'create_virtualnum_call_v2',
-		params: { ...stored, ...params },
-		method: 'POST',
-		itemIndex,
-		sideEffect: true,
-	});
+	const stored = customParameters.call(this, checks);
+	const answer = await sendWrite.call(this, 'create_virtualnum_call_v2', { ...stored, ...params }, itemIndex);
 	return this.helpers.returnJsonArray({
 		...resultObject(answer.result),
 		...params,

@@ -2,12 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callField } from '../../../shared/callFields';
-import { InputChecks, LIMITS } from '../../../shared/checks';
+import { InputChecks } from '../../../shared/checks';
 import { checkPhone } from '../../../shared/phones';
 import { formatVirtualnumDate } from '../../../shared/dates';
-import type { ItemOperation } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { readVirtualnumLocator, resultObject, virtualnumLocator } from '../../../shared/virtualnums';
+import type { ItemOperation, RepeatEffect } from '../../../shared/router';
+import { virtualnumLocator } from '../../../shared/virtualnums';
+import { readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
+import { VN_LIMITS } from '../../limits';
 import { simplifyCallRow, simplifyField, simplifyManualParams, simplifyOn } from './callOutput';
 
 // The parameter names stay as saved workflows have them; display names and output follow the vocabulary.
@@ -60,9 +61,9 @@ const properties: INodeProperties[] = [
 				displayName: DURATION.displayName,
 				name: 'duration',
 				type: 'number',
-				typeOptions: { minValue: LIMITS.cdrTotacSec.min, maxValue: LIMITS.cdrTotacSec.max },
+				typeOptions: { minValue: VN_LIMITS.cdrTotacSec.min, maxValue: VN_LIMITS.cdrTotacSec.max },
 				default: 60,
-				description: `${LIMITS.cdrTotacSec.min}-${LIMITS.cdrTotacSec.max} seconds; the end time is calculated from it. Without it the duration is 0.`,
+				description: `${VN_LIMITS.cdrTotacSec.min}-${VN_LIMITS.cdrTotacSec.max} seconds; the end time is calculated from it. Without it the duration is 0.`,
 			},
 			{
 				displayName: `${METADATA.displayName} (JSON)`,
@@ -81,16 +82,22 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['cdr'], operation: ['createManual'] } }, properties);
 
+/**
+ * Retry On Fail would repeat it: the service would add the record again, and run the end-of-call
+ * automation rules and the pixel for it again. The router refuses to run while it is on.
+ */
+export const repeatEffect: RepeatEffect = { what: 'add the call records again (and run the automation rules and the pixel for them again)' };
+
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
-	const virtualnum = readVirtualnumLocator.call(this, 'virtualnum', itemIndex, checks, 'Virtual Number');
+	const virtualnum = readVirtualnum.call(this, checks);
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const params: IDataObject = { cdr_ddi: virtualnum };
 	if (fields.startTime !== undefined && String(fields.startTime).trim() !== '') {
 		params.cdr_start_call = formatVirtualnumDate(fields.startTime, this.getTimezone(), 'Call Start', checks);
 	}
 	if (fields.duration !== undefined && String(fields.duration).trim() !== '') {
-		params.cdr_totac_sec = checks.integerInRange('Duration (Seconds)', fields.duration, LIMITS.cdrTotacSec.min, LIMITS.cdrTotacSec.max);
+		params.cdr_totac_sec = checks.integerInRange('Duration (Seconds)', fields.duration, VN_LIMITS.cdrTotacSec.min, VN_LIMITS.cdrTotacSec.max);
 	}
 	if (fields.callerNumber !== undefined && String(fields.callerNumber).trim() !== '') {
 		params.cdr_ani = checkPhone(checks, 'Caller Number', fields.callerNumber);
@@ -102,13 +109,7 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		const metadata = typeof fields.metadata === 'string' ? fields.metadata.trim() : JSON.stringify(fields.metadata);
 		if (metadata !== '') params.cdr_metadata = checks.json(`${METADATA.displayName} (JSON)`, metadata);
 	}
-	const answer = await virtualnumRequest.call(this, {
-		service: 'create_virtualnum_cdr',
-		params,
-		method: 'POST',
-		itemIndex,
-		sideEffect: true,
-	});
+	const answer = await sendWrite.call(this, 'create_virtualnum_cdr', params, itemIndex);
 	const raw: IDataObject = { ...resultObject(answer.result), ...params };
 	if (!simplifyOn(this.getNodeParameter('simplify', itemIndex, true))) return this.helpers.returnJsonArray(raw);
 	// callId first (from the answer's cdr_uniqueid), then what was sent, under the same names.

@@ -5,10 +5,12 @@ import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
 import { VIRTUALNUM_LABEL } from '../../../shared/transport/virtualnumApi';
 import { downloadFailure, virtualnumDownload } from '../../../shared/transport/virtualnumDownload';
-import { callUuidField, timeoutMs, timeoutOption } from './common';
+import { callIdOutput, readCallId } from '../../helpers/utils';
+import { callIdField, outputBinaryField } from '../common.descriptions';
+import { timeoutMs, timeoutOption } from './common';
 
 const properties: INodeProperties[] = [
-	callUuidField,
+	callIdField,
 	{
 		displayName: 'File Format',
 		name: 'fileFormat',
@@ -19,14 +21,7 @@ const properties: INodeProperties[] = [
 		],
 		default: 'wav',
 	},
-	{
-		displayName: 'Put Output File in Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		required: true,
-		default: 'data',
-		hint: 'The name of the output binary field to put the file in',
-	},
+	outputBinaryField,
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -51,7 +46,7 @@ export const description = updateDisplayOptions({ show: { resource: ['cdr'], ope
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
-	const callUuid = checks.required('Call ID', this.getNodeParameter('callUuid', itemIndex, ''));
+	const callId = readCallId.call(this, checks);
 	const requested = checks.oneOf('File Format', String(this.getNodeParameter('fileFormat', itemIndex, 'wav')), ['wav', 'mp3'] as const);
 	const binaryPropertyName = checks.required('Put Output File in Field', this.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -59,13 +54,13 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 
 	const file = await virtualnumDownload.call(this, {
 		service: 'get_record_by_call_uuid',
-		params: { call_uuid: callUuid, type: requested },
+		params: { call_uuid: callId, type: requested },
 		itemIndex,
 		timeoutMs: timeout,
 	});
 	// The bytes decide the extension and MIME type; the request only says what was asked for.
 	const { extension: format, mimeType } = file.audio;
-	const fileName = String(options.fileName ?? '').trim() || `${callUuid}.${format}`;
+	const fileName = String(options.fileName ?? '').trim() || `${callId}.${format}`;
 	let binary: IBinaryData;
 	try {
 		// The answer goes to n8n's binary helpers as it arrives: in filesystem or S3 binary mode the
@@ -80,7 +75,7 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	}
 	return [
 		{
-			json: { call_uuid: callUuid, format, file_name: fileName, mime_type: mimeType },
+			json: callIdOutput(callId, { format, file_name: fileName, mime_type: mimeType }),
 			binary: { [binaryPropertyName]: binary },
 		},
 	];

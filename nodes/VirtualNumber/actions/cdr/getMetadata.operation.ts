@@ -4,13 +4,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { resultObject } from '../../../shared/virtualnums';
-import { callUuidField } from './common';
+import { callIdOutput, readCallId, resultObject } from '../../helpers/utils';
+import { callIdField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	{
-		...callUuidField,
-		description: `${callUuidField.description}. Returns the sections cdr, pixel_data, ads_data, ads_call_extension_data and speech_recognition, each when the service has such data.`,
+		...callIdField,
+		description: `${callIdField.description}. Returns the sections cdr, pixel_data, ads_data, ads_call_extension_data and speech_recognition, each when the service has such data.`,
 	},
 ];
 
@@ -18,11 +18,11 @@ export const description = updateDisplayOptions({ show: { resource: ['cdr'], ope
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
-	const callUuid = checks.required('Call ID', this.getNodeParameter('callUuid', itemIndex, ''));
+	const callId = readCallId.call(this, checks);
 	const answer = await virtualnumRequest.call(this, {
 		service: 'get_cdr_metadata_by_call_uuid',
-		params: { call_uuid: callUuid },
+		params: { call_uuid: callId },
 		itemIndex,
 	});
-	return this.helpers.returnJsonArray({ call_uuid: callUuid, ...resultObject(answer.result) });
+	return this.helpers.returnJsonArray(callIdOutput(callId, resultObject(answer.result)));
 };

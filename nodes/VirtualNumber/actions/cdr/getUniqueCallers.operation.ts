@@ -1,13 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { InputChecks, LIMITS } from '../../../shared/checks';
+import { InputChecks } from '../../../shared/checks';
 import { DATE_FORMATS, checkDateOrder, toDateTime } from '../../../shared/dates';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
+import { VN_LIMITS } from '../../limits';
 import { simplifyCallRows, simplifyField, simplifyOn } from './callOutput';
-import { timeoutMs, timeoutOption } from './common';
+import { timeoutMs, timeoutOptions } from './common';
 
 const properties: INodeProperties[] = [
 	{
@@ -30,14 +31,7 @@ const properties: INodeProperties[] = [
 		...simplifyField,
 		description: 'Whether to name the caller callerNumber, as the Virtual Number Trigger does, instead of the service\'s cdr_ani (the other fields stay as the service names them)',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [timeoutOption],
-	},
+	timeoutOptions,
 ];
 
 export const description = updateDisplayOptions(
@@ -61,8 +55,8 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		timeoutMs: timeoutMs(options, checks),
 		noResultsAsEmpty: true,
 	});
-	// The service returns at most LIMITS.cdrSubuniqueRows rows (spec).
-	const rows = resultRows(answer.result).slice(0, LIMITS.cdrSubuniqueRows.max);
+	// The service returns at most VN_LIMITS.cdrSubuniqueRows rows (spec).
+	const rows = resultRows(answer.result).slice(0, VN_LIMITS.cdrSubuniqueRows.max);
 	const simplify = simplifyOn(this.getNodeParameter('simplify', itemIndex, true));
 	return this.helpers.returnJsonArray(simplify ? simplifyCallRows(rows) : rows);
 };

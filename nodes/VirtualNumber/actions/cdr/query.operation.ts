@@ -1,14 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { InputChecks, LIMITS } from '../../../shared/checks';
+import { InputChecks } from '../../../shared/checks';
 import { checkPhoneList } from '../../../shared/phones';
 import { formatVirtualnumDate, toDateTime } from '../../../shared/dates';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
+import { readLimit } from '../../helpers/utils';
+import { returnAllFields } from '../common.descriptions';
 import { simplifyCallRows, simplifyField, simplifyOn } from './callOutput';
-import { timeoutOption, timeoutMs } from './common';
+import { timeoutMs, timeoutOptions } from './common';
 import {
 	CALL_STATUSES,
 	CDR_COLUMNS,
@@ -121,32 +123,9 @@ const properties: INodeProperties[] = [
 		default: 'DESC',
 		displayOptions: { show: builder },
 	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-		displayOptions: { show: builder },
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: LIMITS.cdrQueryLimit.min },
-		default: 50, // LIMITS.cdrQueryLimit.default
-		description: 'Max number of results to return',
-		displayOptions: { show: { ...builder, returnAll: [false] } },
-	},
+	...returnAllFields().map((field) => ({ ...field, displayOptions: { show: { ...field.displayOptions?.show, ...builder } } })),
 	simplifyField,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [timeoutOption],
-	},
+	timeoutOptions,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['cdr'], operation: ['query'] } }, properties);
@@ -188,9 +167,8 @@ function builderQuery(this: IExecuteFunctions, itemIndex: number, checks: InputC
 	if (virtualnums.trim() !== '') query.virtualnums = checkPhoneList(checks, 'Virtual Numbers', virtualnums);
 	const callers = listOf(this.getNodeParameter('callers', itemIndex, ''));
 	if (callers.trim() !== '') query.callers = checkPhoneList(checks, 'Caller Numbers', callers);
-	if (!(this.getNodeParameter('returnAll', itemIndex, false) as boolean)) {
-		query.limit = checks.integerInRange('Limit', this.getNodeParameter('limit', itemIndex, LIMITS.cdrQueryLimit.default), LIMITS.cdrQueryLimit.min, Number.MAX_SAFE_INTEGER);
-	}
+	const limit = readLimit.call(this, checks);
+	if (limit !== Infinity) query.limit = limit;
 	return query;
 }
 

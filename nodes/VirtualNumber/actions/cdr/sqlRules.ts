@@ -4,14 +4,14 @@
  * can hide a word from the check or make one up. The first problem in the statement is reported,
  * with the rule it breaks and what to do.
  */
-import { LIMITS } from '../../../shared/checks';
+import { VN_LIMITS } from '../../limits';
 import { lexMysql, type SqlReading, type SqlToken } from './sqlLexer';
 
 export type CdrSqlRule = 1 | 2 | 3 | 4;
 
 /** The rules as data: the spec's words, and what each rule names. */
 export const CDR_SQL_RULES = {
-	maxBytes: LIMITS.cdrSql.maxBytes,
+	maxBytes: VN_LIMITS.cdrSql.maxBytes,
 	view: 'webserviceview',
 	spec: {
 		1: 'It starts with SELECT and selects FROM webserviceview; direct access to underlying tables is rejected.',

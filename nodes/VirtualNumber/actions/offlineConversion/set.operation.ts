@@ -3,12 +3,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { resultObject } from '../../../shared/virtualnums';
-import { callUuidField } from '../cdr/common';
+import { callIdOutput, readCallId, resultObject, sendWrite } from '../../helpers/utils';
+import { callIdField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
-	callUuidField,
+	callIdField,
 	{
 		displayName: 'Conversion Value',
 		name: 'conversionValue',
@@ -25,14 +24,8 @@ export const description = updateDisplayOptions({ show: { resource: ['offlineCon
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
-	const callUuid = checks.required('Call ID', this.getNodeParameter('callUuid', itemIndex, ''));
+	const callId = readCallId.call(this, checks);
 	const conversionValue = checks.numeric('Conversion Value', this.getNodeParameter('conversionValue', itemIndex, ''));
-	const answer = await virtualnumRequest.call(this, {
-		service: 'set_ads_offline_conversion',
-		params: { call_uuid: callUuid, conversion_value: conversionValue },
-		method: 'POST',
-		itemIndex,
-		sideEffect: true,
-	});
-	return this.helpers.returnJsonArray({ call_uuid: callUuid, conversion_value: conversionValue, ...resultObject(answer.result) });
+	const answer = await sendWrite.call(this, 'set_ads_offline_conversion', { call_uuid: callId, conversion_value: conversionValue }, itemIndex);
+	return this.helpers.returnJsonArray(callIdOutput(callId, { conversion_value: conversionValue, ...resultObject(answer.result) }));
 };

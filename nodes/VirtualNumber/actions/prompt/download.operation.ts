@@ -1,35 +1,27 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { InputChecks, LIMITS } from '../../../shared/checks';
+import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
 import { VIRTUALNUM_LABEL } from '../../../shared/transport/virtualnumApi';
 import { downloadFailure, promptFileOf, virtualnumDownload } from '../../../shared/transport/virtualnumDownload';
-import { promptLocator, readPromptName } from './fields';
+import { VN_LIMITS } from '../../limits';
+import { outputBinaryField } from '../common.descriptions';
+import { promptRLC, readPromptName } from './fields';
 
-const show = { resource: ['prompt'], operation: ['download'] };
+const properties: INodeProperties[] = [promptRLC, outputBinaryField];
 
-export const description: INodeProperties[] = [
-	promptLocator(show),
-	{
-		displayName: 'Put Output File in Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		required: true,
-		default: 'data',
-		hint: 'The name of the output binary field to put the file in',
-		displayOptions: { show },
-	},
-];
+export const description = updateDisplayOptions({ show: { resource: ['prompt'], operation: ['download'] } }, properties);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
-	const check = new InputChecks(this.getNode(), itemIndex);
-	const promptName = readPromptName.call(this, check);
-	const property = check.required('Put Output File in Field', this.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const promptName = readPromptName.call(this, checks);
+	const property = checks.required('Put Output File in Field', this.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
 	const download = await virtualnumDownload.call(this, {
 		service: 'download_prompt',
 		params: { prompt_name: promptName },
 		itemIndex,
-		timeoutMs: LIMITS.longRequestMs,
+		timeoutMs: VN_LIMITS.requestRunTimeMs,
 		statusAppended: true,
 	});
 	const context = { node: this.getNode(), serviceLabel: VIRTUALNUM_LABEL, operation: 'download_prompt', itemIndex };

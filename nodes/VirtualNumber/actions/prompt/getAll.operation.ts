@@ -1,14 +1,19 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { applyLimit, resultRows, returnAllFields } from '../user/fields';
+import { resultRows } from '../../../shared/virtualnums';
+import { readLimit } from '../../helpers/utils';
+import { returnAllFields } from '../common.descriptions';
 
-const show = { resource: ['prompt'], operation: ['getAll'] };
+const properties: INodeProperties[] = returnAllFields();
 
-export const description: INodeProperties[] = [...returnAllFields(show)];
+export const description = updateDisplayOptions({ show: { resource: ['prompt'], operation: ['getAll'] } }, properties);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
+	const limit = readLimit.call(this, new InputChecks(this.getNode(), itemIndex));
 	const answer = await virtualnumRequest.call(this, { service: 'get_prompts_list', itemIndex, noResultsAsEmpty: true });
-	return this.helpers.returnJsonArray(applyLimit.call(this, resultRows(answer.result), itemIndex));
+	return this.helpers.returnJsonArray(resultRows(answer.result).slice(0, limit));
 };

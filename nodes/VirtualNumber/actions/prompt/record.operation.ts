@@ -1,14 +1,12 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import { checkPhone } from '../../../shared/phones';
 import type { ItemOperation, RepeatEffect } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { writeOutput } from '../user/fields';
+import { sendWrite, writeOutput } from '../../helpers/utils';
 
-const show = { resource: ['prompt'], operation: ['record'] };
-
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Phone Number',
 		name: 'destination',
@@ -18,22 +16,17 @@ export const description: INodeProperties[] = [
 		placeholder: 'e.g. 0501234567',
 		description:
 			'The service calls this number, guides the person who answers through the recording, and saves it as a new prompt',
-		displayOptions: { show },
 	},
 ];
+
+export const description = updateDisplayOptions({ show: { resource: ['prompt'], operation: ['record'] } }, properties);
 
 /** Retry On Fail would repeat it: the router refuses to run while it is on. */
 export const repeatEffect: RepeatEffect = { what: 'place the recording call again' };
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
-	const check = new InputChecks(this.getNode(), itemIndex);
-	const destination = checkPhone(check, 'Phone Number', this.getNodeParameter('destination', itemIndex, ''));
-	const answer = await virtualnumRequest.call(this, {
-		service: 'recording_studio',
-		params: { destination },
-		method: 'POST',
-		itemIndex,
-		sideEffect: true,
-	});
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const destination = checkPhone(checks, 'Phone Number', this.getNodeParameter('destination', itemIndex, ''));
+	const answer = await sendWrite.call(this, 'recording_studio', { destination }, itemIndex);
 	return this.helpers.returnJsonArray(writeOutput(answer, { destination }));
 };

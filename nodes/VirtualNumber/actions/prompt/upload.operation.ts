@@ -1,13 +1,16 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { InputChecks, LIMITS, MB, promptFileType, promptNameFromFileName } from '../../../shared/checks';
+import { InputChecks, LIMITS, MB } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumUpload } from '../../../shared/transport/virtualnumUpload';
+import { STATUS_DESCRIPTION } from '../../helpers/utils';
+import { VN_LIMITS } from '../../limits';
+import { promptFileType, promptNameFromFileName } from './files';
 
-const show = { resource: ['prompt'], operation: ['upload'] };
 const FORMATS = LIMITS.promptFile.extensions.map((extension) => extension.toUpperCase()).join(', ');
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Input Binary Field',
 		name: 'binaryPropertyName',
@@ -16,7 +19,6 @@ export const description: INodeProperties[] = [
 		default: 'data',
 		hint: 'The name of the input binary field containing the file to upload',
 		description: `An audio file of at most ${LIMITS.promptFile.maxBytes / MB} MB: ${FORMATS}`,
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Options',
@@ -24,7 +26,6 @@ export const description: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: { show },
 		options: [
 			{
 				displayName: 'Prompt Name',
@@ -47,47 +48,58 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
-	const check = new InputChecks(this.getNode(), itemIndex);
-	const property = check.required('Input Binary Field', this.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const binary = this.helpers.assertBinaryData(itemIndex, property);
+export const description = updateDisplayOptions({ show: { resource: ['prompt'], operation: ['upload'] } }, properties);
+
+/** The name the file is sent under, and the prompt name the service will store it as. */
+function namesOf(checks: InputChecks, binary: IBinaryData, chosen: string): { fileName: string; promptName: string } {
 	const original = String(binary.fileName ?? '').trim();
 	const type = promptFileType(original, binary.mimeType);
 	if (!type) {
-		check.fail(
+		checks.fail(
 			'Input Binary Field',
 			`the file must be one of the supported audio formats (${FORMATS}), recognised by its extension or MIME type`,
 			`${original || 'a file without a name'} (${binary.mimeType || 'no MIME type'})`,
 		);
 	}
-	const chosen = String(options.promptName ?? '').trim();
 	const fileName = chosen ? `${chosen}.${type}` : original || `.${type}`;
 	const promptName = promptNameFromFileName(fileName);
 	if (promptName === '') {
-		check.fail(
+		checks.fail(
 			chosen ? 'Prompt Name' : 'Input Binary Field',
 			'gives an empty prompt name: the stored name is the part of the file name before the first dot, with English letters, digits, - and _ only. Set the Prompt Name option',
 			chosen || original || '(no file name)',
 		);
 	}
-	const checkName = String(options.fileName ?? '').trim();
+	return { fileName, promptName };
+}
+
+/** The file's bytes: sizes known from the binary's metadata are checked before the file is read, the bytes after. */
+async function fileBytes(this: IExecuteFunctions, checks: InputChecks, binary: IBinaryData, property: string): Promise<Buffer> {
 	const max = LIMITS.promptFile.maxBytes;
 	const tooBig = (bytes: number) =>
-		check.fail('Input Binary Field', `the file must be at most ${max / MB} MB (${max} bytes)`, `${bytes} bytes`);
-	// Known sizes are checked before the file is read; the bytes themselves after.
+		checks.fail('Input Binary Field', `the file must be at most ${max / MB} MB (${max} bytes)`, `${bytes} bytes`);
 	if (typeof binary.bytes === 'number' && binary.bytes > max) tooBig(binary.bytes);
-	const data = await this.helpers.getBinaryDataBuffer(itemIndex, property);
+	const data = await this.helpers.getBinaryDataBuffer(checks.itemIndex, property);
 	if (data.length > max) tooBig(data.length);
-	if (data.length === 0) check.fail('Input Binary Field', 'the file is empty');
+	if (data.length === 0) checks.fail('Input Binary Field', 'the file is empty');
+	return data;
+}
+
+export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const property = checks.required('Input Binary Field', this.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const binary = this.helpers.assertBinaryData(itemIndex, property);
+	const { fileName, promptName } = namesOf(checks, binary, String(options.promptName ?? '').trim());
+	const data = await fileBytes.call(this, checks, binary, property);
 	const mimeType = binary.mimeType || 'application/octet-stream';
 	const answer = await virtualnumUpload.call(this, {
 		service: 'upload_prompt',
-		params: { file_name: checkName },
+		params: { file_name: String(options.fileName ?? '').trim() },
 		files: [{ field: 'prompt_file', fileName, contentType: mimeType, data }],
 		itemIndex,
 		sideEffect: true,
-		timeoutMs: LIMITS.longRequestMs,
+		timeoutMs: VN_LIMITS.requestRunTimeMs,
 	});
 	const stored = String(answer.status.prompt_name ?? (answer.result as IDataObject | undefined)?.prompt_name ?? '').trim();
 	return this.helpers.returnJsonArray({
@@ -96,6 +108,6 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		file_name: fileName,
 		mime_type: mimeType,
 		size: data.length,
-		description: answer.status.description,
+		[STATUS_DESCRIPTION]: answer.status.description,
 	});
 };

@@ -1,25 +1,21 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
-import { readVirtualnum, virtualnumLocator } from '../user/fields';
-import { readTagId, tagIdLocator } from './fields';
+import { virtualnumLocator } from '../../../shared/virtualnums';
+import { readVirtualnum } from '../../helpers/utils';
+import { additionalParametersField, readTagId, tagRLC } from './fields';
 import { runTagOperation } from './request';
 
-const show = { resource: ['tag'], operation: ['addMember'] };
+const properties: INodeProperties[] = [tagRLC, virtualnumLocator({ description: 'The number to add to the tag' }), additionalParametersField];
 
-export const description: INodeProperties[] = [
-	tagIdLocator(show),
-	virtualnumLocator('virtualnum', 'Virtual Number', show, { description: 'The number to add to the tag' }),
-];
+export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['addMember'] } }, properties);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
-	const check = new InputChecks(this.getNode(), itemIndex);
-	const tagId = readTagId.call(this, check);
-	const virtualnum = readVirtualnum.call(this, 'virtualnum', 'Virtual Number', check);
-	const output = await runTagOperation.call(this, check, 'add_member_to_tag', { tag_id: tagId, virtualnum }, 'write', {
-		tag_id: Number(tagId),
-		virtualnum,
-	});
-	return this.helpers.returnJsonArray(output);
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const tagId = readTagId.call(this, checks);
+	const virtualnum = readVirtualnum.call(this, checks);
+	const echo = { tag_id: Number(tagId), virtualnum };
+	return this.helpers.returnJsonArray(await runTagOperation.call(this, checks, 'add_member_to_tag', { tag_id: tagId, virtualnum }, 'write', echo));
 };

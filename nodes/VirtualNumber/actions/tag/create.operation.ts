@@ -1,27 +1,18 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
+import { additionalParametersField, nameField } from './fields';
 import { runTagOperation } from './request';
 
-const show = { resource: ['tag'], operation: ['create'] };
+const properties: INodeProperties[] = [nameField('Name of the new tag; it must not be taken by another tag', 'e.g. Google Ads'), additionalParametersField];
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. Google Ads',
-		description: 'Name of the new tag; it must not be taken by another tag',
-		displayOptions: { show },
-	},
-];
+export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['create'] } }, properties);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
-	const check = new InputChecks(this.getNode(), itemIndex);
-	const name = check.required('Name', this.getNodeParameter('name', itemIndex, ''));
-	const output = await runTagOperation.call(this, check, 'create_tag', { tag_name: name }, 'write', { tag_name: name });
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const name = checks.required('Name', this.getNodeParameter('name', itemIndex, ''));
+	const output = await runTagOperation.call(this, checks, 'create_tag', { tag_name: name }, 'write', { tag_name: name });
 	return this.helpers.returnJsonArray(output);
 };

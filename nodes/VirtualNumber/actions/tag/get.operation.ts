@@ -1,18 +1,15 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
-import { readTagId, tagIdLocator } from './fields';
-import { runTagOperation } from './request';
+import { additionalParametersField, tagRLC } from './fields';
+import { viewTagById } from './request';
 
-const show = { resource: ['tag'], operation: ['get'] };
+const properties: INodeProperties[] = [tagRLC, additionalParametersField];
 
-export const description: INodeProperties[] = [tagIdLocator(show)];
+export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['get'] } }, properties);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
-	const check = new InputChecks(this.getNode(), itemIndex);
-	const tagId = readTagId.call(this, check);
 	// A missing tag is an error (5003), not an empty list.
-	const output = await runTagOperation.call(this, check, 'view_tag_by_id', { tag_id: tagId }, 'list');
-	return this.helpers.returnJsonArray(output);
+	return this.helpers.returnJsonArray(await viewTagById.call(this, itemIndex, 'view_tag_by_id'));
 };

@@ -1,14 +1,15 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
-import { applyLimit, returnAllFields } from '../user/fields';
+import { readLimit } from '../../helpers/utils';
+import { returnAllFields } from '../common.descriptions';
+import { additionalParametersField } from './fields';
 import { runTagOperation } from './request';
 
-const show = { resource: ['tag'], operation: ['getAll'] };
-
-export const description: INodeProperties[] = [
-	...returnAllFields(show),
+const properties: INodeProperties[] = [
+	...returnAllFields(),
 	{
 		displayName: 'Name Contains',
 		name: 'nameFilter',
@@ -16,13 +17,16 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. Google',
 		description: 'Only tags whose name contains this text; empty for all tags',
-		displayOptions: { show },
 	},
+	additionalParametersField,
 ];
 
+export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['getAll'] } }, properties);
+
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
-	const check = new InputChecks(this.getNode(), itemIndex);
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const limit = readLimit.call(this, checks);
 	const name = String(this.getNodeParameter('nameFilter', itemIndex, '')).trim();
-	const rows = await runTagOperation.call(this, check, 'view_tags', name ? { tag_name: name } : {}, 'list');
-	return this.helpers.returnJsonArray(applyLimit.call(this, rows, itemIndex));
+	const rows = await runTagOperation.call(this, checks, 'view_tags', name ? { tag_name: name } : {}, 'list');
+	return this.helpers.returnJsonArray(rows.slice(0, limit));
 };

@@ -1,27 +1,17 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
+import { additionalParametersField, nameField } from './fields';
 import { runTagOperation } from './request';
 
-const show = { resource: ['tag'], operation: ['getByName'] };
+const properties: INodeProperties[] = [nameField('Tags whose name contains this text', 'e.g. Google'), additionalParametersField];
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Name',
-		name: 'name',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. Google',
-		description: 'Tags whose name contains this text',
-		displayOptions: { show },
-	},
-];
+export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['getByName'] } }, properties);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
-	const check = new InputChecks(this.getNode(), itemIndex);
-	const name = check.required('Name', this.getNodeParameter('name', itemIndex, ''));
-	const output = await runTagOperation.call(this, check, 'view_tag_by_name', { tag_name: name }, 'list');
-	return this.helpers.returnJsonArray(output);
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const name = checks.required('Name', this.getNodeParameter('name', itemIndex, ''));
+	return this.helpers.returnJsonArray(await runTagOperation.call(this, checks, 'view_tag_by_name', { tag_name: name }, 'list'));
 };

@@ -1,19 +1,19 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
-import { readVirtualnum, virtualnumLocator } from '../user/fields';
+import { virtualnumLocator } from '../../../shared/virtualnums';
+import { readVirtualnum } from '../../helpers/utils';
+import { additionalParametersField } from './fields';
 import { runTagOperation } from './request';
 
-const show = { resource: ['tag'], operation: ['getForNumber'] };
+const properties: INodeProperties[] = [virtualnumLocator({ description: 'The number whose tags to get' }), additionalParametersField];
 
-export const description: INodeProperties[] = [
-	virtualnumLocator('virtualnum', 'Virtual Number', show, { description: 'The number whose tags to get' }),
-];
+export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['getForNumber'] } }, properties);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
-	const check = new InputChecks(this.getNode(), itemIndex);
-	const virtualnum = readVirtualnum.call(this, 'virtualnum', 'Virtual Number', check);
-	const output = await runTagOperation.call(this, check, 'view_tags_by_virtualnum', { virtualnum }, 'list');
-	return this.helpers.returnJsonArray(output);
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const virtualnum = readVirtualnum.call(this, checks);
+	return this.helpers.returnJsonArray(await runTagOperation.call(this, checks, 'view_tags_by_virtualnum', { virtualnum }, 'list'));
 };

@@ -1,17 +1,14 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
-import { readTagId, tagIdLocator } from './fields';
-import { runTagOperation } from './request';
+import { additionalParametersField, tagRLC } from './fields';
+import { viewTagById } from './request';
 
-const show = { resource: ['tag'], operation: ['getMembers'] };
+const properties: INodeProperties[] = [tagRLC, additionalParametersField];
 
-export const description: INodeProperties[] = [tagIdLocator(show)];
+export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['getMembers'] } }, properties);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
-	const check = new InputChecks(this.getNode(), itemIndex);
-	const tagId = readTagId.call(this, check);
-	const output = await runTagOperation.call(this, check, 'get_members_by_tag_id', { tag_id: tagId }, 'list');
-	return this.helpers.returnJsonArray(output);
+	return this.helpers.returnJsonArray(await viewTagById.call(this, itemIndex, 'get_members_by_tag_id'));
 };

@@ -1,17 +1,17 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
-import { readTagName, tagNameLocator } from './fields';
+import { additionalParametersField, readTagName, tagNameRLC } from './fields';
 import { runTagOperation } from './request';
 
-const show = { resource: ['tag'], operation: ['getMembersByName'] };
+const properties: INodeProperties[] = [tagNameRLC, additionalParametersField];
 
-export const description: INodeProperties[] = [tagNameLocator(show)];
+export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['getMembersByName'] } }, properties);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
-	const check = new InputChecks(this.getNode(), itemIndex);
-	const tagName = readTagName.call(this, check);
-	const output = await runTagOperation.call(this, check, 'get_members_by_tag_name', { tag_name: tagName }, 'list');
-	return this.helpers.returnJsonArray(output);
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const tagName = readTagName.call(this, checks);
+	return this.helpers.returnJsonArray(await runTagOperation.call(this, checks, 'get_members_by_tag_name', { tag_name: tagName }, 'list'));
 };

@@ -13,7 +13,6 @@ import * as getMembersByName from './getMembersByName.operation';
 import * as removeMember from './removeMember.operation';
 import * as removeMemberByName from './removeMemberByName.operation';
 import * as rename from './rename.operation';
-import { additionalParametersField } from './fields';
 
 export {
 	addMember,
@@ -134,5 +133,4 @@ export const description: INodeProperties[] = [
 	...removeMember.description,
 	...removeMemberByName.description,
 	...rename.description,
-	additionalParametersField,
 ];

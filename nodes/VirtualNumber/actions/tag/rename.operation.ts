@@ -1,14 +1,13 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
-import { readTagId, tagIdLocator } from './fields';
+import { additionalParametersField, readTagId, tagRLC } from './fields';
 import { runTagOperation } from './request';
 
-const show = { resource: ['tag'], operation: ['rename'] };
-
-export const description: INodeProperties[] = [
-	tagIdLocator(show),
+const properties: INodeProperties[] = [
+	tagRLC,
 	{
 		displayName: 'New Name',
 		name: 'newName',
@@ -17,17 +16,17 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. Google Ads 2025',
 		description: 'The new name; it must not be taken by another tag',
-		displayOptions: { show },
 	},
+	additionalParametersField,
 ];
 
+export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['rename'] } }, properties);
+
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
-	const check = new InputChecks(this.getNode(), itemIndex);
-	const tagId = readTagId.call(this, check);
-	const name = check.required('New Name', this.getNodeParameter('newName', itemIndex, ''));
-	const output = await runTagOperation.call(this, check, 'update_tag', { tag_id: tagId, tag_name: name }, 'write', {
-		tag_id: Number(tagId),
-		tag_name: name,
-	});
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const tagId = readTagId.call(this, checks);
+	const name = checks.required('New Name', this.getNodeParameter('newName', itemIndex, ''));
+	const params = { tag_id: tagId, tag_name: name };
+	const output = await runTagOperation.call(this, checks, 'update_tag', params, 'write', { tag_id: Number(tagId), tag_name: name });
 	return this.helpers.returnJsonArray(output);
 };

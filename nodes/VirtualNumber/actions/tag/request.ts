@@ -6,10 +6,12 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { InputChecks } from '../../../shared/checks';
+import { InputChecks } from '../../../shared/checks';
 import type { RequestContext } from '../../../shared/transport/http';
 import { virtualnumRequest, type VirtualnumAnswer } from '../../../shared/transport/virtualnumApi';
-import { resultRows, writeOutput } from '../user/fields';
+import { resultRows } from '../../../shared/virtualnums';
+import { writeOutput } from '../../helpers/utils';
+import { readTagId } from './fields';
 
 /** Parameters the node itself sends; an additional parameter may not replace them. */
 const RESERVED = ['service', 'format'];
@@ -51,23 +53,22 @@ export async function viewTags(
  */
 export function additionalParameters(
 	this: IExecuteFunctions,
-	itemIndex: number,
-	check: InputChecks,
+	checks: InputChecks,
 	own: IDataObject,
 ): IDataObject {
-	const collection = this.getNodeParameter('additionalParameters', itemIndex, {}) as {
+	const collection = this.getNodeParameter('additionalParameters', checks.itemIndex, {}) as {
 		parameter?: Array<{ name?: string; value?: unknown }>;
 	};
 	const extra: IDataObject = {};
 	for (const [index, entry] of (collection.parameter ?? []).entries()) {
 		const name = String(entry.name ?? '').trim();
 		const field = `Additional Parameters › Parameter ${index + 1} › Name`;
-		if (name === '') check.fail(field, 'is required and cannot be empty');
-		if (RESERVED.includes(name.toLowerCase())) check.fail(field, `"${name}" is set by the node and cannot be sent as an additional parameter`, name);
+		if (name === '') checks.fail(field, 'is required and cannot be empty');
+		if (RESERVED.includes(name.toLowerCase())) checks.fail(field, `"${name}" is set by the node and cannot be sent as an additional parameter`, name);
 		if (Object.prototype.hasOwnProperty.call(own, name)) {
-			check.fail(field, `"${name}" is already set by a field of this operation: set it there`, name);
+			checks.fail(field, `"${name}" is already set by a field of this operation: set it there`, name);
 		}
-		if (Object.prototype.hasOwnProperty.call(extra, name)) check.fail(field, `"${name}" is given twice`, name);
+		if (Object.prototype.hasOwnProperty.call(extra, name)) checks.fail(field, `"${name}" is given twice`, name);
 		extra[name] = entry.value === undefined || entry.value === null ? '' : String(entry.value);
 	}
 	return extra;
@@ -80,17 +81,24 @@ export function additionalParameters(
  */
 export async function runTagOperation(
 	this: IExecuteFunctions,
-	check: InputChecks,
+	checks: InputChecks,
 	service: string,
 	params: IDataObject,
 	kind: 'list' | 'write',
 	echo: IDataObject = {},
 ): Promise<IDataObject[]> {
-	const extra = additionalParameters.call(this, check.itemIndex, check, params);
+	const extra = additionalParameters.call(this, checks, params);
 	const answer = await tagRequest.call(this, service, { ...extra, ...params }, {
-		itemIndex: check.itemIndex,
+		itemIndex: checks.itemIndex,
 		write: kind === 'write',
 		emptyOnNoResults: kind === 'list',
 	});
 	return kind === 'list' ? resultRows(answer.result) : [writeOutput(answer, echo)];
+}
+
+/** A view of one tag chosen by ID (its record, its members): one item per row. */
+export async function viewTagById(this: IExecuteFunctions, itemIndex: number, service: string): Promise<IDataObject[]> {
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const tagId = readTagId.call(this, checks);
+	return await runTagOperation.call(this, checks, service, { tag_id: tagId }, 'list');
 }

@@ -1,16 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { InputChecks, LIMITS } from '../../../shared/checks';
+import { InputChecks } from '../../../shared/checks';
 import { checkOptionalPhone } from '../../../shared/phones';
-import type { ItemOperation } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { writeOutput } from './fields';
-import { withoutSecret } from './secret';
-import { EMAIL_PATTERN } from './userField';
+import type { ItemOperation, RepeatEffect } from '../../../shared/router';
+import { VN_LIMITS } from '../../limits';
+import { EMAIL_PATTERN } from './fields';
+import { checkPassword, sendUserWrite } from './secret';
 
-const show = { resource: ['user'], operation: ['create'] };
-
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Email',
 		name: 'email',
@@ -18,8 +16,7 @@ export const description: INodeProperties[] = [
 		placeholder: 'name@email.com',
 		required: true,
 		default: '',
-		description: `The user's email address (at most ${LIMITS.userEmail.maxLength} characters). The service also creates a personal tag named #&lt;email&gt;.`,
-		displayOptions: { show },
+		description: `The user's email address (at most ${VN_LIMITS.userEmail.maxLength} characters). The service also creates a personal tag named #&lt;email&gt;.`,
 	},
 	{
 		displayName: 'Password',
@@ -28,8 +25,7 @@ export const description: INodeProperties[] = [
 		typeOptions: { password: true },
 		required: true,
 		default: '',
-		description: `At least ${LIMITS.userPassword.minLength} characters, meeting the service's password policy. Never shown in the output.`,
-		displayOptions: { show },
+		description: `At least ${VN_LIMITS.userPassword.minLength} characters, meeting the service's password policy. Never shown in the output.`,
 	},
 	{
 		displayName: 'Additional Fields',
@@ -37,7 +33,6 @@ export const description: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		displayOptions: { show },
 		options: [
 			{
 				displayName: 'Login Name',
@@ -66,37 +61,29 @@ export const description: INodeProperties[] = [
 	},
 ];
 
+export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['create'] } }, properties);
+
+/**
+ * Retry On Fail would repeat it, and the spec does not say that the service refuses a second user
+ * with the same email (7003 is only "user creation failed"): a duplicated user would get its own
+ * login, permissions and personal tag. The router refuses to run while it is on.
+ */
+export const repeatEffect: RepeatEffect = { what: 'create the users again (the service may not refuse a second user with the same email)' };
+
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
-	const check = new InputChecks(this.getNode(), itemIndex);
-	const email = check.required('Email', this.getNodeParameter('email', itemIndex, ''));
-	check.maxLength('Email', email, LIMITS.userEmail.maxLength);
-	check.pattern('Email', email, EMAIL_PATTERN, 'must be an email address, e.g. name@email.com');
-	const password = String(this.getNodeParameter('password', itemIndex, ''));
-	// The value is never quoted in these failures.
-	if (password.trim() === '') check.fail('Password', 'is required and cannot be empty');
-	if (password.length < LIMITS.userPassword.minLength) {
-		check.fail('Password', `must be at least ${LIMITS.userPassword.minLength} characters`);
-	}
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const email = checks.required('Email', this.getNodeParameter('email', itemIndex, ''));
+	checks.maxLength('Email', email, VN_LIMITS.userEmail.maxLength);
+	checks.pattern('Email', email, EMAIL_PATTERN, 'must be an email address, e.g. name@email.com');
+	const password = checkPassword(checks, String(this.getNodeParameter('password', itemIndex, '')), 'is required and cannot be empty');
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const params: IDataObject = {
 		email,
 		password,
 		user_login: String(fields.user_login ?? '').trim(),
-		user_phone: checkOptionalPhone(check, 'Phone', fields.user_phone),
-		user_phone_sms: checkOptionalPhone(check, 'SMS Phone', fields.user_phone_sms),
+		user_phone: checkOptionalPhone(checks, 'Phone', fields.user_phone),
+		user_phone_sms: checkOptionalPhone(checks, 'SMS Phone', fields.user_phone_sms),
 	};
-	try {
-		const answer = await virtualnumRequest.call(this, {
-			service: 'set_user',
-			params,
-			method: 'POST',
-			itemIndex,
-			sideEffect: true,
-		});
-		const output = writeOutput(answer, { email, ...(params.user_login ? { user_login: params.user_login } : {}) });
-		delete output.password;
-		return this.helpers.returnJsonArray(output);
-	} catch (error) {
-		throw withoutSecret(error, password, this.getNode(), itemIndex);
-	}
+	const echo = { email, ...(params.user_login ? { user_login: params.user_login } : {}) };
+	return this.helpers.returnJsonArray(await sendUserWrite.call(this, itemIndex, { service: 'set_user', params, echo }));
 };

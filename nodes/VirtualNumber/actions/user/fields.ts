@@ -1,87 +1,60 @@
-/**
- * Fields and outputs the user, tag and blacklist resources share: the virtual number resource
- * locator (list from get_virtualnum) and the output of write operations whose result the spec
- * does not show.
- */
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+/** The user resource's own fields and rules: the user locator (list from get_users, or an ID), its value, the email rule, and the number assignments. */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { InputChecks } from '../../../shared/checks';
-import { checkVirtualnum } from '../../../shared/phones';
-import type { VirtualnumAnswer } from '../../../shared/transport/virtualnumApi';
-import { resultRows, virtualnumLocator as sharedVirtualnumLocator } from '../../../shared/virtualnums';
+import { InputChecks } from '../../../shared/checks';
+import { locatorValue, readVirtualnum, sendWrite, writeOutput } from '../../helpers/utils';
 
-/** The `show` conditions of a field's displayOptions. */
-export type Show = NonNullable<IDisplayOptions['show']>;
-
-/** The shared virtual number locator (list from get_virtualnum, or typed), shown on `show`. */
-export function virtualnumLocator(
-	name: string,
-	displayName: string,
-	show: Show,
-	extra: Partial<INodeProperties> = {},
-): INodeProperties {
-	return { ...sharedVirtualnumLocator({ name, displayName, displayOptions: { show } }), ...extra };
-}
-
-/** The value of a resource locator (or a plain string), trimmed. */
-export function locatorValue(this: IExecuteFunctions, name: string, itemIndex: number): string {
-	const value = this.getNodeParameter(name, itemIndex, '', { extractValue: true }) as unknown;
-	if (value !== null && typeof value === 'object' && 'value' in value) return String((value as IDataObject).value ?? '').trim();
-	return String(value ?? '').trim();
-}
-
-/** A virtual number from a locator: required, digits only (formatting dropped), at least 5 of them. */
-export function readVirtualnum(this: IExecuteFunctions, name: string, field: string, check: InputChecks): string {
-	return checkVirtualnum(check, field, locatorValue.call(this, name, check.itemIndex));
-}
-
-/**
- * Output of a write whose result body the spec does not show: what was asked (`echo`), then the
- * service's result fields (an object is spread, anything else kept as `result`), then its words.
- */
-export function writeOutput(answer: VirtualnumAnswer, echo: IDataObject): IDataObject {
-	const result = answer.result;
-	const fields: IDataObject =
-		result !== null && typeof result === 'object' && !Array.isArray(result)
-			? (result as IDataObject)
-			: result === undefined || result === null || result === ''
-				? {}
-				: { result: result as IDataObject };
-	// The service's words go under `description`, unless the result has a field of that name.
-	const words =
-		fields.description === undefined
-			? { description: answer.status.description }
-			: { status_description: answer.status.description };
-	return { success: true, ...echo, ...fields, ...words };
-}
-
-export { resultRows };
-
-/** "Return All" / "Limit" of the Get Many operations, for services that return every row at once. */
-export function returnAllFields(show: Show): INodeProperties[] {
-	return [
+export const userRLC: INodeProperties = {
+	displayName: 'User',
+	name: 'userId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The user, chosen from the list or by ID',
+	modes: [
 		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-			displayOptions: { show },
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a user...',
+			typeOptions: { searchListMethod: 'searchUsers', searchable: true },
 		},
 		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 50,
-			description: 'Max number of results to return',
-			displayOptions: { show: { ...show, returnAll: [false] } },
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 2',
+			validation: [{ type: 'regex', properties: { regex: '^\\d+$', errorMessage: 'A user ID is a whole number' } }],
 		},
-	];
+	],
+};
+
+/** The user ID of a locator: a whole number (the service's codes x011/x021/x031 answer a missing one). */
+export function readUserId(this: IExecuteFunctions, checks: InputChecks, name = 'userId', required = true): string {
+	const value = locatorValue.call(this, name, checks.itemIndex);
+	if (value === '' && !required) return '';
+	checks.required('User', value);
+	return checks.pattern('User', value, /^\d+$/, 'must be a user ID (a whole number): pick the user from the list');
 }
 
-export function applyLimit(this: IExecuteFunctions, rows: IDataObject[], itemIndex: number): IDataObject[] {
-	if (this.getNodeParameter('returnAll', itemIndex, false) as boolean) return rows;
-	const limit = this.getNodeParameter('limit', itemIndex, 50) as number;
-	return rows.slice(0, Math.max(1, Math.floor(limit)));
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Passwords are never returned by the service; dropped anyway should one ever be. */
+export function withoutPassword(user: IDataObject): IDataObject {
+	const rest = { ...user };
+	delete rest.password;
+	return rest;
+}
+
+/** Assign Number and Unassign Number: the user and the number, sent to set_ddi_to_user or delete_ddi_from_user_id. */
+export async function sendAssignment(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	service: 'set_ddi_to_user' | 'delete_ddi_from_user_id',
+): Promise<IDataObject> {
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const userId = readUserId.call(this, checks);
+	const virtualnum = readVirtualnum.call(this, checks);
+	const answer = await sendWrite.call(this, service, { user_id: userId, virtualnum }, itemIndex);
+	return writeOutput(answer, { user_id: Number(userId), virtualnum });
 }

@@ -1,35 +1,29 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { InputChecks, LIMITS } from '../../../shared/checks';
+import { InputChecks } from '../../../shared/checks';
 import { DATE_FORMATS, checkDateOrder, toOptionalDateTime } from '../../../shared/dates';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { resultRows } from './fields';
-import { readUserId, userLocator } from './userField';
+import { resultRows } from '../../../shared/virtualnums';
+import { VN_LIMITS } from '../../limits';
+import { readUserId, userRLC } from './fields';
 
-const show = { resource: ['user'], operation: ['getAccessLog'] };
-
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
-		displayName: `The service returns at most ${LIMITS.accessLogRows.max} rows, newest first: narrow the time range to reach older ones`,
+		displayName: `The service returns at most ${VN_LIMITS.accessLogRows.max} rows, newest first: narrow the time range to reach older ones`,
 		name: 'accessLogNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show },
 	},
-	userLocator(show, {
-		name: 'logUserId',
-		required: false,
-		description: 'Only the log of this user; empty for all users',
-	}),
+	{ ...userRLC, name: 'logUserId', required: false, description: 'Only the log of this user; empty for all users' },
 	{
 		displayName: 'Start Time',
 		name: 'startTime',
 		type: 'dateTime',
 		default: '',
 		description: 'Log rows from this time (in the workflow time zone); empty for no lower bound',
-		hint: `At most ${LIMITS.accessLogRows.max} rows come back, newest first`,
-		displayOptions: { show },
+		hint: `At most ${VN_LIMITS.accessLogRows.max} rows come back, newest first`,
 	},
 	{
 		displayName: 'End Time',
@@ -37,17 +31,18 @@ export const description: INodeProperties[] = [
 		type: 'dateTime',
 		default: '',
 		description: 'Log rows up to this time; empty for now',
-		displayOptions: { show },
 	},
 ];
 
+export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['getAccessLog'] } }, properties);
+
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
-	const check = new InputChecks(this.getNode(), itemIndex);
-	const userId = readUserId.call(this, check, 'logUserId', false);
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const userId = readUserId.call(this, checks, 'logUserId', false);
 	const timezone = this.getTimezone();
-	const start = toOptionalDateTime(this.getNodeParameter('startTime', itemIndex, ''), timezone, 'Start Time', check);
-	const end = toOptionalDateTime(this.getNodeParameter('endTime', itemIndex, ''), timezone, 'End Time', check);
-	checkDateOrder(check, { start, end, startField: 'Start Time', endField: 'End Time' });
+	const start = toOptionalDateTime(this.getNodeParameter('startTime', itemIndex, ''), timezone, 'Start Time', checks);
+	const end = toOptionalDateTime(this.getNodeParameter('endTime', itemIndex, ''), timezone, 'End Time', checks);
+	checkDateOrder(checks, { start, end, startField: 'Start Time', endField: 'End Time' });
 	const answer = await virtualnumRequest.call(this, {
 		service: 'get_users_access_log',
 		params: { user_id: userId, start_time: start?.toFormat(DATE_FORMATS.virtualnum), end_time: end?.toFormat(DATE_FORMATS.virtualnum) },

@@ -1,16 +1,20 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { applyLimit, resultRows, returnAllFields } from './fields';
-import { withoutPassword } from './get.operation';
+import { resultRows } from '../../../shared/virtualnums';
+import { readLimit } from '../../helpers/utils';
+import { returnAllFields } from '../common.descriptions';
+import { withoutPassword } from './fields';
 
-const show = { resource: ['user'], operation: ['getAll'] };
+const properties: INodeProperties[] = returnAllFields();
 
-export const description: INodeProperties[] = [...returnAllFields(show)];
+export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['getAll'] } }, properties);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
+	const limit = readLimit.call(this, new InputChecks(this.getNode(), itemIndex));
 	const answer = await virtualnumRequest.call(this, { service: 'get_users', itemIndex, noResultsAsEmpty: true });
-	const users = resultRows(answer.result).map(withoutPassword);
-	return this.helpers.returnJsonArray(applyLimit.call(this, users, itemIndex));
+	return this.helpers.returnJsonArray(resultRows(answer.result).slice(0, limit).map(withoutPassword));
 };

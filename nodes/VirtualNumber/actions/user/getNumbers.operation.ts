@@ -1,18 +1,17 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { resultRows } from './fields';
-import { readUserId, userLocator } from './userField';
-
-const show = { resource: ['user'], operation: ['getNumbers'] };
+import { resultRows } from '../../../shared/virtualnums';
+import { readUserId, userRLC } from './fields';
 
 /** The statuses get_ddi_by_user_id reports per assigned number. */
 const STATUSES = ['active', 'inactive', 'release'] as const;
 
-export const description: INodeProperties[] = [
-	userLocator(show),
+const properties: INodeProperties[] = [
+	userRLC,
 	{
 		displayName: 'Status',
 		name: 'numberStatus',
@@ -24,15 +23,16 @@ export const description: INodeProperties[] = [
 		],
 		default: [],
 		description: 'Only numbers with these statuses; none selected for all',
-		displayOptions: { show },
 	},
 ];
 
+export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['getNumbers'] } }, properties);
+
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
-	const check = new InputChecks(this.getNode(), itemIndex);
-	const userId = readUserId.call(this, check);
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const userId = readUserId.call(this, checks);
 	const wanted = (this.getNodeParameter('numberStatus', itemIndex, []) as string[]).map(String);
-	for (const status of wanted) check.oneOf('Status', status, STATUSES);
+	for (const status of wanted) checks.oneOf('Status', status, STATUSES);
 	const answer = await virtualnumRequest.call(this, {
 		service: 'get_ddi_by_user_id',
 		params: { user_id: userId },

@@ -1,17 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { InputChecks, LIMITS } from '../../../shared/checks';
+import { InputChecks } from '../../../shared/checks';
 import { checkPhone } from '../../../shared/phones';
 import type { ItemOperation } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { writeOutput } from './fields';
-import { withoutSecret } from './secret';
-import { readUserId, userLocator } from './userField';
+import { VN_LIMITS } from '../../limits';
+import { readUserId, userRLC } from './fields';
+import { checkPassword, sendUserWrite } from './secret';
 
-const show = { resource: ['user'], operation: ['update'] };
-
-export const description: INodeProperties[] = [
-	userLocator(show),
+const properties: INodeProperties[] = [
+	userRLC,
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
@@ -19,7 +17,6 @@ export const description: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		description: 'Only the fields added here are sent; the others keep their values',
-		displayOptions: { show },
 		options: [
 			{
 				displayName: 'Login Name',
@@ -33,7 +30,7 @@ export const description: INodeProperties[] = [
 				type: 'string',
 				typeOptions: { password: true },
 				default: '',
-				description: `New password: at least ${LIMITS.userPassword.minLength} characters, meeting the service's password policy. Never shown in the output.`,
+				description: `New password: at least ${VN_LIMITS.userPassword.minLength} characters, meeting the service's password policy. Never shown in the output.`,
 			},
 			{
 				displayName: 'Phone',
@@ -41,7 +38,7 @@ export const description: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. 0501234567',
-				description: `At least ${LIMITS.userPhone.minLength} digits`,
+				description: `At least ${VN_LIMITS.userPhone.minLength} digits`,
 			},
 			{
 				displayName: 'SMS Phone',
@@ -65,45 +62,26 @@ export const description: INodeProperties[] = [
 	},
 ];
 
+export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['update'] } }, properties);
+
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
-	const check = new InputChecks(this.getNode(), itemIndex);
-	const userId = readUserId.call(this, check);
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const userId = readUserId.call(this, checks);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const params: IDataObject = { user_id: userId };
-	if (fields.user_login !== undefined) params.user_login = check.required('Login Name', fields.user_login);
-	const password = fields.password === undefined ? '' : String(fields.password);
+	if (fields.user_login !== undefined) params.user_login = checks.required('Login Name', fields.user_login);
 	if (fields.password !== undefined) {
-		// The value is never quoted in these failures.
-		if (password.trim() === '') check.fail('Password', 'is empty: remove the field to keep the current password');
-		if (password.length < LIMITS.userPassword.minLength) {
-			check.fail('Password', `must be at least ${LIMITS.userPassword.minLength} characters`);
-		}
-		params.password = password;
+		params.password = checkPassword(checks, String(fields.password), 'is empty: remove the field to keep the current password');
 	}
 	if (fields.user_phone !== undefined) {
-		params.user_phone = checkPhone(check, 'Phone', fields.user_phone, { minDigits: LIMITS.userPhone.minLength });
+		params.user_phone = checkPhone(checks, 'Phone', fields.user_phone, { minDigits: VN_LIMITS.userPhone.minLength });
 	}
 	if (fields.user_phone_sms !== undefined) {
-		params.user_phone_sms = checkPhone(check, 'SMS Phone', fields.user_phone_sms);
+		params.user_phone_sms = checkPhone(checks, 'SMS Phone', fields.user_phone_sms);
 	}
-	if (fields.user_status !== undefined) params.user_status = check.integerInRange('Status', fields.user_status, 0, 1);
+	if (fields.user_status !== undefined) params.user_status = checks.integerInRange('Status', fields.user_status, 0, 1);
 	const changed = Object.keys(params).filter((key) => key !== 'user_id');
-	if (changed.length === 0) check.fail('Update Fields', 'add at least one field to update');
-	try {
-		const answer = await virtualnumRequest.call(this, {
-			service: 'update_user',
-			params,
-			method: 'POST',
-			itemIndex,
-			sideEffect: true,
-		});
-		const output = writeOutput(answer, {
-			user_id: Number(userId),
-			updated_fields: changed.map((key) => (key === 'password' ? 'password (not shown)' : key)),
-		});
-		delete output.password;
-		return this.helpers.returnJsonArray(output);
-	} catch (error) {
-		throw withoutSecret(error, password, this.getNode(), itemIndex);
-	}
+	if (changed.length === 0) checks.fail('Update Fields', 'add at least one field to update');
+	const echo = { user_id: Number(userId), updated_fields: changed.map((key) => (key === 'password' ? 'password (not shown)' : key)) };
+	return this.helpers.returnJsonArray(await sendUserWrite.call(this, itemIndex, { service: 'update_user', params, echo }));
 };

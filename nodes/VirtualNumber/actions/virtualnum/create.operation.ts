@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { InputChecks, LIMITS } from '../../../shared/checks';
+import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation, RepeatEffect } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { readVirtualnumLocator, resultObject, virtualnumLocator } from '../../../shared/virtualnums';
+import { virtualnumLocator } from '../../../shared/virtualnums';
+import { readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
+import { VN_LIMITS } from '../../limits';
 import {
 	createSettingFields,
 	destinationList,
@@ -62,7 +63,7 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	const descriptionText = checks.maxLength(
 		'Description',
 		checks.required('Description', this.getNodeParameter('description', itemIndex, '')),
-		LIMITS.description.maxLength,
+		VN_LIMITS.description.maxLength,
 	);
 	const destinations = destinationList(checks, 'Destination Phones', this.getNodeParameter('callDestinationPhone', itemIndex, ''));
 	const params: IDataObject = {
@@ -72,17 +73,11 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	};
 	const allocation = this.getNodeParameter('allocation', itemIndex, 'auto') as string;
 	if (allocation === 'specific') {
-		params.virtualnum = readVirtualnumLocator.call(this, 'virtualnum', itemIndex, checks, 'Available Number');
+		params.virtualnum = readVirtualnum.call(this, checks, 'virtualnum', 'Available Number');
 	} else {
 		const prefix = String(this.getNodeParameter('prefix', itemIndex, '')).trim();
 		if (prefix !== '') params.prefix = checks.digits('Prefix', prefix);
 	}
-	const answer = await virtualnumRequest.call(this, {
-		service: 'create_virtualnum',
-		params,
-		method: 'POST',
-		itemIndex,
-		sideEffect: true,
-	});
+	const answer = await sendWrite.call(this, 'create_virtualnum', params, itemIndex);
 	return this.helpers.returnJsonArray(resultObject(answer.result));
 };

@@ -3,7 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
-import { getVirtualnum, readVirtualnumLocator, virtualnumLocator } from '../../../shared/virtualnums';
+import { getVirtualnum, virtualnumLocator } from '../../../shared/virtualnums';
+import { readVirtualnum } from '../../helpers/utils';
 
 const properties: INodeProperties[] = [
 	virtualnumLocator({ description: 'The number to read (active or suspended)' }),
@@ -13,6 +14,6 @@ export const description = updateDisplayOptions({ show: { resource: ['virtualnum
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
-	const virtualnum = readVirtualnumLocator.call(this, 'virtualnum', itemIndex, checks, 'Virtual Number');
+	const virtualnum = readVirtualnum.call(this, checks);
 	return this.helpers.returnJsonArray(await getVirtualnum.call(this, virtualnum, itemIndex));
 };

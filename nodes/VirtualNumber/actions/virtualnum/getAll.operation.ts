@@ -1,15 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { InputChecks, LIMITS } from '../../../shared/checks';
+import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import {
-	getAllVirtualnums,
-	getVirtualnumPage,
-	resultRows,
-	type VirtualnumStatus,
-} from '../../../shared/virtualnums';
+import { getAllVirtualnums, getVirtualnumPage, resultRows, type VirtualnumStatus } from '../../../shared/virtualnums';
+import { readLimit } from '../../helpers/utils';
+import { VN_LIMITS } from '../../limits';
+import { returnAllFields } from '../common.descriptions';
 
 /** Fields of the number record the service filters by (spec: "for example description, private_field1, email, extenstion"). */
 const FILTER_FIELDS: INodePropertyOptions[] = [
@@ -20,7 +18,7 @@ const FILTER_FIELDS: INodePropertyOptions[] = [
 	{ name: 'Email', value: 'email' },
 	{ name: 'Extension', value: 'extenstion' },
 	{ name: 'Out-of-Hours Destination', value: 'out_of_time_destination_phone' },
-	...Array.from({ length: LIMITS.privateField.count }, (_, index) => ({
+	...Array.from({ length: VN_LIMITS.privateField.count }, (_, index) => ({
 		name: `Private Field ${index + 1}`,
 		value: `private_field${index + 1}`,
 	})),
@@ -28,6 +26,9 @@ const FILTER_FIELDS: INodePropertyOptions[] = [
 ];
 
 const OPERATORS = ['EQ', 'NE', 'LT', 'GT', 'LIKE'] as const;
+
+/** Limit without Return All: the service returns at most 10,000 numbers a page (spec, get_virtualnum `limit`). */
+export const GET_MANY_LIMIT = { min: 1, max: 10000 };
 
 const byField = { filterBy: ['field'] };
 
@@ -96,22 +97,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Which numbers to return. Sent to the service without a filter; with a filter it is applied by the node to the matches.',
 	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: LIMITS.getManyLimit.min, maxValue: LIMITS.getManyLimit.max },
-		default: 50, // LIMITS.getManyLimit.default
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	...returnAllFields(GET_MANY_LIMIT),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['virtualnum'], operation: ['getAll'] } }, properties);
@@ -125,42 +111,46 @@ function hasStatus(row: IDataObject, statuses: VirtualnumStatus[]): boolean {
 	return statuses.includes(active ? 'active' : 'suspended');
 }
 
+/** Filtered: the service returns every match of any status at once, ignoring status, page and limit; applied here instead. */
+async function filtered(this: IExecuteFunctions, checks: InputChecks, statuses: VirtualnumStatus[], limit: number): Promise<IDataObject[]> {
+	const itemIndex = checks.itemIndex;
+	const field = checks.pattern('Field', checks.required('Field', this.getNodeParameter('filterField', itemIndex, '')), /^[a-z0-9_]+$/i, 'must be the name of a field of the number record');
+	const operator = checks.oneOf('Operator', String(this.getNodeParameter('filterOperator', itemIndex, 'EQ')).toUpperCase(), OPERATORS);
+	const value = checks.required('Value', this.getNodeParameter('filterValue', itemIndex, ''));
+	const answer = await virtualnumRequest.call(this, {
+		service: 'get_virtualnum',
+		params: { filter_name: field, filter_operator: operator, filter_value: value },
+		itemIndex,
+		noResultsAsEmpty: true,
+	});
+	return resultRows(answer.result)
+		.filter((row) => hasStatus(row, statuses))
+		.slice(0, limit);
+}
+
+/** Unfiltered: each status in turn, every page (Return All) or the first page of what is still wanted. */
+async function byStatus(this: IExecuteFunctions, itemIndex: number, statuses: VirtualnumStatus[], limit: number): Promise<IDataObject[]> {
+	const numbers: IDataObject[] = [];
+	for (const status of statuses) {
+		const wanted = limit - numbers.length;
+		if (wanted <= 0) break;
+		numbers.push(
+			...(limit === Infinity
+				? await getAllVirtualnums.call(this, { status, itemIndex })
+				: await getVirtualnumPage.call(this, { status, page: 0, limit: wanted, itemIndex })),
+		);
+	}
+	return numbers.slice(0, limit);
+}
+
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const filterBy = this.getNodeParameter('filterBy', itemIndex, 'none') as string;
 	const status = checks.oneOf('Status', String(this.getNodeParameter('status', itemIndex, 'active')), ['active', 'suspended', 'any']);
-	const statuses = statusesOf(status);
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll
-		? Infinity
-		: checks.integerInRange('Limit', this.getNodeParameter('limit', itemIndex, LIMITS.getManyLimit.default), LIMITS.getManyLimit.min, LIMITS.getManyLimit.max);
-
-	let numbers: IDataObject[];
-	if (filterBy === 'field') {
-		const field = checks.pattern('Field', checks.required('Field', this.getNodeParameter('filterField', itemIndex, '')), /^[a-z0-9_]+$/i, 'must be the name of a field of the number record');
-		const operator = checks.oneOf('Operator', String(this.getNodeParameter('filterOperator', itemIndex, 'EQ')).toUpperCase(), OPERATORS);
-		const value = checks.required('Value', this.getNodeParameter('filterValue', itemIndex, ''));
-		const answer = await virtualnumRequest.call(this, {
-			service: 'get_virtualnum',
-			params: { filter_name: field, filter_operator: operator, filter_value: value },
-			itemIndex,
-			noResultsAsEmpty: true,
-		});
-		// The service ignores status, page and limit with a filter: applied here instead.
-		numbers = resultRows(answer.result)
-			.filter((row) => hasStatus(row, statuses))
-			.slice(0, limit);
-	} else if (returnAll) {
-		numbers = [];
-		for (const one of statuses) numbers.push(...(await getAllVirtualnums.call(this, { status: one, itemIndex })));
-	} else {
-		numbers = [];
-		for (const one of statuses) {
-			const wanted = limit - numbers.length;
-			if (wanted <= 0) break;
-			numbers.push(...(await getVirtualnumPage.call(this, { status: one, page: 0, limit: wanted, itemIndex })));
-		}
-		numbers = numbers.slice(0, limit);
-	}
+	const limit = readLimit.call(this, checks, GET_MANY_LIMIT);
+	const numbers =
+		filterBy === 'field'
+			? await filtered.call(this, checks, statusesOf(status), limit)
+			: await byStatus.call(this, itemIndex, statusesOf(status), limit);
 	return this.helpers.returnJsonArray(numbers);
 };

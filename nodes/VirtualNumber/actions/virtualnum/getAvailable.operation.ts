@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { InputChecks, LIMITS } from '../../../shared/checks';
+import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { availableRows } from '../../../shared/virtualnums';
+import { VN_LIMITS } from '../../limits';
+import { getAvailableVirtualnums } from './available';
 
 const properties: INodeProperties[] = [
 	{
@@ -42,9 +42,9 @@ const properties: INodeProperties[] = [
 		displayName: 'Amount',
 		name: 'amount',
 		type: 'number',
-		typeOptions: { minValue: LIMITS.availableAmount.min, maxValue: LIMITS.availableAmount.max },
-		default: 5, // the service's default (LIMITS.availableAmount)
-		description: `How many available numbers to return, ${LIMITS.availableAmount.min}-${LIMITS.availableAmount.max}. Nothing is allocated: use Create to take one.`,
+		typeOptions: { minValue: VN_LIMITS.availableAmount.min, maxValue: VN_LIMITS.availableAmount.max },
+		default: 5, // the service's default (VN_LIMITS.availableAmount)
+		description: `How many available numbers to return, ${VN_LIMITS.availableAmount.min}-${VN_LIMITS.availableAmount.max}. Nothing is allocated: use Create to take one.`,
 	},
 ];
 
@@ -53,11 +53,10 @@ export const description = updateDisplayOptions({ show: { resource: ['virtualnum
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const searchBy = this.getNodeParameter('searchBy', itemIndex, 'none') as string;
-	const amount = checks.integerInRange('Amount', this.getNodeParameter('amount', itemIndex, LIMITS.availableAmount.default), LIMITS.availableAmount.min, LIMITS.availableAmount.max);
-	const params: Record<string, string | number> = { amount };
+	const amount = checks.integerInRange('Amount', this.getNodeParameter('amount', itemIndex, VN_LIMITS.availableAmount.default), VN_LIMITS.availableAmount.min, VN_LIMITS.availableAmount.max);
+	const params: { amount: number; prefix?: string; virtualnum?: string } = { amount };
 	if (searchBy === 'prefix') params.prefix = checks.digits('Prefix', this.getNodeParameter('prefix', itemIndex, ''));
 	if (searchBy === 'part') params.virtualnum = checks.digits('Part of Number', this.getNodeParameter('part', itemIndex, ''));
 	// No available number (with that prefix or part): no items.
-	const answer = await virtualnumRequest.call(this, { service: 'get_available_virtualnum', params, itemIndex, noResultsAsEmpty: true });
-	return this.helpers.returnJsonArray(availableRows(answer.result));
+	return this.helpers.returnJsonArray(await getAvailableVirtualnums.call(this, params, itemIndex));
 };

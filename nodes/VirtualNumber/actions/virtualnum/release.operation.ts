@@ -3,8 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { readVirtualnumLocator, resultObject, virtualnumLocator } from '../../../shared/virtualnums';
+import { virtualnumLocator } from '../../../shared/virtualnums';
+import { readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
 
 const properties: INodeProperties[] = [
 	{
@@ -21,14 +21,8 @@ export const description = updateDisplayOptions({ show: { resource: ['virtualnum
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
-	const virtualnum = readVirtualnumLocator.call(this, 'virtualnum', itemIndex, checks, 'Virtual Number');
-	const answer = await virtualnumRequest.call(this, {
-		service: 'release_virtualnum',
-		params: { virtualnum },
-		method: 'POST',
-		itemIndex,
-		sideEffect: true,
-	});
+	const virtualnum = readVirtualnum.call(this, checks);
+	const answer = await sendWrite.call(this, 'release_virtualnum', { virtualnum }, itemIndex);
 	const result = resultObject(answer.result);
 	return this.helpers.returnJsonArray({ virtualnum, released: true, ...result });
 };

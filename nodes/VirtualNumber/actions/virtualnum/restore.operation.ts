@@ -4,8 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { InputChecks } from '../../../shared/checks';
 import { checkVirtualnum } from '../../../shared/phones';
 import type { ItemOperation } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { resultObject } from '../../../shared/virtualnums';
+import { resultObject, sendWrite } from '../../helpers/utils';
 
 const properties: INodeProperties[] = [
 	{
@@ -25,13 +24,7 @@ export const description = updateDisplayOptions({ show: { resource: ['virtualnum
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const virtualnum = checkVirtualnum(checks, 'Number to Restore', this.getNodeParameter('numberToRestore', itemIndex, ''));
-	const answer = await virtualnumRequest.call(this, {
-		service: 'restore_virtualnum',
-		params: { virtualnum },
-		method: 'POST',
-		itemIndex,
-		sideEffect: true,
-	});
+	const answer = await sendWrite.call(this, 'restore_virtualnum', { virtualnum }, itemIndex);
 	const result = resultObject(answer.result);
 	return this.helpers.returnJsonArray({ virtualnum, restored: true, ...result });
 };

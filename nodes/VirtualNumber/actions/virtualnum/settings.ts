@@ -6,6 +6,7 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { LIMITS, type InputChecks } from '../../../shared/checks';
+import { VN_LIMITS } from '../../limits';
 import { checkPhoneList } from '../../../shared/phones';
 
 export const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
@@ -23,7 +24,7 @@ const TO_HOURS: INodePropertyOptions[] = Array.from({ length: 24 }, (_, index) =
 	value: index + 1,
 }));
 
-const PRIVATE_FIELD_OPTIONS: INodePropertyOptions[] = Array.from({ length: LIMITS.privateField.count }, (_, index) => ({
+const PRIVATE_FIELD_OPTIONS: INodePropertyOptions[] = Array.from({ length: VN_LIMITS.privateField.count }, (_, index) => ({
 	name: `Private Field ${index + 1}`,
 	value: `private_field${index + 1}`,
 }));
@@ -36,7 +37,7 @@ const descriptionField: INodeProperties = {
 	name: 'description',
 	type: 'string',
 	default: '',
-	description: `Name of the number shown in reports, at most ${LIMITS.description.maxLength} characters`,
+	description: `Name of the number shown in reports, at most ${VN_LIMITS.description.maxLength} characters`,
 };
 
 const destinationField: INodeProperties = {
@@ -45,7 +46,7 @@ const destinationField: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. 0501234567,0527654321',
-	description: `Numbers that receive the calls, separated by commas, at most ${LIMITS.callDestinationPhone.maxLength} characters`,
+	description: `Numbers that receive the calls, separated by commas, at most ${VN_LIMITS.callDestinationPhone.maxLength} characters`,
 };
 
 /** Optional settings, shared by Create ("Additional Fields") and Update ("Update Fields"). */
@@ -110,9 +111,9 @@ const settingFields: INodeProperties[] = [
 		displayName: 'Dial Timeout (Seconds)',
 		name: 'dialTimeoutInSec',
 		type: 'number',
-		typeOptions: { minValue: LIMITS.dialTimeoutInSec.min, maxValue: LIMITS.dialTimeoutInSec.max },
+		typeOptions: { minValue: VN_LIMITS.dialTimeoutInSec.min, maxValue: VN_LIMITS.dialTimeoutInSec.max },
 		default: 30,
-		description: `How long a destination rings, ${LIMITS.dialTimeoutInSec.min}-${LIMITS.dialTimeoutInSec.max} seconds. Without it the account's setting applies.`,
+		description: `How long a destination rings, ${VN_LIMITS.dialTimeoutInSec.min}-${VN_LIMITS.dialTimeoutInSec.max} seconds. Without it the account's setting applies.`,
 	},
 	{
 		displayName: 'Email',
@@ -150,7 +151,7 @@ const settingFields: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add Private Field',
 		default: {},
-		description: `Free fields stored on the number (private_field1 to private_field${LIMITS.privateField.count}), at most ${LIMITS.privateField.maxLength} characters each`,
+		description: `Free fields stored on the number (private_field1 to private_field${VN_LIMITS.privateField.count}), at most ${VN_LIMITS.privateField.maxLength} characters each`,
 		options: [
 			{
 				displayName: 'Field',
@@ -189,7 +190,7 @@ const settingFields: INodeProperties[] = [
 		displayName: 'Recording Percentage',
 		name: 'recordPercentage',
 		type: 'number',
-		typeOptions: { minValue: LIMITS.recordPercentage.min, maxValue: LIMITS.recordPercentage.max },
+		typeOptions: { minValue: VN_LIMITS.recordPercentage.min, maxValue: VN_LIMITS.recordPercentage.max },
 		default: 100,
 		description: 'Share of the calls that are recorded, 0-100; 0 turns recording off',
 	},
@@ -265,7 +266,7 @@ const settingFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. 000000000111111110000000… (168 characters)',
-		description: `The raw working_hours value, exactly ${LIMITS.workingHours.length} characters: ${WORKING_HOURS_LAYOUT}. Any other length is refused (the service would silently ignore it). Use either this or Working Hours.`,
+		description: `The raw working_hours value, exactly ${VN_LIMITS.workingHours.length} characters: ${WORKING_HOURS_LAYOUT}. Any other length is refused (the service would silently ignore it). Use either this or Working Hours.`,
 	},
 ];
 
@@ -290,7 +291,7 @@ export const requiredDestinationField: INodeProperties = { ...destinationField, 
 
 /** The 168-character pattern of a set of opening periods. */
 export function buildWorkingHours(periods: IDataObject[], checks: InputChecks, field = 'Working Hours'): string {
-	const hours: string[] = new Array(LIMITS.workingHours.length).fill('0');
+	const hours: string[] = new Array(VN_LIMITS.workingHours.length).fill('0');
 	if (periods.length === 0) checks.fail(field, 'needs at least one opening period');
 	periods.forEach((period, index) => {
 		const label = `${field} (period ${index + 1})`;
@@ -303,7 +304,7 @@ export function buildWorkingHours(periods: IDataObject[], checks: InputChecks, f
 			const dayIndex = DAYS.indexOf(day as (typeof DAYS)[number]);
 			if (dayIndex < 0) checks.fail(`${label}: Days`, `must be one of ${DAYS.join(', ')}`, day);
 			const open = (start: number, end: number) => {
-				for (let hour = start; hour < end; hour++) hours[hour % LIMITS.workingHours.length] = '1';
+				for (let hour = start; hour < end; hour++) hours[hour % VN_LIMITS.workingHours.length] = '1';
 			};
 			const base = dayIndex * 24;
 			if (to > from) open(base + from, base + to);
@@ -355,8 +356,58 @@ const PHONE_LIST_SETTINGS = ['callDestinationPhone', 'outOfTimeDestinationPhone'
  */
 export function destinationList(checks: InputChecks, field: string, value: unknown): string {
 	const list = checkPhoneList(checks, field, value, { speedDial: true }).join(',');
-	return checks.maxLength(field, list, LIMITS.callDestinationPhone.maxLength);
+	return checks.maxLength(field, list, VN_LIMITS.callDestinationPhone.maxLength);
 }
+
+/** One plain setting (not the private fields or the working hours) as the service's value; undefined when not sent. */
+function settingValue(checks: InputChecks, name: string, raw: unknown): string | number | undefined {
+	const label = displayNameOf(name);
+	if (PARAM_NAMES[name] === undefined) checks.fail(name, 'is not a setting of a virtual number');
+	const allowed = CHOICES[name];
+	if (allowed) {
+		const value = Number(raw);
+		if (!allowed.includes(value)) checks.fail(label, `must be one of the listed choices (${allowed.join(', ')})`, raw);
+		return value;
+	}
+	if (name === 'dialTimeoutInSec') return checks.integerInRange(label, raw, VN_LIMITS.dialTimeoutInSec.min, VN_LIMITS.dialTimeoutInSec.max);
+	if (name === 'recordPercentage') return checks.integerInRange(label, raw, VN_LIMITS.recordPercentage.min, VN_LIMITS.recordPercentage.max);
+	const text = String(raw ?? '').trim();
+	if (text === '') return undefined;
+	if (name === 'description') checks.maxLength(label, text, VN_LIMITS.description.maxLength);
+	if (name === 'callbackUrl') checks.maxLength(label, text, LIMITS.callbackUrl.maxLength);
+	return PHONE_LIST_SETTINGS.includes(name) ? destinationList(checks, label, text) : text;
+}
+
+/** private_field1 to 10 from the Private Fields list: each once, at most 254 characters; empty ones not sent. */
+function privateFieldParams(checks: InputChecks, entries: IDataObject[]): IDataObject {
+	const params: IDataObject = {};
+	const seen = new Set<string>();
+	for (const entry of entries) {
+		const name = String(entry.name ?? '');
+		const label = PRIVATE_FIELD_OPTIONS.find((option) => option.value === name)?.name ?? name;
+		checks.oneOf('Private Fields: Field', name, PRIVATE_FIELD_OPTIONS.map((option) => String(option.value)));
+		if (seen.has(name)) checks.fail(`Private Fields: ${label}`, 'is set twice');
+		seen.add(name);
+		const value = String(entry.value ?? '');
+		checks.maxLength(`Private Fields: ${label}`, value, VN_LIMITS.privateField.maxLength);
+		if (value !== '') params[name] = value;
+	}
+	return params;
+}
+
+/** working_hours from the Working Hours periods or the raw pattern (only one of them); undefined when neither is set. */
+function workingHoursParam(checks: InputChecks, fields: IDataObject): string | undefined {
+	const periods = ((fields.workingHours as IDataObject | undefined)?.period ?? []) as IDataObject[];
+	const pattern = String(fields.workingHoursPattern ?? '');
+	if (periods.length > 0 && pattern.trim() !== '') {
+		checks.fail('Working Hours', 'and Working Hours Pattern cannot both be set: use one of them');
+	}
+	if (fields.workingHours !== undefined && pattern.trim() === '') return buildWorkingHours(periods, checks);
+	if (fields.workingHoursPattern !== undefined) return checks.exactLength('Working Hours Pattern', pattern, VN_LIMITS.workingHours.length);
+	return undefined;
+}
+
+const COMPOSED_SETTINGS = ['privateFields', 'workingHours', 'workingHoursPattern'];
 
 /**
  * The service's parameters for the settings the user set, each checked against the spec's
@@ -365,54 +416,12 @@ export function destinationList(checks: InputChecks, field: string, value: unkno
 export function settingsToParams(fields: IDataObject, checks: InputChecks): IDataObject {
 	const params: IDataObject = {};
 	for (const [name, raw] of Object.entries(fields)) {
-		const label = displayNameOf(name);
-		if (name === 'privateFields' || name === 'workingHours' || name === 'workingHoursPattern') continue;
-		const param = PARAM_NAMES[name];
-		if (param === undefined) checks.fail(name, 'is not a setting of a virtual number');
-		if (CHOICES[name]) {
-			const allowed = CHOICES[name];
-			const value = Number(raw);
-			if (!allowed.includes(value)) checks.fail(label, `must be one of the listed choices (${allowed.join(', ')})`, raw);
-			params[param] = value;
-			continue;
-		}
-		if (name === 'dialTimeoutInSec') {
-			params[param] = checks.integerInRange(label, raw, LIMITS.dialTimeoutInSec.min, LIMITS.dialTimeoutInSec.max);
-			continue;
-		}
-		if (name === 'recordPercentage') {
-			params[param] = checks.integerInRange(label, raw, LIMITS.recordPercentage.min, LIMITS.recordPercentage.max);
-			continue;
-		}
-		const text = String(raw ?? '').trim();
-		if (text === '') continue;
-		if (name === 'description') checks.maxLength(label, text, LIMITS.description.maxLength);
-		if (name === 'callbackUrl') checks.maxLength(label, text, LIMITS.callbackUrl.maxLength);
-		params[param] = PHONE_LIST_SETTINGS.includes(name) ? destinationList(checks, label, text) : text;
+		if (COMPOSED_SETTINGS.includes(name)) continue;
+		const value = settingValue(checks, name, raw);
+		if (value !== undefined) params[PARAM_NAMES[name]] = value;
 	}
-
-	const privateFields = ((fields.privateFields as IDataObject | undefined)?.field ?? []) as IDataObject[];
-	const seen = new Set<string>();
-	for (const entry of privateFields) {
-		const name = String(entry.name ?? '');
-		const label = PRIVATE_FIELD_OPTIONS.find((option) => option.value === name)?.name ?? name;
-		checks.oneOf('Private Fields: Field', name, PRIVATE_FIELD_OPTIONS.map((option) => String(option.value)));
-		if (seen.has(name)) checks.fail(`Private Fields: ${label}`, 'is set twice');
-		seen.add(name);
-		const value = String(entry.value ?? '');
-		checks.maxLength(`Private Fields: ${label}`, value, LIMITS.privateField.maxLength);
-		if (value !== '') params[name] = value;
-	}
-
-	const periods = ((fields.workingHours as IDataObject | undefined)?.period ?? []) as IDataObject[];
-	const pattern = String(fields.workingHoursPattern ?? '');
-	if (periods.length > 0 && pattern.trim() !== '') {
-		checks.fail('Working Hours', 'and Working Hours Pattern cannot both be set: use one of them');
-	}
-	if (fields.workingHours !== undefined && pattern.trim() === '') {
-		params.working_hours = buildWorkingHours(periods, checks);
-	} else if (fields.workingHoursPattern !== undefined) {
-		params.working_hours = checks.exactLength('Working Hours Pattern', pattern, LIMITS.workingHours.length);
-	}
+	Object.assign(params, privateFieldParams(checks, ((fields.privateFields as IDataObject | undefined)?.field ?? []) as IDataObject[]));
+	const workingHours = workingHoursParam(checks, fields);
+	if (workingHours !== undefined) params.working_hours = workingHours;
 	return params;
 }

@@ -3,7 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
-import { readVirtualnumLocator, updateVirtualnum, virtualnumLocator } from '../../../shared/virtualnums';
+import { updateVirtualnum, virtualnumLocator } from '../../../shared/virtualnums';
+import { readVirtualnum } from '../../helpers/utils';
 import { settingsToParams, updateSettingFields } from './settings';
 
 const properties: INodeProperties[] = [
@@ -24,7 +25,7 @@ export const description = updateDisplayOptions({ show: { resource: ['virtualnum
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
-	const virtualnum = readVirtualnumLocator.call(this, 'virtualnum', itemIndex, checks, 'Virtual Number');
+	const virtualnum = readVirtualnum.call(this, checks);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const changes = settingsToParams(fields, checks);
 	if (Object.keys(changes).length === 0) {
