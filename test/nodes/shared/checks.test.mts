@@ -48,17 +48,6 @@ describe('input checks: the limits held as data match the spec', () => {
 		assert.match(limits.get('set_user email')!, new RegExp(`${LIMITS.userEmail.maxLength} characters; password at least ${LIMITS.userPassword.minLength}`));
 		assert.match(limits.get('update_user user_phone')!, new RegExp(`at least ${LIMITS.userPhone.minLength}`));
 	});
-	test('SMS limits: text sender 3-11, Latin letter first; 6-digit code', () => {
-		const sms = readSpec('sms-service.md');
-		assert.match(sms, /\| Text sender \| 3-11 characters, Latin letter first/);
-		assert.match(sms, /\| Verification code \| 6 digits \|/);
-		assert.ok(LIMITS.textSender.pattern.test('Shop_1'));
-		assert.ok(!LIMITS.textSender.pattern.test('1Shop'));
-		assert.ok(!LIMITS.textSender.pattern.test('ab'));
-		assert.ok(!LIMITS.textSender.pattern.test('abcdefghijkl'));
-		assert.ok(LIMITS.otpCode.pattern.test('123456'));
-		assert.ok(!LIMITS.otpCode.pattern.test('12345'));
-	});
 });
 
 describe('input checks: failures name the item, the field, the rule and the value', () => {

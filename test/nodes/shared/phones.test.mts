@@ -11,6 +11,7 @@ import {
 	phoneDigits,
 	phonePatternSource,
 	samePhone,
+	splitPhoneList,
 } from '../../../nodes/shared/phones.ts';
 
 const node = { id: '1', name: 'Node', type: 'x', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
@@ -62,6 +63,12 @@ describe('phones: one rule for what a phone number is, digits for what is sent',
 	test('the same line in two forms', () => {
 		assert.ok(samePhone('+972-50-333-3333', '0503333333'));
 		assert.ok(!samePhone('0503333333', '0504444444'));
+	});
+
+	test('splitPhoneList splits on commas, semicolons and new lines, and takes arrays', () => {
+		assert.deepEqual(splitPhoneList('1, 2;3\n4\r\n5,,; '), ['1', '2', '3', '4', '5']);
+		assert.deepEqual(splitPhoneList(['1', '2;3', 972501234567]), ['1', '2', '3', '972501234567']);
+		assert.deepEqual(splitPhoneList(undefined), []);
 	});
 
 	test('docs/inputs.md states the rule of the module', () => {
