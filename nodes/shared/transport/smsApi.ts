@@ -5,15 +5,8 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
 import { decodeAnswer, excerpt, isDataObject, type DecodedAnswer } from './answer';
-import {
-	baseUrlFrom,
-	connectionNeverMade,
-	sendRequest,
-	serviceError,
-	type FailureContext,
-	type RawAnswer,
-	type RequestContext,
-} from './http';
+import { baseUrlFrom, connectionNeverMade, sendRequest, serviceError } from './http';
+import type { FailureContext, RawAnswer, RequestContext } from './http';
 import { unauthorizedFailure } from './unauthorized';
 
 export const SMS_CREDENTIAL = 'virtualnumSmsApi';

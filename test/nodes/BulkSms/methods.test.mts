@@ -3,6 +3,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 
 import type { INodeListSearchResult, INodePropertyOptions, INodeType } from 'n8n-workflow';
 
+import { SMS_LIMITS } from '../../../nodes/BulkSms/rules.ts';
 import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
 import { loadPackage } from '../../harness/engine.mts';
 import { callNodeMethod } from '../../harness/methods.mts';
@@ -79,6 +80,6 @@ describe('Bulk SMS editor methods', () => {
 		const options = type.description.properties.find((p) => p.name === 'options' && p.displayOptions?.show?.resource?.includes('message'));
 		const batchSize = (options?.options as Array<{ name: string; hint?: string; default?: unknown }>).find((o) => o.name === 'batchSize');
 		assert.match(String(batchSize?.hint), /never sent again, not even by Retry On Fail/);
-		assert.equal(batchSize?.default, 100);
+		assert.equal(batchSize?.default, SMS_LIMITS.batchSize.default);
 	});
 });

@@ -151,16 +151,17 @@ function itemReader(context: IExecuteFunctions): ItemReader {
 	const parameter = parameterReader(context);
 	const items = context.getInputData();
 	const fromParameter = (name: string, field: string) => ({ field, value: (i: number) => parameter(name, i, '') });
-	const fromInput = (name: string) => {
+	// A failure names the input field, or the setting when it names none.
+	const fromInput = (name: string, setting: string) => {
 		const field = String(parameter(name, 0, '') ?? '').trim();
-		return { field: `${field || name} (input field)`, value: (i: number) => inputField(items[i].json, field) };
+		return { field: field ? `${field} (input field)` : setting, value: (i: number) => inputField(items[i].json, field) };
 	};
 	const fields = parameter('recipientSource', 0, 'toField') === 'inputFields';
 	const messageFromField = fields && parameter('messageFrom', 0, 'text') === 'field';
 	return {
 		sender: (i) => parameter('sender', i, '', { extractValue: true }),
-		to: fields ? fromInput('phoneField') : fromParameter('to', 'To'),
-		message: messageFromField ? fromInput('messageField') : fromParameter('message', 'Message'),
+		to: fields ? fromInput('phoneField', 'Phone Number Field') : fromParameter('to', 'To'),
+		message: messageFromField ? fromInput('messageField', 'Message Field') : fromParameter('message', 'Message'),
 		options: (i) => parameter('options', i, {}) as SendOptions,
 	};
 }

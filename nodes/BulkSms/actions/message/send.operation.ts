@@ -5,7 +5,7 @@
  * the credit checked once, the batches sent once each (batches.ts), the output (output.ts).
  * Under Retry On Fail a later try sends only the batches that never reached the service (tries.ts).
  */
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { asNodeError, type NodeError } from '../../../shared/errors';
@@ -23,6 +23,20 @@ import { earlierRun, endTry, keepRun, refuseLostRun } from './tries';
 
 const RETRY_NOTICE =
 	'Every message is sent once. With Retry On Fail on (node Settings), a retry sends only the batches that never reached the service (refused before it read them, or the connection never made); a batch that may have reached it is never sent again, and each output item says in which try it was sent.';
+
+function messageProperty(show: IDisplayOptions['show']): INodeProperties {
+	return {
+		displayName: 'Message',
+		name: 'message',
+		type: 'string',
+		required: true,
+		default: '',
+		typeOptions: { rows: 4 },
+		description: 'The text to send',
+		hint: 'Up to 160 Latin characters fit in one SMS (153 per part when longer); Hebrew and emoji need UCS-2: 70 (67 per part). Each output item estimates the parts.',
+		displayOptions: { show },
+	};
+}
 
 const properties: INodeProperties[] = [
 	{ displayName: RETRY_NOTICE, name: 'retryNotice', type: 'notice', default: '' },
@@ -69,7 +83,7 @@ const properties: INodeProperties[] = [
 			{
 				name: 'To Field',
 				value: 'toField',
-				description: 'Type the numbers, or map them with an expression such as {{ $json.phone }}',
+				description: 'Type the numbers in To, or map them there with an expression evaluated for each item',
 			},
 			{
 				name: 'Input Fields',
@@ -96,6 +110,7 @@ const properties: INodeProperties[] = [
 		name: 'phoneField',
 		type: 'string',
 		required: true,
+		noDataExpression: true,
 		default: 'phone',
 		placeholder: 'e.g. phone',
 		description:
@@ -119,24 +134,15 @@ const properties: INodeProperties[] = [
 		name: 'messageField',
 		type: 'string',
 		required: true,
+		noDataExpression: true,
 		default: 'message',
 		placeholder: 'e.g. message',
 		description: 'Name of the input field holding the text to send',
 		displayOptions: { show: { recipientSource: ['inputFields'], messageFrom: ['field'] } },
 	},
-	...['toField', 'inputFields'].map(
-		(source): INodeProperties => ({
-			displayName: 'Message',
-			name: 'message',
-			type: 'string',
-			required: true,
-			default: '',
-			typeOptions: { rows: 4 },
-			description: 'The text to send',
-			hint: 'Up to 160 Latin characters fit in one SMS (153 per part when longer); Hebrew and emoji need UCS-2: 70 (67 per part). Each output item estimates the parts.',
-			displayOptions: { show: source === 'toField' ? { recipientSource: [source] } : { recipientSource: [source], messageFrom: ['text'] } },
-		}),
-	),
+	// Shown for To Field, and for Input Fields with Message From: Message Below (one value, two conditions).
+	messageProperty({ recipientSource: ['toField'] }),
+	messageProperty({ recipientSource: ['inputFields'], messageFrom: ['text'] }),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -155,7 +161,7 @@ const properties: INodeProperties[] = [
 				displayName: 'Batch Size',
 				name: 'batchSize',
 				type: 'number',
-				default: SMS_LIMITS.batchSize.default,
+				default: 100, // SMS_LIMITS.batchSize.default (the lint rule wants a literal)
 				typeOptions: { minValue: SMS_LIMITS.batchSize.min, maxValue: SMS_LIMITS.batchSize.max },
 				description: `How many messages (one per recipient) go in one request, across all input items. ${SMS_LIMITS.batchSize.min}-${SMS_LIMITS.batchSize.max}.`,
 				hint: 'A batch that may have reached the service is never sent again, not even by Retry On Fail',
