@@ -182,6 +182,8 @@ export interface WorkflowNode {
 	retryOnFail?: boolean;
 	maxTries?: number;
 	waitBetweenTries?: number;
+	/** The node's version (default 1; n8n's own nodes, e.g. HTTP Request 4.2, need theirs). */
+	typeVersion?: number;
 }
 
 export interface RunOptions {
@@ -193,6 +195,10 @@ export interface RunOptions {
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
 	mode?: WorkflowExecuteMode;
 	timezone?: string;
+	/** Node types beyond this package's (the bench adds n8n's own nodes and a pass-through node). */
+	nodeTypes?: INodeTypes;
+	/** Overrides of what n8n hands the execution (the bench supplies the Code node's task runner). */
+	additionalData?: Partial<IWorkflowExecuteAdditionalData>;
 }
 
 export interface RunResult {
@@ -210,14 +216,14 @@ export interface RunResult {
 
 export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	const loader = await loadPackage();
-	const nodeTypes = new NodeTypes(loader);
+	const nodeTypes = options.nodeTypes ?? new NodeTypes(loader);
 	const startNode: WorkflowNode = { name: 'Start', type: START_TYPE };
 	const nodes = [startNode, ...options.nodes].map(
 		(node, index): INode => ({
 			id: `node-${index}`,
 			name: node.name,
 			type: node.type.includes('.') ? node.type : `${PACKAGE}.${node.type}`,
-			typeVersion: 1,
+			typeVersion: node.typeVersion ?? 1,
 			position: [index * 200, 0],
 			parameters: (node.parameters ?? {}) as INode['parameters'],
 			credentials: node.credentials ?? defaultCredentials(loader, node.type),
@@ -259,7 +265,7 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	const done = new Promise<IRun>((resolve) => (finished = resolve));
 	hooks.addHandler('workflowExecuteAfter', (run) => finished(run));
 
-	const additionalData = additionalDataFor(loader, options.credentials ?? {}, hooks);
+	const additionalData = { ...additionalDataFor(loader, options.credentials ?? {}, hooks), ...options.additionalData };
 	const logsBefore = capturedLogs.length;
 	const runExecutionData = createRunExecutionData({
 		executionData: {

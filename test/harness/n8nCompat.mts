@@ -58,3 +58,10 @@ export async function workflowIssuesRefusal(namedIssue: RegExp): Promise<RegExp>
 	const { WorkflowHasIssuesError } = await import('n8n-core');
 	return WorkflowHasIssuesError.length > 0 ? namedIssue : /The workflow has issues and cannot be executed/;
 }
+
+/**
+ * n8n-workflow 2.x's `isNodeClassInstance` (node classes such as n8n's own Webhook node get the
+ * context as an argument); 1.x has no node classes, so nothing is one there.
+ */
+export const isNodeClassInstance: (nodeType: unknown) => boolean =
+	(workflowPackage as unknown as { isNodeClassInstance?: (nodeType: unknown) => boolean }).isNodeClassInstance ?? (() => false);

@@ -68,6 +68,7 @@ import type {
 import { Workflow, createRunExecutionData } from 'n8n-workflow';
 
 import { NodeTypes, PACKAGE, additionalDataFor, loadPackage } from './engine.mts';
+import { isNodeClassInstance } from './n8nCompat.mts';
 import { capturedLogs } from './logger.mts';
 
 export const TRIGGER_TYPE = `${PACKAGE}.virtualNumberTrigger`;
@@ -114,6 +115,12 @@ export interface TriggerOptions {
 	staticData?: IDataObject;
 	/** Nodes after the trigger (connected in a chain from it), e.g. a Test Map node. */
 	downstream?: Array<Pick<INode, 'name' | 'type' | 'parameters'>>;
+	/**
+	 * Another webhook node in place of this package's trigger (the bench compares with n8n's Webhook
+	 * node): its type and version, known to the host's node types, and its webhook entries with the
+	 * HTTP method resolved (n8n resolves the node's `httpMethod` expression when it registers them).
+	 */
+	node?: { type: string; typeVersion: number; webhooks: IWebhookDescription[] };
 }
 
 /** One request as the webhook function saw it, and what came of it. */
@@ -227,12 +234,12 @@ export class TriggerInstance {
 		this.node = {
 			id: 'trigger-node',
 			name: options.name,
-			type: TRIGGER_TYPE,
-			typeVersion: 1,
+			type: options.node?.type ?? TRIGGER_TYPE,
+			typeVersion: options.node?.typeVersion ?? 1,
 			position: [0, 0],
 			webhookId: options.webhookId,
 			parameters: options.parameters as INode['parameters'],
-			credentials: { virtualnumApi: { id: 'virtualnumApi-id', name: 'virtualnumApi test' } },
+			credentials: options.node ? undefined : { virtualnumApi: { id: 'virtualnumApi-id', name: 'virtualnumApi test' } },
 		};
 		this.saved = options.staticData ? copy(options.staticData) : {};
 	}
@@ -277,7 +284,7 @@ export class TriggerInstance {
 
 	/** The webhook entries n8n would register for this node (one per HTTP method). */
 	webhookDescriptions(): IWebhookDescription[] {
-		return this.nodeType.description.webhooks ?? [];
+		return this.options.node?.webhooks ?? this.nodeType.description.webhooks ?? [];
 	}
 
 	private webhookData(workflow: Workflow, description: IWebhookDescription, isTest: boolean): IWebhookData {
@@ -536,7 +543,10 @@ export class TriggerInstance {
 		const outcome: WebhookOutcome = { method, path, mode: options.mode, status: 0, responseBody: '', started: false, items: [], runData: {} };
 		const recorder = recordBody(res);
 		try {
-			const result = await this.nodeType.webhook!.call(context);
+			// As n8n's WebhookService.runWebhook: a node class (n8n's own Webhook node) gets the context as argument.
+			const result = isNodeClassInstance(this.nodeType)
+				? await (this.nodeType as unknown as { webhook(context: WebhookContext): Promise<IWebhookResponseData> }).webhook(context)
+				: await this.nodeType.webhook!.call(context);
 			outcome.result = result;
 			outcome.returned = true;
 			answerLikeN8n(res, result, description);
@@ -684,12 +694,13 @@ export class TriggerHost {
 		readonly baseUrl: string,
 	) {}
 
-	static async start(): Promise<TriggerHost> {
+	/** `nodeTypes`: node types beyond this package's (the bench adds n8n's own Webhook node). */
+	static async start(nodeTypes?: (loader: Awaited<ReturnType<typeof loadPackage>>) => NodeTypes): Promise<TriggerHost> {
 		const server = http.createServer();
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		const host = new TriggerHost(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
 		host.loader = await loadPackage();
-		host.nodeTypes = new TriggerNodeTypes(host.loader);
+		host.nodeTypes = nodeTypes ? nodeTypes(host.loader) : new TriggerNodeTypes(host.loader);
 		host.nodeType = host.nodeTypes.getByNameAndVersion(TRIGGER_TYPE, 1);
 		server.on('request', (req, res) => {
 			host.handle(req, res).catch((error: unknown) => {
@@ -717,7 +728,8 @@ export class TriggerHost {
 
 	/** Adds a workflow holding a trigger; requests to its URLs reach its webhook function. */
 	add(options: TriggerOptions): TriggerInstance {
-		const instance = new TriggerInstance(this, this.nodeType, this.nodeTypes, {
+		const nodeType = options.node ? this.nodeTypes.getByNameAndVersion(options.node.type, options.node.typeVersion) : this.nodeType;
+		const instance = new TriggerInstance(this, nodeType, this.nodeTypes, {
 			...options,
 			name: options.name ?? 'Virtual Number Trigger',
 			webhookId: options.webhookId ?? randomUUID(),

@@ -122,9 +122,10 @@ describe('icons', () => {
  * The n8n-workflow exports the compiled package uses at run time, each checked to exist in
  * n8n-workflow 1.83.0 (n8n 1.85, the oldest n8n the package supports; NodeConnectionTypes is new in
  * 1.83.0). Using another one: check that 1.83.0 exports it (or feature-detect it), then add it here.
- * tryToParseDateTime: 1.83.0 has it with one argument (value), the only form nodes/shared/dates.ts uses.
+ * tryToParseDateTime: 1.83.0 has it with one argument (value), the only form nodes/shared/dates.ts uses;
+ * sleep(ms): in 1.83.0's utils, as in 2.x.
  */
-const N8N_WORKFLOW_EXPORTS_IN_1_83 = ['NodeApiError', 'NodeConnectionTypes', 'NodeOperationError', 'tryToParseDateTime', 'updateDisplayOptions'];
+const N8N_WORKFLOW_EXPORTS_IN_1_83 = ['NodeApiError', 'NodeConnectionTypes', 'NodeOperationError', 'sleep', 'tryToParseDateTime', 'updateDisplayOptions'];
 
 test('the compiled package uses only n8n-workflow exports that n8n 1.85 has', () => {
 	const used = new Set<string>();

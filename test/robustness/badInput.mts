@@ -17,8 +17,8 @@ import { registeredUrl } from '../../nodes/VirtualNumberTrigger/callbackUrl.ts';
 import { TRIGGER_LIMITS } from '../../nodes/VirtualNumberTrigger/rules.ts';
 import type { Sandbox } from '../../sandbox/index.mts';
 import { runWorkflow } from '../harness/engine.mts';
-import { TriggerHost, selectedNumbers } from '../harness/trigger.mts';
-import { PASSWORD, collectError, collectRun, credentialsFor, expr, outputOf, rl, type NodeType } from './support.mts';
+import { TriggerHost } from '../harness/trigger.mts';
+import { PASSWORD, collectError, collectRun, credentialsFor, expr, listedNumbers, notePicked, outputOf, rl, type NodeType } from './support.mts';
 
 type Target = NodeType | 'trigger';
 
@@ -206,8 +206,10 @@ export function badInputSuite(sandbox: () => Sandbox): void {
 
 		async function run(row: Row, value: unknown, source: string) {
 			if (row.target === 'trigger') return await activate(row, value, source);
+			const parameters = row.parameters(value);
+			notePicked(row.target, parameters);
 			const result = await runWorkflow({
-				nodes: [{ name: 'Node', type: row.target, parameters: row.parameters(value) }],
+				nodes: [{ name: 'Node', type: row.target, parameters }],
 				input: row.input ? row.input(value) : [{ json: {} }],
 				credentials: credentialsFor(sandbox()),
 			});
@@ -228,7 +230,7 @@ export function badInputSuite(sandbox: () => Sandbox): void {
 			}
 			const trigger = host.add({
 				webhookId,
-				parameters: { events: ['callEnded'], numbers: 'selected', virtualnums: selectedNumbers([A_NUMBER]), options },
+				parameters: { events: ['callEnded'], numbers: 'selected', virtualnums: listedNumbers([A_NUMBER]), options },
 				credentials: { virtualnumApi: { baseUrl: sandbox().vnUrl, accessToken: sandbox().tokens.vn } },
 			});
 			try {

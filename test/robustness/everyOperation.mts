@@ -11,14 +11,12 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { makeWav } from '../../sandbox/audio.mts';
 import type { Sandbox } from '../../sandbox/index.mts';
-import { TriggerHost, selectedNumbers } from '../harness/trigger.mts';
-import { PASSWORD, collectItem, outputOf, rl, runOne, type NodeType } from './support.mts';
+import { TriggerHost } from '../harness/trigger.mts';
+import { PASSWORD, collectItem, listedNumbers, outputOf, rl, runOne, type NodeType } from './support.mts';
 
 const A = '0722000100';
 const B = '0722000101';
 const C = '0722000103';
-const name = (value: string) => ({ __rl: true, mode: 'name', value });
-
 interface Step {
 	label: string;
 	type: NodeType;
@@ -95,24 +93,24 @@ export const EVERY_OPERATION: Step[] = [
 	vn('Tag → Get Tags of Number', () => ({ resource: 'tag', operation: 'getForNumber', virtualnum: rl(A) })),
 	vn('Tag → Get Members', () => ({ resource: 'tag', operation: 'getMembers', tagId: rl('3') })),
 	vn('Tag → Get Member Records', () => ({ resource: 'tag', operation: 'getMemberRecords', tagId: rl('3') })),
-	vn('Tag → Get Members by Tag Name', () => ({ resource: 'tag', operation: 'getMembersByName', tagName: name('Google') })),
+	vn('Tag → Get Members by Tag Name', () => ({ resource: 'tag', operation: 'getMembersByName', tagName: rl('Google') })),
 	vn('Tag → Create', () => ({ resource: 'tag', operation: 'create', name: 'Every op' })),
 	vn('Tag → Rename', () => ({ resource: 'tag', operation: 'rename', tagId: rl('6'), newName: 'Renamed' })),
 	vn('Tag → Add Number', () => ({ resource: 'tag', operation: 'addMember', tagId: rl('6'), virtualnum: rl(C) })),
 	vn('Tag → Remove Number', () => ({ resource: 'tag', operation: 'removeMember', tagId: rl('6'), virtualnum: rl(C) })),
 	vn('Tag → Add Number (again)', () => ({ resource: 'tag', operation: 'addMember', tagId: rl('6'), virtualnum: rl(C) })),
-	vn('Tag → Remove Number by Tag Name', () => ({ resource: 'tag', operation: 'removeMemberByName', tagName: name('Renamed'), virtualnum: rl(C) })),
+	vn('Tag → Remove Number by Tag Name', () => ({ resource: 'tag', operation: 'removeMemberByName', tagName: rl('Renamed'), virtualnum: rl(C) })),
 	vn('Tag → Delete', () => ({ resource: 'tag', operation: 'delete', tagId: rl('6') })),
 	vn('Blacklist → Get Many', () => ({ resource: 'blacklist', operation: 'getAll', returnAll: true })),
 	vn('Blacklist → Add', () => ({ resource: 'blacklist', operation: 'add', callerNumber: '+972 50-333-3333', scope: 'global', note: 'every op' })),
 	vn('Blacklist → Remove', () => ({ resource: 'blacklist', operation: 'remove', callerNumber: '+972 50-333-3333', scope: 'global' })),
 	vn('Voice Prompt → Get Many', () => ({ resource: 'prompt', operation: 'getAll', returnAll: true })),
-	vn('Voice Prompt → Download', () => ({ resource: 'prompt', operation: 'download', promptName: name('welcome') })),
+	vn('Voice Prompt → Download', () => ({ resource: 'prompt', operation: 'download', promptName: rl('welcome') })),
 	vn('Voice Prompt → Upload', () => ({ resource: 'prompt', operation: 'upload', binaryPropertyName: 'data' }), [
 		{ json: {}, binary: { data: { data: makeWav(4000, 330).toString('base64'), mimeType: 'audio/wav', fileName: 'every-op.wav' } } },
 	]),
 	vn('Voice Prompt → Record by Phone', () => ({ resource: 'prompt', operation: 'record', destination: '0501234567' })),
-	vn('Voice Prompt → Delete', () => ({ resource: 'prompt', operation: 'delete', promptName: name('hold_music') })),
+	vn('Voice Prompt → Delete', () => ({ resource: 'prompt', operation: 'delete', promptName: rl('hold_music') })),
 	sms('Message → Send', () => ({ resource: 'message', operation: 'send', sender: rl('VirtualNum'), to: '0501234567, 0527654321', message: 'Every operation' })),
 	sms('Sender → List', () => ({ resource: 'sender', operation: 'list' })),
 	sms('Sender → Add Text Sender', () => ({ resource: 'sender', operation: 'addText', textSender: 'EveryOp' })),
@@ -152,7 +150,7 @@ function triggerEvents(sandbox: () => Sandbox): void {
 
 	test("the trigger's three events", async () => {
 		const t = host.add({
-			parameters: { events: ['callStarted', 'callEnded', 'smsDelivery'], numbers: 'selected', virtualnums: selectedNumbers([A]) },
+			parameters: { events: ['callStarted', 'callEnded', 'smsDelivery'], numbers: 'selected', virtualnums: listedNumbers([A]) },
 			credentials: { virtualnumApi: { baseUrl: sandbox().vnUrl, accessToken: sandbox().tokens.vn } },
 		});
 		await t.activate();

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 
 import type { FaultSpec, Sandbox } from '../../sandbox/index.mts';
-import { TriggerHost, selectedNumbers } from '../harness/trigger.mts';
+import { TriggerHost } from '../harness/trigger.mts';
 import { startRecorder } from '../helpers/recorder.mts';
 import {
 	MAY_HAVE_HAPPENED,
@@ -18,6 +18,7 @@ import {
 	assertNodeError,
 	collectError,
 	failureOf,
+	listedNumbers,
 	namesOperation,
 	outputOf,
 	requestsTo,
@@ -108,7 +109,7 @@ export function triggerFaultSuite(sandbox: () => Sandbox): void {
 				sandbox().control.clearRequests();
 				sandbox().control.injectFaults({ ...fault.fault, server: 'vn', operation: 'update_virtualnum' });
 				const trigger = host.add({
-					parameters: { events: ['callStarted', 'callEnded'], numbers: 'selected', virtualnums: selectedNumbers(numbers), options: { secret: TRIGGER_SECRET } },
+					parameters: { events: ['callStarted', 'callEnded'], numbers: 'selected', virtualnums: listedNumbers(numbers), options: { secret: TRIGGER_SECRET } },
 					credentials: { virtualnumApi: { baseUrl: sandbox().vnUrl, accessToken: sandbox().tokens.vn } },
 				});
 				const started = Date.now();
@@ -162,7 +163,7 @@ export function triggerFaultSuite(sandbox: () => Sandbox): void {
 				const trigger = host.add({
 					// A short webhook id: the quoted URL, secret included, falls within the part of the answer an error quotes.
 					webhookId: 'w1',
-					parameters: { events: ['callEnded'], numbers: 'selected', virtualnums: selectedNumbers(['0722000103']), options: { secret: TRIGGER_SECRET } },
+					parameters: { events: ['callEnded'], numbers: 'selected', virtualnums: listedNumbers(['0722000103']), options: { secret: TRIGGER_SECRET } },
 					credentials: { virtualnumApi: { baseUrl: service.url, accessToken: 'token-of-a-scripted-service' } },
 				});
 				const error = await trigger.activate().then(

@@ -9,13 +9,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import { startSandbox, type Sandbox } from '../../sandbox/index.mts';
-import { TriggerHost, selectedNumbers } from '../harness/trigger.mts';
+import { TriggerHost } from '../harness/trigger.mts';
 import {
 	MAY_HAVE_HAPPENED,
 	OPERATIONS,
 	TRIGGER_SECRET,
 	collectError,
 	failureOf,
+	listedNumbers,
 	namesOperation,
 	outputOf,
 	requestsTo,
@@ -52,7 +53,7 @@ export function hangSuite(): void {
 			const [a, b] = ['0722000101', '0722000102'];
 			const before = [a, b].map((number) => ({ ...triggerSandbox.control.virtualnum(number)! }));
 			const trigger = host.add({
-				parameters: { events: ['callStarted', 'callEnded'], numbers: 'selected', virtualnums: selectedNumbers([a, b]), options: { secret: TRIGGER_SECRET } },
+				parameters: { events: ['callStarted', 'callEnded'], numbers: 'selected', virtualnums: listedNumbers([a, b]), options: { secret: TRIGGER_SECRET } },
 				credentials: { virtualnumApi: { baseUrl: triggerSandbox.vnUrl, accessToken: triggerSandbox.tokens.vn } },
 			});
 			const started = Date.now();

@@ -8,8 +8,8 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { FaultSpec, Sandbox } from '../../sandbox/index.mts';
-import { TriggerHost, selectedNumbers, startProxy } from '../harness/trigger.mts';
-import { TRIGGER_SECRET, collectError, failureOf, outputOf, rl, runOne } from './support.mts';
+import { TriggerHost, startProxy } from '../harness/trigger.mts';
+import { TRIGGER_SECRET, collectError, failureOf, listedNumbers, outputOf, rl, runOne } from './support.mts';
 
 /** The input items (by index) that have an output item paired to them. */
 function pairedInputs(items: ReturnType<typeof outputOf>): Set<number> {
@@ -146,7 +146,7 @@ export function nothingLostSuite(sandbox: () => Sandbox): void {
 					sandbox().control.clearRequests();
 					sandbox().control.injectFaults({ ...fault, server: 'vn', operation: 'update_virtualnum' });
 					const trigger = host.add({
-						parameters: { events: ['callEnded'], numbers: 'selected', virtualnums: selectedNumbers(numbers), options: { secret: TRIGGER_SECRET } },
+						parameters: { events: ['callEnded'], numbers: 'selected', virtualnums: listedNumbers(numbers), options: { secret: TRIGGER_SECRET } },
 						credentials: { virtualnumApi: { baseUrl: sandbox().vnUrl, accessToken: sandbox().tokens.vn } },
 					});
 					const error = await trigger.activate().then(

@@ -15,7 +15,10 @@ import { EVERY_OPERATION, EVERY_OPERATION_SOURCE, TRIGGER_EVENT_SOURCE, everyOpe
 import { faultSuite, triggerFaultSuite } from './faults.mts';
 import { hangSuite } from './hangs.mts';
 import { nothingLostSuite } from './nothingLost.mts';
-import { PASSWORD, TRIGGER_SECRET, collectedCount, findSecrets, sweptKeys } from './support.mts';
+import type { INodeProperties, INodePropertyMode, INodeType } from 'n8n-workflow';
+
+import { loadPackage } from '../harness/engine.mts';
+import { PASSWORD, TRIGGER_SECRET, collectedCount, findSecrets, pickedLocators, sweptKeys, timedRegexCalls } from './support.mts';
 import { refusedKeys } from '../helpers/outputKeys.mts';
 
 describe('Robustness', { concurrency: 2 }, () => {
@@ -75,3 +78,50 @@ describe('Output keys', () => {
 		assert.deepEqual(swept.refused, []);
 	});
 });
+
+/** Every resource-locator property called `name`, at any depth (collections, fixed collections). */
+function locators(properties: INodeProperties[], name: string): INodeProperties[] {
+	return properties.flatMap((property) => [
+		...(property.type === 'resourceLocator' && property.name === name ? [property] : []),
+		...locators([...((property.options ?? []) as INodeProperties[]), ...((property as { values?: INodeProperties[] }).values ?? [])], name),
+	]);
+}
+
+// See support.mts ("resource locators, and the suite's independence from the machine's load").
+describe("Independence from the machine's load", () => {
+	test("no regex check with n8n's 250 ms wall-clock limit ran during the suite", () => {
+		assert.ok(pickedLocators().length > 0, 'the suite picked its resource-locator values From List');
+		assert.equal(
+			timedRegexCalls(),
+			0,
+			'a run typed a resource-locator value By ID / By Number (n8n checks it by regex in a VM limited to 250 ms, which a loaded machine exceeds): use rl() / listedNumbers() from support.mts',
+		);
+	});
+
+	test('the values the suite picked From List pass the regexes of a typed mode too (checked here, without the time limit)', async () => {
+		const loader = await loadPackage();
+		const checked: string[] = [];
+		for (const { type, name, value } of pickedLocators()) {
+			const properties = locators((loader.getNode(type).type as INodeType).description.properties, name);
+			assert.ok(properties.length > 0, `${type} has a resource locator ${name}`);
+			for (const property of properties) {
+				// The typed modes (By ID, By Number, By Name…) and their regexes, as n8n builds them
+				// (validateResourceLocatorParameter: ^…$), here with the native engine.
+				const typed = (property.modes ?? [])
+					.filter((mode: INodePropertyMode) => mode.name !== 'list')
+					.map((mode: INodePropertyMode) => ({
+						mode: mode.name,
+						rules: ((mode.validation ?? []) as Array<{ type?: string; properties?: { regex: string; errorMessage: string } }>).filter(
+							(rule) => rule.type === 'regex' && rule.properties,
+						),
+					}));
+				const accepting = typed.filter(({ rules }) => rules.every((rule) => new RegExp(`^${rule.properties!.regex}$`).test(value)));
+				const refusals = typed.flatMap(({ mode, rules }) => rules.map((rule) => `${mode}: ${rule.properties!.errorMessage}`));
+				assert.ok(accepting.length > 0, `${type} ${name} "${value}" is refused typed: ${refusals.join('; ')}`);
+				checked.push(`${type} ${name} ${value} (${accepting.map(({ mode }) => mode).join(', ')})`);
+			}
+		}
+		assert.ok(checked.length >= 4, `checked ${checked.join(', ')}`);
+	});
+});
+

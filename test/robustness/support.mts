@@ -5,10 +5,12 @@
  * secrets test sweeps at the end.
  */
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { runWorkflow, type RunResult } from '../harness/engine.mts';
+import { selectedNumbers } from '../harness/trigger.mts';
 import { capturedLogs } from '../harness/logger.mts';
 import { refusedKeys } from '../helpers/outputKeys.mts';
 import type { Sandbox } from '../../sandbox/index.mts';
@@ -20,7 +22,71 @@ export const TRIGGER_SECRET = 'robust-Trigger_Secret-93';
 
 export const NODE = 'Node';
 
-export const rl = (value: string, mode: 'list' | 'id' = 'id') => ({ __rl: true, mode, value });
+// ---- resource locators, and the suite's independence from the machine's load ----------------------
+//
+// n8n checks a resource-locator value typed By ID / By Number against the mode's regex at the start
+// of every execution (WorkflowExecute.checkForWorkflowIssues → NodeHelpers.getNodeParametersIssues →
+// validateResourceLocatorParameter), and n8n-workflow runs that regex in a `vm` limited to 250 ms of
+// wall time (safe-regex.js). On a loaded 2-core machine a run can be descheduled that long and fail
+// with "Regular expression execution timed out", which says nothing about the package. So the suite
+// picks its values From List, which n8n does not check by regex and the nodes read the same way
+// (getNodeParameter with extractValue); a value from an expression is not checked either. What the
+// typed route would add — that the same values pass the regexes of a typed mode (By ID, By Number,
+// By Name) — is checked once, without a time limit, at the end of robustness.test.mts, and a spy
+// proves that no time-limited regex ran during the suite. New runs: use rl() and listedNumbers().
+
+/** A resource-locator value as the user picks it From List. */
+export const rl = (value: string) => ({ __rl: true, mode: 'list', value });
+
+/** The trigger's "Virtual Numbers" picked From List. */
+export function listedNumbers(numbers: string[]): IDataObject {
+	for (const value of numbers) picked.push({ type: 'virtualNumberTrigger', name: 'virtualnum', value });
+	return selectedNumbers(numbers, 'list');
+}
+
+const picked: Array<{ type: string; name: string; value: string }> = [];
+
+/** Notes every value picked From List in a run's parameters (checked against the typed route's regexes at the end). */
+export function notePicked(type: string, parameters: unknown, name = ''): void {
+	if (Array.isArray(parameters)) {
+		for (const value of parameters) notePicked(type, value, name);
+		return;
+	}
+	if (parameters === null || typeof parameters !== 'object') return;
+	const locator = parameters as { __rl?: unknown; mode?: unknown; value?: unknown };
+	if (locator.__rl === true && locator.mode === 'list' && typeof locator.value === 'string' && !locator.value.startsWith('=')) {
+		picked.push({ type, name, value: locator.value });
+		return;
+	}
+	for (const [key, value] of Object.entries(parameters)) notePicked(type, value, key);
+}
+
+/** Every distinct value the suite picked From List, with its node type and parameter name. */
+export function pickedLocators(): Array<{ type: string; name: string; value: string }> {
+	const seen = new Map(picked.map((entry) => [`${entry.type} ${entry.name} ${entry.value}`, entry]));
+	return [...seen.values()];
+}
+
+const timedRegex = { calls: 0 };
+
+/**
+ * Counts n8n-workflow's time-limited regex calls in this process (the CommonJS copy, the one
+ * n8n-core uses), passing every call on unchanged.
+ */
+function spyOnTimedRegex(): void {
+	const { safeRegex } = createRequire(import.meta.url)('n8n-workflow') as { safeRegex: Record<string, (...args: unknown[]) => unknown> };
+	for (const method of Object.keys(safeRegex)) {
+		const original = safeRegex[method];
+		safeRegex[method] = (...args: unknown[]) => {
+			timedRegex.calls++;
+			return original(...args);
+		};
+	}
+}
+spyOnTimedRegex();
+
+/** How many time-limited regex checks n8n made in this process so far. */
+export const timedRegexCalls = () => timedRegex.calls;
 /** A value as an expression result, past n8n's own editor checks (as when it comes from an earlier node). */
 export const expr = (value: unknown) => `={{ ${JSON.stringify(value)} }}`;
 
@@ -150,6 +216,7 @@ export async function runOne(
 	options: RunOneOptions = {},
 ): Promise<RunResult & { ms: number }> {
 	const started = Date.now();
+	notePicked(type, parameters);
 	const result = await runWorkflow({
 		nodes: [{ name: NODE, type, parameters, continueOnFail: options.continueOnFail }],
 		input: options.items ?? (options.input ?? [{}]).map((json) => ({ json })),
