@@ -14,9 +14,9 @@
  *   npm run bench -- --no-write                 print only (--json: every row's figures too)
  *   npm run bench -- --rewrite                  measure nothing: write the page's results section again
  *                                               from bench/results.json (after editing report.mts)
- *   npm run bench -- --fields-parameters '{…}'  the Send parameters of the "recipients from input
- *                                               fields" mode (also BENCH_FIELDS_PARAMETERS), which
- *                                               switches on the rows of that mode
+ *   npm run bench -- --fields-parameters '{…}'  other Send parameters for the "recipients from input
+ *                                               fields" rows (also BENCH_FIELDS_PARAMETERS; default:
+ *                                               Recipients From: Input Fields, the phone field)
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,6 +30,7 @@ import { baseNodesStatus } from './n8n.mts';
 import { machine, printTable, write, writePage, type Run } from './report.mts';
 import type { Row } from './rows.mts';
 import { log, removeUserFolder } from './sides.mts';
+import { FIELDS_PARAMETERS } from './tasks/sms.mts';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 
@@ -45,7 +46,7 @@ const fields = argValue('--fields-parameters') ?? process.env.BENCH_FIELDS_PARAM
 const settings: Settings = {
 	wanted: (name) => only.length === 0 || only.some((part) => name.includes(part)),
 	reps: (cheap) => repsOverride ?? (cheap ? 5 : 3),
-	fieldsParameters: fields ? (JSON.parse(fields) as IDataObject) : undefined,
+	fieldsParameters: fields ? (JSON.parse(fields) as IDataObject) : FIELDS_PARAMETERS,
 };
 
 async function main() {

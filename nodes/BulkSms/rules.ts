@@ -12,6 +12,8 @@ export const SMS_LIMITS = {
 	senderSearch: { pattern: /^[A-Za-z0-9]*$/ },
 	// The spec shows no maximum batch size; 1000 is this package's ceiling (docs/bulk-sms-node.md).
 	batchSize: { min: 1, max: 1000, default: 100 },
+	// The spec shows no request rate: one batch at a time unless the user asks for more, at most 8.
+	batchesInFlight: { min: 1, max: 8, default: 1 },
 } as const;
 
 /** What an SMS sender value is, by the spec's sender rules (Limits: text sender, phone sender). */

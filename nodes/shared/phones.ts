@@ -75,6 +75,11 @@ export function checkVirtualnum(checks: InputChecks, field: string, value: unkno
  * mapping), for `checkPhoneList` to refuse.
  */
 export function splitPhoneList(raw: unknown): string[] {
+	// One number, the usual case of a mapped list: no splitting (10,000 items of a bulk send).
+	if (typeof raw === 'string' && !/[,;\n]/.test(raw)) {
+		const text = raw.trim();
+		return text === '' ? [] : [text];
+	}
 	const parts = (Array.isArray(raw) ? raw.map((value) => String(value ?? '')) : [String(raw ?? '')])
 		// A comma or semicolon with the spaces and line breaks around it, or line breaks alone, is one separator.
 		.flatMap((part) => part.split(/\s*[,;]\s*|\s*\n\s*/))

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
 
 import { DateTime } from 'luxon';
@@ -439,6 +441,85 @@ describe('Bulk SMS → Message → Send', () => {
 			});
 			assert.match(String(empty.error?.message), /^Phone Number Field: is required/);
 			assert.equal(smsRequests().length, 0);
+		});
+	});
+
+	describe('Batches in Flight', () => {
+		test('4 in flight: the same requests and the same output as one after the other', async () => {
+			const input = Array.from({ length: 40 }, (_, i) => ({ to: phone(i) }));
+			const sequential = await send(input, { options: { batchSize: 5 } });
+			const bodies = sendRequests().map((r) => r.body);
+			sandbox.control.reset();
+			const parallel = await send(input, { options: { batchSize: 5, batchesInFlight: 4 } });
+			assert.equal(parallel.error, undefined, parallel.error?.message);
+			const sorted = (list: unknown[]) => [...list].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+			assert.deepEqual(sorted(sendRequests().map((r) => r.body)), sorted(bodies));
+			const strip = (items: INodeExecutionData[]) => items.map((item) => [item.pairedItem, item.json.dest, item.json.status, item.json.inputItem]);
+			assert.deepEqual(strip(parallel.items(NODE)), strip(sequential.items(NODE)), 'output in input order');
+		});
+
+		test('4 in flight really are: a service that answers only once 4 batches are open gets 4 at once (1 without the option)', async () => {
+			// Holds every answer until 4 requests are open (or 1 s has passed), and records how many were open at most.
+			let open = 0;
+			let most = 0;
+			const waiting: Array<() => void> = [];
+			const server = http.createServer((req, res) => {
+				const chunks: Buffer[] = [];
+				req.on('data', (chunk: Buffer) => chunks.push(chunk));
+				req.on('end', () => {
+					const messages = JSON.parse(Buffer.concat(chunks).toString('utf8')) as IDataObject[];
+					const answer = () => {
+						open--;
+						res.writeHead(200, { 'Content-Type': 'application/json' });
+						res.end(JSON.stringify(messages.map((m, k) => ({ ...m, status: 'Message in Action', message_id: Number(m.dest) + k }))));
+					};
+					open++;
+					most = Math.max(most, open);
+					waiting.push(answer);
+					const release = () => waiting.splice(0).forEach((go) => go());
+					if (open >= 4) release();
+					else setTimeout(release, 1000);
+				});
+			});
+			await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+			try {
+				const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+				const input = Array.from({ length: 8 }, (_, i) => ({ to: phone(i) }));
+				const run = (batchesInFlight?: number) =>
+					runWorkflow({
+						nodes: [{ name: NODE, type: 'bulkSms', parameters: sendParameters({ options: { batchSize: 2, ...(batchesInFlight ? { batchesInFlight } : {}) } }) }],
+						input: input.map((json) => ({ json })),
+						credentials: { virtualnumSmsApi: { baseUrl, accessToken: 't' } },
+					});
+				const parallel = await run(4);
+				assert.equal(parallel.error, undefined, parallel.error?.message);
+				assert.equal(most, 4);
+				most = 0;
+				const sequential = await run();
+				assert.equal(sequential.error, undefined, sequential.error?.message);
+				assert.equal(most, 1);
+				assert.deepEqual(parallel.items(NODE).map((item) => item.json), sequential.items(NODE).map((item) => item.json));
+			} finally {
+				server.closeAllConnections();
+				await new Promise((resolve) => server.close(resolve));
+			}
+		});
+
+		test('without Continue On Fail no batch starts after a failure; the batches in flight finish and are reported', async () => {
+			// 6 batches of 1, 2 in flight: batch 2 is refused (a number the service rejects); batch 1 (in flight) is sent.
+			const input = [{ to: phone(1) }, { to: '12345' }, { to: phone(3) }, { to: phone(4) }, { to: phone(5) }, { to: phone(6) }];
+			const result = await send(input, { options: { batchSize: 1, batchesInFlight: 2 } });
+			assert.ok(result.error);
+			const sentTo = sendRequests().map((r) => (r.body as IDataObject[])[0].dest);
+			assert.ok(sentTo.length <= 3, `at most the two in flight and the one started before the failure was seen: ${sentTo.join(', ')}`);
+			assert.match(result.error.message, /^1 of 6 SMS messages failed: 12345 \(item 1\)/);
+			const data = (result.error.context as IDataObject).data as IDataObject;
+			assert.deepEqual(
+				(data.sent as IDataObject[]).map((r) => r.dest),
+				sandbox.control.messages().map((m) => m.dest),
+				'every message the service took is listed as sent',
+			);
+			assert.equal((data.sent as unknown[]).length + (data.notSent as unknown[]).length + 1, 6, 'each recipient is accounted for');
 		});
 	});
 

@@ -27,7 +27,7 @@ describe('Bulk SMS → Send under Retry On Fail', { concurrency: 1 }, () => {
 	after(async () => await sandbox.close());
 	beforeEach(() => sandbox.control.reset());
 
-	const send = (options: { onError?: INode['onError']; maxTries?: number; accessToken?: string } = {}) =>
+	const send = (options: { onError?: INode['onError']; maxTries?: number; accessToken?: string; batchesInFlight?: number } = {}) =>
 		runWorkflow({
 			nodes: [
 				{
@@ -39,7 +39,7 @@ describe('Bulk SMS → Send under Retry On Fail', { concurrency: 1 }, () => {
 						sender: { __rl: true, mode: 'id', value: 'VirtualNum' },
 						to: '={{ $json.to }}',
 						message: 'Once only',
-						options: { batchSize: 2 },
+						options: { batchSize: 2, ...(options.batchesInFlight ? { batchesInFlight: options.batchesInFlight } : {}) },
 					},
 					retryOnFail: true,
 					maxTries: options.maxTries ?? 3,
@@ -138,6 +138,24 @@ describe('Bulk SMS → Send under Retry On Fail', { concurrency: 1 }, () => {
 			const data = (result.error.context as IDataObject).data as IDataObject;
 			assert.deepEqual((data.sent as IDataObject[]).map((s) => s.attempt), [1, 1, 3, 3]);
 			assert.deepEqual((data.possiblySent as IDataObject[]).map((s) => s.dest), DESTS.slice(4, 6));
+		});
+
+		test('all three batches in flight together, one refused (401) and one lost (500): only the refused one is sent again', async () => {
+			// The faults go to the first two requests to arrive, whichever batches they are.
+			sandbox.control.injectFaults({ kind: 'unauthorized', text: 'Token Expired', server: 'sms', operation: 'send_sms' });
+			sandbox.control.injectFaults({ kind: 'http500', server: 'sms', operation: 'send_sms' });
+			const result = await send({ batchesInFlight: 3 });
+			assert.ok(result.error, 'the lost batch is not confirmed as sent');
+			const requested = requestedDests().map((dests) => dests.join(','));
+			assert.equal(requested.length, 4, `three batches, then the refused one again: ${requested.join(' | ')}`);
+			const [refused, lost] = requested;
+			assert.equal(requested[3], refused, 'the batch refused before it was read is the one sent again');
+			assert.equal(requested.filter((batch) => batch === lost).length, 1, 'the lost one is never sent again');
+			onceEach();
+			const data = (result.error.context as IDataObject).data as IDataObject;
+			const sentIn = Object.fromEntries((data.sent as IDataObject[]).map((s) => [s.dest, s.attempt]));
+			for (const dest of refused.split(',')) assert.equal(sentIn[dest], 2);
+			assert.deepEqual((data.possiblySent as IDataObject[]).map((s) => s.dest).join(','), lost);
 		});
 
 		test('a refused caller on every try (401): nothing was sent, and the error says so', async () => {

@@ -51,28 +51,42 @@ export function makeBatches<T extends { batchSize: number }>(entries: T[]): T[][
 }
 
 /**
- * Sends the batches not settled yet, in order. After a batch that failed or has a refused
- * recipient, `onFailure` decides whether the run stops (it throws) or goes on.
+ * Sends the batches not settled yet, in order, `inFlight` at a time (1: one after the other).
+ * With `stopAtFailure`, no batch starts after one failed or had a refused recipient; the batches
+ * already in flight finish, and the first failed batch (in order) is returned.
  */
-export async function sendBatches(this: IExecuteFunctions, run: SendRun, onFailure: (batch: Batch) => void): Promise<void> {
-	let credentials: SmsCredentials | undefined;
-	for (const batch of run.batches) {
-		if (batch.settled) continue;
-		let results: SmsResult[];
-		let requested = false;
-		try {
-			credentials ??= await smsCredentials.call(this);
-			requested = true;
-			results = await sendSmsBatch.call(this, batch.entries.map((entry) => entry.message), { credentials });
-			checkDests(this, batch, results);
-		} catch (caught) {
-			const error = asNodeError(this.getNode(), caught);
-			recordFailure(batch, error, requested && !batchNeverReachedService(error), run.attempt);
-			onFailure(batch);
-			continue;
+export async function sendBatches(this: IExecuteFunctions, run: SendRun, options: { inFlight: number; stopAtFailure: boolean }): Promise<Batch | undefined> {
+	const pending = run.batches.filter((batch) => !batch.settled);
+	let credentials: Promise<SmsCredentials> | undefined;
+	const credentialsOf = () => (credentials ??= smsCredentials.call(this));
+	let next = 0;
+	let failed: number | undefined;
+	const worker = async () => {
+		while (next < pending.length && failed === undefined) {
+			const index = next++;
+			const sent = await sendBatch.call(this, pending[index], run.attempt, credentialsOf);
+			if (!sent && options.stopAtFailure && (failed === undefined || index < failed)) failed = index;
 		}
-		if (!recordResults(batch, results, run.attempt)) onFailure(batch);
+	};
+	await Promise.all(Array.from({ length: Math.min(options.inFlight, pending.length) }, worker));
+	return failed === undefined ? undefined : pending[failed];
+}
+
+/** Sends one batch and records what became of each message; false when any was not sent. */
+async function sendBatch(this: IExecuteFunctions, batch: Batch, attempt: number, credentialsOf: () => Promise<SmsCredentials>): Promise<boolean> {
+	let results: SmsResult[];
+	let requested = false;
+	try {
+		const credentials = await credentialsOf();
+		requested = true;
+		results = await sendSmsBatch.call(this, batch.entries.map((entry) => entry.message), { credentials });
+		checkDests(this, batch, results);
+	} catch (caught) {
+		const error = asNodeError(this.getNode(), caught);
+		recordFailure(batch, error, requested && !batchNeverReachedService(error), attempt);
+		return false;
 	}
+	return recordResults(batch, results, attempt);
 }
 
 function recordFailure(batch: Batch, error: NodeError, reached: boolean, attempt: number): void {

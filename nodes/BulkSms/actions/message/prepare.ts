@@ -43,6 +43,8 @@ export interface PreparedRun {
 	items: ItemPlan[];
 	/** Every message of the run, in item order. */
 	entries: Entry[];
+	/** Batches sent at the same time: the smallest Batches in Flight of the items. */
+	inFlight: number;
 	/** Set when an item asks for Check Credit First: read once, by the first such item. */
 	credit?: { itemIndex: number; path: string };
 }
@@ -50,6 +52,7 @@ export interface PreparedRun {
 interface SendOptions {
 	allowPastTime?: boolean;
 	batchSize?: number;
+	batchesInFlight?: number;
 	checkCreditFirst?: boolean;
 	creditPath?: string;
 	callbackUrl?: string;
@@ -60,6 +63,7 @@ interface SendOptions {
 /** The options of an item, checked: shared by every item whose options hold no expression. */
 interface ItemSettings {
 	batchSize: number;
+	inFlight: number;
 	sendtime?: string;
 	callbackUrl?: string;
 	creditPath?: string;
@@ -73,40 +77,43 @@ export function prepareRun(this: IExecuteFunctions, continueOnFail: boolean): Pr
 	const count = this.getInputData().length;
 	const read = itemReader(this);
 	const checker = itemChecker(this);
-	const run: PreparedRun = { items: [], entries: [] };
+	const run: PreparedRun = { items: [], entries: [], inFlight: SMS_LIMITS.batchesInFlight.max };
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+		const item: ItemPlan = { itemIndex, entries: [] };
+		run.items.push(item);
 		try {
-			const item = prepareItem(new InputChecks(node, itemIndex), read, checker);
-			run.items.push(item.plan);
-			for (const entry of item.plan.entries) run.entries.push(entry);
-			if (item.creditPath !== undefined && !run.credit) run.credit = { itemIndex, path: item.creditPath };
+			const settings = prepareItem(new InputChecks(node, itemIndex), read, checker, item.entries);
+			for (const entry of item.entries) run.entries.push(entry);
+			if (settings.inFlight < run.inFlight) run.inFlight = settings.inFlight;
+			if (settings.creditPath !== undefined && !run.credit) run.credit = { itemIndex, path: settings.creditPath };
 		} catch (error) {
 			const failure = asNodeError(node, error, itemIndex);
 			if (!continueOnFail) throw failure;
-			run.items.push({ itemIndex, failure, entries: [] });
+			item.failure = failure;
+			item.entries.length = 0;
 		}
 	}
 	return run;
 }
 
-function prepareItem(check: InputChecks, read: ItemReader, checker: ItemChecker) {
+/** Adds the item's messages to `entries`; returns the item's checked options. */
+function prepareItem(check: InputChecks, read: ItemReader, checker: ItemChecker, entries: Entry[]): ItemSettings {
 	const { itemIndex } = check;
 	const sender = checker.sender(read.sender(itemIndex), check);
-	// One message per distinct recipient of an item: a number listed twice is sent (and charged) once.
-	const recipients = new Set(checkPhoneList(check, read.to.field, read.to.value(itemIndex)));
+	const recipients = checkPhoneList(check, read.to.field, read.to.value(itemIndex));
 	const rawText = read.message.value(itemIndex);
 	check.required(read.message.field, rawText);
 	const text = String(rawText);
 	const settings = checker.settings(read.options(itemIndex), check);
 	const estimate = checker.estimate(text);
-	const entries: Entry[] = [];
-	for (const dest of recipients) {
+	// One message per distinct recipient of an item: a number listed twice is sent (and charged) once.
+	for (const dest of recipients.length === 1 ? recipients : new Set(recipients)) {
 		const message: SmsMessage = { service: 'send_sms', dest, sender, message: text };
 		if (settings.sendtime) message.sendtime = settings.sendtime;
 		if (settings.callbackUrl) message.callback_url = settings.callbackUrl;
 		entries.push({ itemIndex, message, estimate, batchSize: settings.batchSize });
 	}
-	return { plan: { itemIndex, entries }, creditPath: settings.creditPath };
+	return settings;
 }
 
 // ---- reading the values of an item -------------------------------------------------------------
@@ -119,7 +126,8 @@ interface ItemReader {
 	options(itemIndex: number): SendOptions;
 }
 
-type ParameterReader = (name: string, itemIndex: number, fallback: unknown, options?: IGetNodeParameterOptions) => unknown;
+/** A parameter's value for an item. */
+type ValueOf = (itemIndex: number) => unknown;
 
 function hasExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
@@ -129,17 +137,20 @@ function hasExpression(value: unknown): boolean {
 }
 
 /**
- * Reads the parameters of many items. A parameter with no expression in it has the same value for
+ * Reads a parameter for many items. A parameter with no expression in it has the same value for
  * every item, so it is read once: getNodeParameter copies and walks the value on every call, which
  * was most of the node's own time in a 10,000-item send (docs/benchmarks.md). Values are not mutated.
  */
-function parameterReader(context: IExecuteFunctions): ParameterReader {
-	const raw = context.getNode().parameters;
-	const once = new Map<string, unknown>();
-	return (name, itemIndex, fallback, options) => {
-		if (hasExpression(raw[name])) return context.getNodeParameter(name, itemIndex, fallback, options);
-		if (!once.has(name)) once.set(name, context.getNodeParameter(name, itemIndex, fallback, options));
-		return once.get(name);
+function parameterValue(context: IExecuteFunctions, name: string, fallback: unknown, options?: IGetNodeParameterOptions): ValueOf {
+	if (hasExpression(context.getNode().parameters[name])) return (itemIndex) => context.getNodeParameter(name, itemIndex, fallback, options);
+	let value: unknown;
+	let read = false;
+	return (itemIndex) => {
+		if (!read) {
+			value = context.getNodeParameter(name, itemIndex, fallback, options);
+			read = true;
+		}
+		return value;
 	};
 }
 
@@ -148,21 +159,21 @@ function parameterReader(context: IExecuteFunctions): ParameterReader {
  * the fields of the input item that the user named, with no expression evaluated per item.
  */
 function itemReader(context: IExecuteFunctions): ItemReader {
-	const parameter = parameterReader(context);
+	const setting = (name: string, fallback: unknown) => parameterValue(context, name, fallback)(0);
 	const items = context.getInputData();
-	const fromParameter = (name: string, field: string) => ({ field, value: (i: number) => parameter(name, i, '') });
+	const fromParameter = (name: string, field: string) => ({ field, value: parameterValue(context, name, '') });
 	// A failure names the input field, or the setting when it names none.
-	const fromInput = (name: string, setting: string) => {
-		const field = String(parameter(name, 0, '') ?? '').trim();
-		return { field: field ? `${field} (input field)` : setting, value: (i: number) => inputField(items[i].json, field) };
+	const fromInput = (name: string, label: string) => {
+		const field = String(setting(name, '') ?? '').trim();
+		return { field: field ? `${field} (input field)` : label, value: (i: number) => inputField(items[i].json, field) };
 	};
-	const fields = parameter('recipientSource', 0, 'toField') === 'inputFields';
-	const messageFromField = fields && parameter('messageFrom', 0, 'text') === 'field';
+	const fields = setting('recipientSource', 'toField') === 'inputFields';
+	const messageFromField = fields && setting('messageFrom', 'text') === 'field';
 	return {
-		sender: (i) => parameter('sender', i, '', { extractValue: true }),
+		sender: parameterValue(context, 'sender', '', { extractValue: true }),
 		to: fields ? fromInput('phoneField', 'Phone Number Field') : fromParameter('to', 'To'),
 		message: messageFromField ? fromInput('messageField', 'Message Field') : fromParameter('message', 'Message'),
-		options: (i) => parameter('options', i, {}) as SendOptions,
+		options: parameterValue(context, 'options', {}) as (itemIndex: number) => SendOptions,
 	};
 }
 
@@ -218,9 +229,10 @@ function readSender(raw: unknown, check: InputChecks): string {
 }
 
 function checkOptions(context: IExecuteFunctions, check: InputChecks, options: SendOptions): ItemSettings {
-	const limits = SMS_LIMITS.batchSize;
-	const batchSize = check.integerInRange('Batch Size', options.batchSize ?? limits.default, limits.min, limits.max);
-	const settings: ItemSettings = { batchSize, sendtime: readSendtime(context, check, options) };
+	const { batchSize: size, batchesInFlight: flight } = SMS_LIMITS;
+	const batchSize = check.integerInRange('Batch Size', options.batchSize ?? size.default, size.min, size.max);
+	const inFlight = check.integerInRange('Batches in Flight', options.batchesInFlight ?? flight.default, flight.min, flight.max);
+	const settings: ItemSettings = { batchSize, inFlight, sendtime: readSendtime(context, check, options) };
 	const callbackUrl = String(options.callbackUrl ?? '').trim();
 	if (callbackUrl !== '') {
 		settings.callbackUrl = check.pattern('Delivery Report URL', callbackUrl, CALLBACK_URL_PATTERN, 'must be a full http:// or https:// address without spaces');

@@ -167,6 +167,15 @@ const properties: INodeProperties[] = [
 				hint: 'A batch that may have reached the service is never sent again, not even by Retry On Fail',
 			},
 			{
+				displayName: 'Batches in Flight',
+				name: 'batchesInFlight',
+				type: 'number',
+				default: 1,
+				typeOptions: { minValue: SMS_LIMITS.batchesInFlight.min, maxValue: SMS_LIMITS.batchesInFlight.max },
+				description: `How many batches are sent at the same time. 1 sends one after the other. ${SMS_LIMITS.batchesInFlight.min}-${SMS_LIMITS.batchesInFlight.max}.`,
+				hint: 'For lists of thousands, 4 sends several times faster. Without Continue On Fail, no batch starts after a failure; those already in flight finish and are reported',
+			},
+			{
 				displayName: 'Check Credit First',
 				name: 'checkCreditFirst',
 				type: 'boolean',
@@ -224,12 +233,11 @@ export async function executeBatch(this: IExecuteFunctions): Promise<INodeExecut
 	try {
 		const creditFailure = await checkCredit.call(this, run, continueOnFail);
 		if (!creditFailure) {
-			await sendBatches.call(this, run, (batch) => {
-				if (continueOnFail) return;
-				const failure = batch.entries[0].outcome;
-				if (failure?.kind === 'batchFailed') throw batchFailed(failure.error, run, batch, retry);
-				throw recipientsFailed(this.getNode(), run, retry);
-			});
+			const failedBatch = await sendBatches.call(this, run, { inFlight: run.inFlight, stopAtFailure: !continueOnFail });
+			if (failedBatch) {
+				const failure = failedBatch.entries[0].outcome;
+				throw failure?.kind === 'batchFailed' ? batchFailed(failure.error, run, failedBatch, retry) : recipientsFailed(this.getNode(), run, retry);
+			}
 			const unfinished = retry && !continueOnFail ? unfinishedRun(this.getNode(), run) : undefined;
 			if (unfinished) throw unfinished;
 		}
