@@ -14,6 +14,9 @@
  *   npm run bench -- --no-write                 print only (--json: every row's figures too)
  *   npm run bench -- --rewrite                  measure nothing: write the page's results section again
  *                                               from bench/results.json (after editing report.mts)
+ *   npm run bench -- --only bulk-send --merge    the rows measured replace the same rows of
+ *                                               bench/results.json; the others are kept, and the page
+ *                                               says which rows were run again, when
  *   npm run bench -- --fields-parameters '{…}'  other Send parameters for the "recipients from input
  *                                               fields" rows (also BENCH_FIELDS_PARAMETERS; default:
  *                                               Recipients From: Input Fields, the phone field)
@@ -86,6 +89,16 @@ async function main() {
 		n8nNodesBase: base.available ? `n8n-nodes-base ${base.version} (e2e install)` : `not available (${base.reason}): those rows are skipped`,
 		fieldsParameters: settings.fieldsParameters ?? null,
 	};
+	if (args.includes('--merge')) {
+		const saved = JSON.parse(readFileSync(join(HERE, 'results.json'), 'utf8')) as { run: Run; rows: Row[] };
+		const measured = new Map(rows.filter((row) => !row.skipped).map((row) => [row.name, row]));
+		const merged = saved.rows.map((row) => measured.get(row.name) ?? row);
+		for (const row of measured.values()) if (!saved.rows.some((old) => old.name === row.name)) merged.push(row);
+		const rerun = { ...run, rows: [...measured.keys()] };
+		write(join(HERE, 'results.json'), join(HERE, '..', 'docs', 'benchmarks.md'), { ...saved.run, reruns: [...(saved.run.reruns ?? []), rerun] }, merged);
+		log(`merged into bench/results.json and docs/benchmarks.md: ${rerun.rows.join(', ')}`);
+		return;
+	}
 	write(join(HERE, 'results.json'), join(HERE, '..', 'docs', 'benchmarks.md'), run, rows);
 	log('written: bench/results.json, docs/benchmarks.md (results section)');
 }

@@ -43,8 +43,17 @@ export const SENDER = 'VirtualNum';
 export const TEXT = 'Your order has shipped. Track it at https://shop.example.com/t/8841';
 /** The field of each item that holds its number. */
 export const PHONE_FIELD = 'phone';
-/** Send's parameters of the "recipients from input fields" mode: the number from each item's `phone` field, one text for all. */
-export const FIELDS_PARAMETERS: IDataObject = { recipientSource: 'inputFields', phoneField: PHONE_FIELD, messageFrom: 'text' };
+/**
+ * Send's parameters of the documented way to send large lists (docs/bulk-sms-node.md): Recipients
+ * From: Input Fields (the number from each item's `phone` field, one text for all) and Batches in
+ * Flight 4.
+ */
+export const FIELDS_PARAMETERS: IDataObject = {
+	recipientSource: 'inputFields',
+	phoneField: PHONE_FIELD,
+	messageFrom: 'text',
+	options: { batchesInFlight: 4 },
+};
 /** Numbers of the children's warm-up sends start +972 50-6… (offset 5,000,000), the measured ones +972 50-1…. */
 const WARM_UP_OFFSET = 5_000_000;
 

@@ -36,7 +36,37 @@ const PHONE = new RegExp(phonePatternSource(1, 64));
 export function phoneDigits(raw: unknown): string | undefined {
 	if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
 	const text = String(raw);
+	const ascii = asciiPhoneDigits(text);
+	if (ascii !== null) return ascii;
 	return PHONE.test(text) ? text.replace(/\D/g, '') : undefined;
+}
+
+/**
+ * The rule of PHONE in one pass over the characters, for text in ASCII (a bulk send reads 10,000
+ * numbers: about ten times faster than the two regular expressions). Null for any other text,
+ * which PHONE decides (its `\s` holds Unicode spaces).
+ */
+function asciiPhoneDigits(text: string): string | undefined | null {
+	let digits = '';
+	let started = false;
+	for (let index = 0; index < text.length; index++) {
+		const code = text.charCodeAt(index);
+		if (code > 127) return null;
+		if (code >= 48 && code <= 57) {
+			digits += text[index];
+			started = true;
+		} else if (code === 43 /* + */) {
+			if (started) return undefined;
+			started = true;
+		} else if (code === 32 || (code >= 9 && code <= 13)) {
+			continue;
+		} else if (code === 40 || code === 41 || code === 46 || code === 45 /* ( ) . - */) {
+			started = true;
+		} else {
+			return undefined;
+		}
+	}
+	return digits.length >= 1 && digits.length <= 64 ? digits : undefined;
 }
 
 /** A required phone number of `field`, returned as digits; fails naming the field and the value. */
