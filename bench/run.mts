@@ -95,7 +95,9 @@ async function main() {
 		const merged = saved.rows.map((row) => measured.get(row.name) ?? row);
 		for (const row of measured.values()) if (!saved.rows.some((old) => old.name === row.name)) merged.push(row);
 		const rerun = { ...run, rows: [...measured.keys()] };
-		write(join(HERE, 'results.json'), join(HERE, '..', 'docs', 'benchmarks.md'), { ...saved.run, reruns: [...(saved.run.reruns ?? []), rerun] }, merged);
+		// An earlier rerun keeps only the rows this one did not measure again.
+		const earlier = (saved.run.reruns ?? []).map((old) => ({ ...old, rows: old.rows.filter((name) => !measured.has(name)) })).filter((old) => old.rows.length > 0);
+		write(join(HERE, 'results.json'), join(HERE, '..', 'docs', 'benchmarks.md'), { ...saved.run, reruns: [...earlier, rerun] }, merged);
 		log(`merged into bench/results.json and docs/benchmarks.md: ${rerun.rows.join(', ')}`);
 		return;
 	}
