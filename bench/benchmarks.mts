@@ -22,7 +22,7 @@ export const CAMPAIGN = 10_000;
 /** Digits that start the numbers of the children's warm-up sends (campaign offset 5,000,000: +972 50-6xxxxxx). */
 const WARM_UP_DEST = '972506';
 const BATCH_SIZES = [100, 1000];
-const FIELDS_MISSING = 'the node has no "recipients from input fields" mode yet (switch the rows on with --fields-parameters)';
+const FIELDS_MISSING = 'no Send parameters for the "recipients from input fields" rows (bench/tasks/sms.mts FIELDS_PARAMETERS, or --fields-parameters)';
 
 const nodeBaseMissing = () => {
 	const status = baseNodesStatus();
@@ -49,7 +49,7 @@ const VARIANT_NAME: Record<Variant, string> = { expression: '', fixed: '-fixed-t
 const VARIANT_WORDS: Record<Variant, string> = {
 	expression: "To = {{ $json.phone }} (each item's own number, an n8n expression per item)",
 	fixed: 'To a fixed text (one value for all items: no n8n expression per item)',
-	fields: 'recipients from input fields (the number read from each item\'s `phone` field by the node, no expression)',
+	fields: 'recipients from input fields (the number read from each item\'s `phone` field by the node, no expression), Batches in Flight 4',
 };
 
 const requestsCheck = (side: Side, expected: number, produced: number) =>

@@ -35,6 +35,8 @@ export interface Run {
 	loadAverageAtEnd: number[];
 	n8nNodesBase: string;
 	fieldsParameters: unknown;
+	/** Later runs of some rows (`--merge`), which replaced those rows of this run. */
+	reruns?: Array<Omit<Run, 'reruns'> & { rows: string[] }>;
 }
 
 /** The targets of issue 15, each with the rows and checks that decide it. */
@@ -138,7 +140,7 @@ export function resultsSection(run: Run, rows: Row[]): string {
 	return `${RESULTS_START}
 Run of ${run.started} UTC: \`${run.command}\`. n8n's own nodes: ${run.n8nNodesBase}.
 Machine: ${m.cpu}, ${m.memory}, Node.js ${m.node}, ${m.os}; load average (1, 5, 15 min) ${m.loadAverage.join(', ')} at the start, ${run.loadAverageAtEnd.join(', ')} at the end.
-
+${(run.reruns ?? []).map((rerun) => `\nRows run again on ${rerun.started} UTC (\`${rerun.command}\`; load average ${rerun.machineAtStart.loadAverage.join(', ')} at the start, ${rerun.loadAverageAtEnd.join(', ')} at the end), replacing those of the run above: ${rerun.rows.join(', ')}.\n`).join('')}
 ### Targets
 
 ${targetsTable(targets(rows))}

@@ -14,9 +14,12 @@
  *   npm run bench -- --no-write                 print only (--json: every row's figures too)
  *   npm run bench -- --rewrite                  measure nothing: write the page's results section again
  *                                               from bench/results.json (after editing report.mts)
- *   npm run bench -- --fields-parameters '{…}'  the Send parameters of the "recipients from input
- *                                               fields" mode (also BENCH_FIELDS_PARAMETERS), which
- *                                               switches on the rows of that mode
+ *   npm run bench -- --only bulk-send --merge    the rows measured replace the same rows of
+ *                                               bench/results.json; the others are kept, and the page
+ *                                               says which rows were run again, when
+ *   npm run bench -- --fields-parameters '{…}'  other Send parameters for the "recipients from input
+ *                                               fields" rows (also BENCH_FIELDS_PARAMETERS; default:
+ *                                               Recipients From: Input Fields, the phone field)
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,6 +33,7 @@ import { baseNodesStatus } from './n8n.mts';
 import { machine, printTable, write, writePage, type Run } from './report.mts';
 import type { Row } from './rows.mts';
 import { log, removeUserFolder } from './sides.mts';
+import { FIELDS_PARAMETERS } from './tasks/sms.mts';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 
@@ -45,7 +49,7 @@ const fields = argValue('--fields-parameters') ?? process.env.BENCH_FIELDS_PARAM
 const settings: Settings = {
 	wanted: (name) => only.length === 0 || only.some((part) => name.includes(part)),
 	reps: (cheap) => repsOverride ?? (cheap ? 5 : 3),
-	fieldsParameters: fields ? (JSON.parse(fields) as IDataObject) : undefined,
+	fieldsParameters: fields ? (JSON.parse(fields) as IDataObject) : FIELDS_PARAMETERS,
 };
 
 async function main() {
@@ -85,6 +89,18 @@ async function main() {
 		n8nNodesBase: base.available ? `n8n-nodes-base ${base.version} (e2e install)` : `not available (${base.reason}): those rows are skipped`,
 		fieldsParameters: settings.fieldsParameters ?? null,
 	};
+	if (args.includes('--merge')) {
+		const saved = JSON.parse(readFileSync(join(HERE, 'results.json'), 'utf8')) as { run: Run; rows: Row[] };
+		const measured = new Map(rows.filter((row) => !row.skipped).map((row) => [row.name, row]));
+		const merged = saved.rows.map((row) => measured.get(row.name) ?? row);
+		for (const row of measured.values()) if (!saved.rows.some((old) => old.name === row.name)) merged.push(row);
+		const rerun = { ...run, rows: [...measured.keys()] };
+		// An earlier rerun keeps only the rows this one did not measure again.
+		const earlier = (saved.run.reruns ?? []).map((old) => ({ ...old, rows: old.rows.filter((name) => !measured.has(name)) })).filter((old) => old.rows.length > 0);
+		write(join(HERE, 'results.json'), join(HERE, '..', 'docs', 'benchmarks.md'), { ...saved.run, reruns: [...earlier, rerun] }, merged);
+		log(`merged into bench/results.json and docs/benchmarks.md: ${rerun.rows.join(', ')}`);
+		return;
+	}
 	write(join(HERE, 'results.json'), join(HERE, '..', 'docs', 'benchmarks.md'), run, rows);
 	log('written: bench/results.json, docs/benchmarks.md (results section)');
 }

@@ -12,6 +12,13 @@ export class VirtualnumSmsApi implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		{
+			displayName:
+				"The SMS service also checks the IP address n8n calls from: add the public IP of your n8n server to the account's allowed IP list, or every request is refused.",
+			name: 'ipNotice',
+			type: 'notice',
+			default: '',
+		},
+		{
 			displayName: 'Base URL',
 			name: 'baseUrl',
 			type: 'string',
@@ -20,6 +27,7 @@ export class VirtualnumSmsApi implements ICredentialType {
 			placeholder: 'https://your-sms-provider-host',
 			description:
 				'The address of the SMS service (its own address, not the virtual number one), without /api/. For the local sandbox: http://127.0.0.1:5702.',
+			hint: "Requests come from your n8n server's public IP, which must be on the account's allowed IP list",
 		},
 		{
 			displayName: 'Access Token',
@@ -37,7 +45,7 @@ export class VirtualnumSmsApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'Optional account identification token, sent as the "token" parameter of the sender operations when set',
+				'Optional account identification token: sent as the "token" parameter of the sender operations, and as the "token" field of every message sent, when set',
 		},
 	];
 

@@ -94,6 +94,7 @@ function scheduleDeliveries(core: Core, deliveries: Array<{ message: SentMessage
 }
 
 interface Batch {
+	/** The request carried a valid Bearer token (an invalid one is refused with a 401 before any item). */
 	hasToken: boolean;
 	now: number;
 	nowText: string;
@@ -109,8 +110,11 @@ function sendOne(core: Core, item: unknown, batch: Batch): Record<string, unknow
 	const base = { service: 'send_sms', message, sender, dest };
 	const fail = (description: string) => ({ ...base, status: ERROR_STATUS, description });
 
-	const missing = [!batch.hasToken && 'token', dest === '' && 'dest', sender === '' && 'sender', message === '' && 'message'].filter(Boolean);
+	// The token is accepted in either form: the request's Bearer header, or the item's own `token` field.
+	const itemToken = text(fields.token).trim();
+	const missing = [!batch.hasToken && itemToken === '' && 'token', dest === '' && 'dest', sender === '' && 'sender', message === '' && 'message'].filter(Boolean);
 	if (missing.length > 0) return fail(`Missing mandatory fields: ${missing.join(', ')}`);
+	if (itemToken !== '' && itemToken !== DEFAULT_TOKENS.smsAccount) return fail('Invalid token: the token field is not the account token');
 	const service = text(fields.service).trim();
 	if (service !== '' && service !== 'send_sms') return fail(`Unknown service "${service}": items must have service "send_sms"`);
 	if (!/^\d{7,15}$/.test(dest)) return fail('Invalid dest: the destination must be 7-15 digits');
@@ -228,8 +232,9 @@ export async function handleSms(core: Core, incoming: IncomingMessage, res: Serv
 	}
 	if (fault?.kind === 'slow') await delay(fault.delayMs, core.signal);
 
-	// The bulk endpoint reports a missing token per item (spec); every other token failure, and any
-	// token failure on the other endpoints, is a plain-text 401 as on the virtual number service.
+	// The bulk endpoint reports a missing token per item (spec), and takes it from the Bearer header
+	// or from each item's `token` field; every other token failure, and any token failure on the
+	// other endpoints, is a plain-text 401 as on the virtual number service.
 	const state = core.state;
 	const hasToken = bearerToken(req.headers) !== undefined;
 	if (hasToken || operation !== 'send_sms') {

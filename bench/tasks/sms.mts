@@ -13,8 +13,8 @@ import { CODE, FLOOR, HTTP_REQUEST, benchNodeTypes, defaultVersion, startRunnerT
 /**
  * How To is given. `expression`: each item's own number, `{{ $json.phone }}`, as a workflow reading
  * a spreadsheet does; `fixed`: one text for all items (isolates n8n's expression engine);
- * `fields`: the "recipients from input fields" mode, with the node parameters given to the bench
- * (`--fields-parameters`) once the node has that mode.
+ * `fields`: Recipients From: Input Fields (FIELDS_PARAMETERS, or the parameters given to the bench
+ * with `--fields-parameters`).
  */
 export type Variant = 'expression' | 'fixed' | 'fields';
 
@@ -43,6 +43,17 @@ export const SENDER = 'VirtualNum';
 export const TEXT = 'Your order has shipped. Track it at https://shop.example.com/t/8841';
 /** The field of each item that holds its number. */
 export const PHONE_FIELD = 'phone';
+/**
+ * Send's parameters of the documented way to send large lists (docs/bulk-sms-node.md): Recipients
+ * From: Input Fields (the number from each item's `phone` field, one text for all) and Batches in
+ * Flight 4.
+ */
+export const FIELDS_PARAMETERS: IDataObject = {
+	recipientSource: 'inputFields',
+	phoneField: PHONE_FIELD,
+	messageFrom: 'text',
+	options: { batchesInFlight: 4 },
+};
 /** Numbers of the children's warm-up sends start +972 50-6… (offset 5,000,000), the measured ones +972 50-1…. */
 const WARM_UP_OFFSET = 5_000_000;
 
@@ -67,8 +78,9 @@ function sendParameters(task: Extract<SmsTask, { kind: 'smsNode' | 'smsFloor' }>
 	if (task.variant === 'expression') return { ...common, to: `={{ $json.${PHONE_FIELD} }}` };
 	if (task.variant === 'fixed') return { ...common, to: fixedTo };
 	if (!task.fieldsParameters) throw new Error('the "recipients from input fields" variant needs --fields-parameters');
-	// The floor reads the same field the node is told to read.
-	return task.kind === 'smsFloor' ? { ...common, ...task.fieldsParameters, benchPhoneField: PHONE_FIELD } : { ...common, ...task.fieldsParameters };
+	// The mode's options add to the row's (its Batch Size stays); the floor reads the same field the node is told to read.
+	const fields = { ...common, ...task.fieldsParameters, options: { ...common.options, ...(task.fieldsParameters.options as IDataObject | undefined) } };
+	return task.kind === 'smsFloor' ? { ...fields, benchPhoneField: PHONE_FIELD } : fields;
 }
 
 /** The floor's parameters: Send's, and whether it also posts the batches through n8n's HTTP helper. */

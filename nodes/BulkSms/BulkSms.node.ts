@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { virtualnumSmsApiTest } from '../shared/credentialTests';
+import { resourceProperties } from '../shared/router';
 import { resourceOptions, resources } from './actions/resources';
 import { router } from './actions/router';
 import { searchSenders } from './methods/listSearch';
@@ -21,17 +22,7 @@ export class BulkSms implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'virtualnumSmsApi', required: true, testedBy: 'virtualnumSmsApiTest' }],
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: resourceOptions,
-				default: 'message',
-			},
-			...Object.values(resources).flatMap((resource) => resource.description),
-		],
+		properties: resourceProperties(resourceOptions, 'message', resources),
 	};
 
 	methods = {

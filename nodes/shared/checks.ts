@@ -7,10 +7,10 @@ import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { withErrorDetails } from './errors';
-import { phoneDigits } from './phones';
 
 export const MB = 1024 * 1024;
 
+/** The virtual number service's limits (the SMS service's are the Bulk SMS node's own: nodes/BulkSms/rules.ts). */
 export const LIMITS = {
 	// virtual number service: what the Virtual Number node shares with the trigger or a transport
 	// (the node's own limits are in nodes/VirtualNumber/limits.ts)
@@ -19,14 +19,6 @@ export const LIMITS = {
 		maxBytes: 50 * MB,
 		extensions: ['wav', 'mp3', 'aac', 'flac', 'ogg', 'm4a', 'amr', 'opus'],
 	},
-	// SMS service
-	textSender: { minLength: 3, maxLength: 11, pattern: /^[A-Za-z][A-Za-z0-9_-]{2,10}$/ },
-	phoneSender: { pattern: /^(\d+|\*\d{4})$/ },
-	otpCode: { pattern: /^\d{6}$/ },
-	otpTypes: ['sms', 'call', 'distributor'],
-	senderSearch: { pattern: /^[A-Za-z0-9]*$/ },
-	// The spec shows no maximum batch size; 1000 is this package's ceiling (see README).
-	smsBatchSize: { min: 1, max: 1000, default: 100 },
 } as const;
 
 /** Binds the checks to one item so every failure names it. */
@@ -120,26 +112,3 @@ function describeValue(value: unknown): string {
 	return text.length > 80 ? `${text.slice(0, 77)}..."` : text;
 }
 
-/** What an SMS sender value is, by the spec's sender rules (Limits: text sender, phone sender). */
-export type SmsSenderKind = 'text' | 'phone' | 'speedDial';
-
-/**
- * Normalizes a sender: a text sender as is, a phone number to digits only ("+972-50-123 4567" →
- * "972501234567"), a speed dial `*XXXX` as is. Undefined when it fits none of the rules.
- */
-export function normalizeSmsSender(raw: string): { kind: SmsSenderKind; value: string } | undefined {
-	const text = raw.trim();
-	if (/^\*\d{4}$/.test(text)) return { kind: 'speedDial', value: text };
-	// A text sender starts with a Latin letter, so anything starting with a digit, + or ( is a phone.
-	if (/^[+\d(]/.test(text)) {
-		const digits = phoneDigits(text);
-		return digits && LIMITS.phoneSender.pattern.test(digits) ? { kind: 'phone', value: digits } : undefined;
-	}
-	return LIMITS.textSender.pattern.test(text) ? { kind: 'text', value: text } : undefined;
-}
-
-/** The rules of a sender, in the user's words, for error messages and hints. */
-export const SMS_SENDER_RULES = {
-	text: 'a text sender must be 3-11 characters, start with a Latin letter and contain only a-z A-Z 0-9 _ -',
-	phone: 'a phone sender must be a phone number (digits; spaces, dashes, dots, brackets and a leading + are removed) or a speed dial *XXXX',
-} as const;

@@ -12,7 +12,7 @@ import type {
 } from 'n8n-workflow';
 
 import { baseUrlFrom, isRedirect, redirectFailure, type FailureContext, type RawAnswer } from './transport/http';
-import { readSenderAnswer, SMS_LABEL } from './transport/smsApi';
+import { readSenderAnswer, SMS_IP_HINT, SMS_LABEL } from './transport/smsApi';
 import { readVirtualnumAnswer, VIRTUALNUM_LABEL } from './transport/virtualnumApi';
 
 const TEST_TIMEOUT_MS = 30_000;
@@ -101,7 +101,7 @@ export async function virtualnumSmsApiTest(
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
 	const accountToken = String(credential.data?.accountToken ?? '').trim();
-	return await runTest(
+	const result = await runTest(
 		this,
 		credential,
 		SMS_LABEL,
@@ -112,4 +112,7 @@ export async function virtualnumSmsApiTest(
 		(raw, failure) => readSenderAnswer(raw, failure),
 		{ node: testNode('n8n-nodes-virtualnum.bulkSms'), operation: 'get_sender_list' },
 	);
+	// An address filter may refuse in any form (a 401 or 403, a page, a dropped connection): every failure names it.
+	if (result.status === 'Error' && !/allowed IP list/i.test(result.message)) result.message = `${result.message} ${SMS_IP_HINT}`;
+	return result;
 }

@@ -28,6 +28,9 @@ export function withSafeKeys<T>(value: T): T {
 		return (mapped.some((entry, index) => entry !== value[index]) ? mapped : value) as T;
 	}
 	if (value === null || typeof value !== 'object' || Buffer.isBuffer(value) || value instanceof Date) return value;
+	// Most objects have nothing to rename: found out without building a copy (10,000 output items of
+	// a bulk send are checked in about 2 ms instead of 20, docs/benchmarks.md).
+	if (!needsRenaming(value as IDataObject)) return value;
 	let changed = false;
 	const entries = Object.entries(value as IDataObject).map(([key, inner]) => {
 		const name = safeOutputKey(key);
@@ -36,6 +39,17 @@ export function withSafeKeys<T>(value: T): T {
 		return [name, safe] as const;
 	});
 	return (changed ? Object.fromEntries(entries) : value) as T;
+}
+
+/** Whether a key of `object`, or of an object inside it, is one n8n refuses. */
+function needsRenaming(object: IDataObject): boolean {
+	for (const key in object) {
+		if (!Object.prototype.hasOwnProperty.call(object, key)) continue;
+		if (!isSafe(key)) return true;
+		const inner = object[key];
+		if (inner !== null && typeof inner === 'object' && withSafeKeys(inner) !== inner) return true;
+	}
+	return false;
 }
 
 /** Output items with safe keys in their json (binary data is left as it is). */

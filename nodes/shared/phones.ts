@@ -36,7 +36,37 @@ const PHONE = new RegExp(phonePatternSource(1, 64));
 export function phoneDigits(raw: unknown): string | undefined {
 	if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
 	const text = String(raw);
+	const ascii = asciiPhoneDigits(text);
+	if (ascii !== null) return ascii;
 	return PHONE.test(text) ? text.replace(/\D/g, '') : undefined;
+}
+
+/**
+ * The rule of PHONE in one pass over the characters, for text in ASCII (a bulk send reads 10,000
+ * numbers: about ten times faster than the two regular expressions). Null for any other text,
+ * which PHONE decides (its `\s` holds Unicode spaces).
+ */
+function asciiPhoneDigits(text: string): string | undefined | null {
+	let digits = '';
+	let started = false;
+	for (let index = 0; index < text.length; index++) {
+		const code = text.charCodeAt(index);
+		if (code > 127) return null;
+		if (code >= 48 && code <= 57) {
+			digits += text[index];
+			started = true;
+		} else if (code === 43 /* + */) {
+			if (started) return undefined;
+			started = true;
+		} else if (code === 32 || (code >= 9 && code <= 13)) {
+			continue;
+		} else if (code === 40 || code === 41 || code === 46 || code === 45 /* ( ) . - */) {
+			started = true;
+		} else {
+			return undefined;
+		}
+	}
+	return digits.length >= 1 && digits.length <= 64 ? digits : undefined;
 }
 
 /** A required phone number of `field`, returned as digits; fails naming the field and the value. */
@@ -75,6 +105,11 @@ export function checkVirtualnum(checks: InputChecks, field: string, value: unkno
  * mapping), for `checkPhoneList` to refuse.
  */
 export function splitPhoneList(raw: unknown): string[] {
+	// One number, the usual case of a mapped list: no splitting (10,000 items of a bulk send).
+	if (typeof raw === 'string' && !/[,;\n]/.test(raw)) {
+		const text = raw.trim();
+		return text === '' ? [] : [text];
+	}
 	const parts = (Array.isArray(raw) ? raw.map((value) => String(value ?? '')) : [String(raw ?? '')])
 		// A comma or semicolon with the spaces and line breaks around it, or line breaks alone, is one separator.
 		.flatMap((part) => part.split(/\s*[,;]\s*|\s*\n\s*/))

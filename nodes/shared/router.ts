@@ -13,7 +13,7 @@
  * and, when running it again would repeat something in the world (send, charge, place a call),
  * `repeatEffect`: the router then refuses to run while Retry On Fail is on (see `RepeatEffect`).
  */
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError, errorItem, type NodeError } from './errors';
@@ -49,6 +49,18 @@ export interface OperationModule {
 	execute?: ItemOperation;
 	executeBatch?: BatchOperation;
 	repeatEffect?: RepeatEffect;
+}
+
+/** The properties an action node opens with: its Resource selector, then every resource's fields (the Operation selector first). */
+export function resourceProperties(
+	options: INodePropertyOptions[],
+	defaultResource: string,
+	resources: Record<string, { description: INodeProperties[] }>,
+): INodeProperties[] {
+	return [
+		{ displayName: 'Resource', name: 'resource', type: 'options', noDataExpression: true, options, default: defaultResource },
+		...Object.values(resources).flatMap((resource) => resource.description),
+	];
 }
 
 /** Runs the node's operation on all input items: the `execute` of both action nodes. */

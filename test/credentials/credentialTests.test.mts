@@ -116,4 +116,31 @@ describe('Virtual Number SMS API credential test', () => {
 		assert.equal(result.status, 'Error');
 		assert.match(result.message, /Create a new access token/);
 	});
+
+	// The real SMS service also checks the caller's IP (its public documentation; not the contract),
+	// and may refuse in any form: every failure of the test names the allowed IP list.
+	const refusals: Array<[string, () => void]> = [
+		['a 401 about the token', () => server.answer({ status: 401, body: 'Unauthorized - Invalid Token' })],
+		['a 401 about the IP', () => server.answer({ status: 401, body: "Unauthorized - IP Address:'198.51.100.4' is not allowed" })],
+		['a 403 page', () => server.answer({ status: 403, headers: { 'Content-Type': 'text/html' }, body: '<html><body>Forbidden</body></html>' })],
+		["the service's refusal", () => server.answer({ body: { status: 'error', description: 'Access denied' } })],
+	];
+	for (const [name, answer] of refusals) {
+		test(`${name}: the failure says that n8n's IP must be on the account's allowed IP list`, async () => {
+			answer();
+			const result = await testCredential('bulkSms', 'virtualnumSmsApi', { baseUrl: server.url, accessToken: TOKEN });
+			assert.equal(result.status, 'Error');
+			assert.match(result.message, /allowed IP list/);
+			// Said once: not added again where the answer itself is about the IP.
+			assert.equal(result.message.match(/also checks the IP address/g)?.length ?? 0, /IP Address:/.test(result.message) ? 0 : 1, result.message);
+			assert.ok(!result.message.includes(TOKEN));
+		});
+	}
+
+	test('an unreachable host (a firewall may drop refused addresses) names the IP list too', async () => {
+		const result = await testCredential('bulkSms', 'virtualnumSmsApi', { baseUrl: 'http://127.0.0.1:9', accessToken: TOKEN });
+		assert.equal(result.status, 'Error');
+		assert.match(result.message, /127\.0\.0\.1:9/);
+		assert.match(result.message, /allowed IP list/);
+	});
 });

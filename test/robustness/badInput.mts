@@ -11,6 +11,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 
 import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { SMS_LIMITS } from '../../nodes/BulkSms/rules.ts';
 import { LIMITS, MB } from '../../nodes/shared/checks.ts';
 import { PHONE_LIMITS } from '../../nodes/shared/phones.ts';
 import { CUSTOM_PARAMETER_NAME } from '../../nodes/VirtualNumber/actions/call/twoLegCall.operation.ts';
@@ -28,7 +29,7 @@ import { PASSWORD, collectError, collectRun, credentialsFor, expr, listedNumbers
 type Target = NodeType | 'trigger';
 
 interface Row {
-	/** The LIMITS entry (or TRIGGER_LIMITS, as trigger.<key>) the row exercises. */
+	/** The LIMITS entry (or TRIGGER_LIMITS as trigger.<key>, SMS_LIMITS as sms.<key>) the row exercises. */
 	limit: string;
 	/** The field the error names. */
 	field: string;
@@ -57,6 +58,7 @@ const L = {
 	longTimeoutSec: TIMEOUT_SEC,
 	customParameterName: CUSTOM_PARAMETER_NAME,
 };
+const S = SMS_LIMITS;
 
 /** Comma-separated 10-digit numbers and a last one of 3-13 digits (the service takes 3-15), exactly `length` characters. */
 function phoneList(length: number): string {
@@ -184,12 +186,13 @@ export const ROWS: Row[] = [
 		show: (v) => (typeof v === 'number' ? `${v} bytes (${v / MB} MB${v % MB ? ' + 1 byte' : ''})` : String(v)),
 	},
 	// ---- Bulk SMS
-	{ limit: 'smsBatchSize', field: 'Batch Size', target: 'bulkSms', service: 'send_sms', ...range(L.smsBatchSize.min, L.smsBatchSize.max), parameters: (n) => ({ resource: 'message', operation: 'send', sender: rl('VirtualNum'), to: '0501234567', message: 'x', options: { batchSize: expr(n) } }) },
-	{ limit: 'textSender', field: 'Sender Name', target: 'bulkSms', service: 'add_sender_text', inside: ['A'.padEnd(L.textSender.minLength, 'b'), 'A'.padEnd(L.textSender.maxLength, 'b')], outside: ['A'.padEnd(L.textSender.minLength - 1, 'b'), 'A'.padEnd(L.textSender.maxLength + 1, 'b'), '1abc', 'Ab c'], parameters: (v) => ({ resource: 'sender', operation: 'addText', textSender: expr(v) }) },
-	{ limit: 'phoneSender', field: 'Phone Number', target: 'bulkSms', service: 'add_sender_phone_step1', inside: ['0501234567', '*1234'], outside: ['*123', '*12345', '050-12a4567'], parameters: (v) => ({ resource: 'sender', operation: 'requestPhoneVerification', phoneSender: expr(v), otpType: 'sms' }) },
-	{ limit: 'otpTypes', field: 'Send Code By', target: 'bulkSms', service: 'add_sender_phone_step1', inside: [...L.otpTypes], outside: ['fax'], parameters: (v) => ({ resource: 'sender', operation: 'requestPhoneVerification', phoneSender: '0527654321', otpType: expr(v) }) },
-	{ limit: 'otpCode', field: 'Verification Code', target: 'bulkSms', service: 'add_sender_phone_step2', inside: ['123456'], outside: ['12345', '1234567', '12345a'], parameters: (v) => ({ resource: 'sender', operation: 'verifyPhone', phoneSender: '0527654321', otpCode: expr(v) }) },
-	{ limit: 'senderSearch', field: 'Search', target: 'bulkSms', service: 'get_sender_list', inside: ['Shop24'], outside: ['Shop-24', 'שלום'], parameters: (v) => ({ resource: 'sender', operation: 'list', search: expr(v) }) },
+	{ limit: 'sms.batchSize', field: 'Batch Size', target: 'bulkSms', service: 'send_sms', ...range(S.batchSize.min, S.batchSize.max), parameters: (n) => ({ resource: 'message', operation: 'send', sender: rl('VirtualNum'), to: '0501234567', message: 'x', options: { batchSize: expr(n) } }) },
+	{ limit: 'sms.batchesInFlight', field: 'Batches in Flight', target: 'bulkSms', service: 'send_sms', ...range(S.batchesInFlight.min, S.batchesInFlight.max), parameters: (n) => ({ resource: 'message', operation: 'send', sender: rl('VirtualNum'), to: '0501234567', message: 'x', options: { batchesInFlight: expr(n) } }) },
+	{ limit: 'sms.textSender', field: 'Sender Name', target: 'bulkSms', service: 'add_sender_text', inside: ['A'.padEnd(S.textSender.minLength, 'b'), 'A'.padEnd(S.textSender.maxLength, 'b')], outside: ['A'.padEnd(S.textSender.minLength - 1, 'b'), 'A'.padEnd(S.textSender.maxLength + 1, 'b'), '1abc', 'Ab c'], parameters: (v) => ({ resource: 'sender', operation: 'addText', textSender: expr(v) }) },
+	{ limit: 'sms.phoneSender', field: 'Phone Number', target: 'bulkSms', service: 'add_sender_phone_step1', inside: ['0501234567', '*1234'], outside: ['*123', '*12345', '050-12a4567'], parameters: (v) => ({ resource: 'sender', operation: 'requestPhoneVerification', phoneSender: expr(v), otpType: 'sms' }) },
+	{ limit: 'sms.otpTypes', field: 'Send Code By', target: 'bulkSms', service: 'add_sender_phone_step1', inside: [...S.otpTypes], outside: ['fax'], parameters: (v) => ({ resource: 'sender', operation: 'requestPhoneVerification', phoneSender: '0527654321', otpType: expr(v) }) },
+	{ limit: 'sms.otpCode', field: 'Verification Code', target: 'bulkSms', service: 'add_sender_phone_step2', inside: ['123456'], outside: ['12345', '1234567', '12345a'], parameters: (v) => ({ resource: 'sender', operation: 'verifyPhone', phoneSender: '0527654321', otpCode: expr(v) }) },
+	{ limit: 'sms.senderSearch', field: 'Search', target: 'bulkSms', service: 'get_sender_list', inside: ['Shop24'], outside: ['Shop-24', 'שלום'], parameters: (v) => ({ resource: 'sender', operation: 'list', search: expr(v) }) },
 	// ---- Phone numbers (nodes/shared/phones.ts): at most 15 digits (E.164), wherever a phone is typed
 	{ limit: 'phone.maxDigits', field: 'Phone Number to Call', target: 'virtualNumber', service: 'create_virtualnum_call', inside: ['+972 50-123 4567', '1'.repeat(PHONE_LIMITS.maxDigits)], outside: ['1'.repeat(PHONE_LIMITS.maxDigits + 1), '050+1234567'], parameters: (v) => ({ resource: 'call', operation: 'clickToCall', virtualnum: rl(A_NUMBER), destination: expr(v) }) },
 	// ---- Virtual Number Trigger (checked at activation, before any request)
@@ -286,10 +289,13 @@ export function badInputSuite(sandbox: () => Sandbox): void {
 			});
 		}
 
-		test('every limit in LIMITS, VN_LIMITS and TRIGGER_LIMITS is in the table, or is not a check of an input', () => {
+		test('every limit in LIMITS, VN_LIMITS, SMS_LIMITS and TRIGGER_LIMITS is in the table, or is not a check of an input', () => {
 			const covered = new Set(ROWS.map((row) => row.limit));
 			const missing = [
 				...[...Object.keys(LIMITS), ...Object.keys(VN_LIMITS)].filter((key) => !covered.has(key) && !(key in NOT_INPUT_CHECKS)),
+				...Object.keys(SMS_LIMITS)
+					.map((key) => `sms.${key}`)
+					.filter((key) => !covered.has(key)),
 				...Object.keys(TRIGGER_LIMITS)
 					.filter((key) => typeof (TRIGGER_LIMITS as Record<string, unknown>)[key] === 'object')
 					.map((key) => `trigger.${key}`)

@@ -60,6 +60,20 @@ describe('send_sms batches', () => {
 		assert.equal(sb.control.messages().length, 0);
 	});
 
+	test("the token in either form: the Bearer header or the item's own token field; neither fails the item", async () => {
+		const account = 'sms-account-token';
+		const withoutBearer = await smsBulk(sb, [msg({ token: account }), msg({ dest: '0547654321' }), msg({ dest: '0547654322', token: 'wrong' })], null);
+		assert.equal(withoutBearer.status, 200);
+		assert.equal(withoutBearer.body[0].status, 'Message in Action', 'the item token alone is enough');
+		assert.match(withoutBearer.body[1].description, /^Missing mandatory fields: token$/);
+		assert.match(withoutBearer.body[2].description, /^Invalid token/);
+		const both = await smsBulk(sb, [msg({ token: account }), msg({ dest: '0547654321' })]);
+		assert.deepEqual(both.body.map((r: any) => r.status), ['Message in Action', 'Message in Action'], 'the Bearer header alone is enough too');
+		const wrongItem = await smsBulk(sb, [msg({ token: 'wrong' })]);
+		assert.match(wrongItem.body[0].description, /^Invalid token/, 'an item token, when sent, must be the account token');
+		assert.equal(sb.control.messages().length, 3);
+	});
+
 	test('item errors: missing fields, bad dest, bad sendtime, unknown service, unapproved and unverified senders', async () => {
 		const { body } = await smsBulk(sb, [
 			msg({ sender: '', message: '' }),

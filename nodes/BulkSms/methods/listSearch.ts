@@ -1,6 +1,7 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { smsSenderRequest } from '../../shared/transport/smsApi';
+import { senderList } from '../actions/common';
 
 /** `verified` is a boolean in the spec; tolerate the usual encodings of true. */
 function isVerified(value: unknown): boolean {
@@ -15,8 +16,7 @@ export async function searchSenders(this: ILoadOptionsFunctions, filter?: string
 	// The service's search accepts digits and Latin letters only: drop anything else (+, -, spaces).
 	const search = (filter ?? '').replace(/[^A-Za-z0-9]/g, '');
 	const answer = await smsSenderRequest.call(this, 'get_sender_list', search ? { search } : {});
-	const senders = Array.isArray(answer.senders) ? (answer.senders as IDataObject[]) : [];
-	const results = senders
+	const results = senderList(answer)
 		.filter((sender) => isVerified(sender.verified) && String(sender.sender ?? '').trim() !== '')
 		.map((sender) => {
 			const value = String(sender.sender).trim();

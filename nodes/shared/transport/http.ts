@@ -101,6 +101,12 @@ export function baseUrlFrom(value: unknown, serviceLabel: string, node: INode): 
 
 const NEVER_SENT = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'];
 
+/** Whether a request's error says the connection was never made (refused, or the host unknown): nothing reached the service. */
+export function connectionNeverMade(error: unknown): boolean {
+	const code = (error as { context?: { data?: { networkCode?: unknown } } } | undefined)?.context?.data?.networkCode;
+	return typeof code === 'string' && NEVER_SENT.includes(code);
+}
+
 const MAYBE_DONE =
 	'The request may have been carried out before the connection failed: check before running it again.';
 

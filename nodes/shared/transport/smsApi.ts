@@ -5,7 +5,8 @@
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
 import { decodeAnswer, excerpt, isDataObject, type DecodedAnswer } from './answer';
-import { baseUrlFrom, sendRequest, serviceError, type FailureContext, type RawAnswer, type RequestContext } from './http';
+import { baseUrlFrom, connectionNeverMade, sendRequest, serviceError } from './http';
+import type { FailureContext, RawAnswer, RequestContext } from './http';
 import { unauthorizedFailure } from './unauthorized';
 
 export const SMS_CREDENTIAL = 'virtualnumSmsApi';
@@ -19,6 +20,8 @@ export interface SmsMessage {
 	message: string;
 	sendtime?: string;
 	callback_url?: string;
+	/** The account token, added by `sendSmsBatch` when the credential has one. */
+	token?: string;
 }
 
 /** One item of the batch answer (spec: "Result item"). */
@@ -55,15 +58,17 @@ function context(this: RequestContext, operation: string, itemIndex?: number, si
 /**
  * Sends one batch. The answer must hold exactly one result per message: any other length is an
  * error that says how many were sent, and no result is guessed. Never retried: a repeated
- * request sends and charges twice.
+ * request sends and charges twice. The credential's Account Token, when set, goes in each message
+ * as `token`: the contract reports a missing token per result item, as a field of each message.
  */
 export async function sendSmsBatch(
 	this: RequestContext,
 	messages: SmsMessage[],
-	options: { timeoutMs?: number } = {},
+	options: { timeoutMs?: number; credentials?: SmsCredentials } = {},
 ): Promise<SmsResult[]> {
-	const { baseUrl } = await smsCredentials.call(this);
+	const { baseUrl, accountToken } = options.credentials ?? (await smsCredentials.call(this));
 	const failure = context.call(this, 'send_sms', undefined, true);
+	const body = accountToken ? messages.map((message) => ({ ...message, token: accountToken })) : messages;
 	const raw = await sendRequest.call(
 		this,
 		SMS_CREDENTIAL,
@@ -71,8 +76,8 @@ export async function sendSmsBatch(
 			method: 'POST',
 			url: `${baseUrl}/api/ws_json_bulk.php`,
 			// As bytes: given a JSON text, n8n's HTTP client (axios) parses it again to check it, which
-			// for a batch of 1000 messages cost as much as building it (bench/README.md).
-			body: Buffer.from(JSON.stringify(messages), 'utf8'),
+			// for a batch of 1000 messages cost as much as building it (docs/benchmarks.md).
+			body: Buffer.from(JSON.stringify(body), 'utf8'),
 			headers: { 'Content-Type': 'application/json' },
 			json: false,
 			encoding: 'text',
@@ -99,7 +104,18 @@ export async function sendSmsBatch(
 			{ sent: messages.length, answered: results.length },
 		);
 	}
+	// The results echo the messages; none may carry the account token on into the output.
+	if (accountToken) for (const result of results) if (result !== null && typeof result === 'object' && 'token' in result) delete result.token;
 	return results;
+}
+
+/**
+ * Whether a failed batch certainly never reached the service, so that sending it again cannot send
+ * anything twice: the connection was never made, or the service refused the caller (HTTP 401, which
+ * it answers before reading the batch). Any other failure may have come after it took the batch.
+ */
+export function batchNeverReachedService(error: unknown): boolean {
+	return connectionNeverMade(error) || (error as { httpCode?: unknown } | undefined)?.httpCode === '401';
 }
 
 /** A sender operation on ws.php; fails with the service's words unless `status` is `success`. */
@@ -193,13 +209,25 @@ export function creditBalance(answer: IDataObject): number | undefined {
 	return undefined;
 }
 
+/**
+ * The SMS service also checks the caller's IP against the account's allowed list (its public
+ * documentation says so; the contract does not), so every refusal of the caller says so.
+ */
+export const SMS_IP_HINT =
+	"The SMS service also checks the IP address n8n calls from: the public IP of your n8n server must be on the account's allowed IP list.";
+
+function withIpHint<T extends { description: string | null | undefined }>(error: T): T {
+	if (!/allowed IP list/i.test(error.description ?? '')) error.description = [error.description, SMS_IP_HINT].filter(Boolean).join(' ');
+	return error;
+}
+
 function checkHttp(raw: RawAnswer, failure: FailureContext): DecodedAnswer {
 	const decoded = decodeAnswer(raw.body);
-	if (raw.statusCode === 401) throw unauthorizedFailure(failure, decoded);
+	if (raw.statusCode === 401) throw withIpHint(unauthorizedFailure(failure, decoded));
 	if (raw.statusCode < 200 || raw.statusCode >= 300) {
 		const words = decoded.kind === 'json' && isDataObject(decoded.value) ? serviceWords(decoded.value) : '';
 		const server = raw.statusCode >= 500;
-		throw serviceError(
+		const error = serviceError(
 			failure,
 			`The ${SMS_LABEL} service answered ${failure.operation} with HTTP ${raw.statusCode}${words ? `: ${words}` : ''}`,
 			[
@@ -214,6 +242,7 @@ function checkHttp(raw: RawAnswer, failure: FailureContext): DecodedAnswer {
 				.join(' '),
 			raw.statusCode,
 		);
+		throw raw.statusCode === 403 ? withIpHint(error) : error;
 	}
 	return decoded;
 }

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
 
 import { DateTime } from 'luxon';
@@ -339,6 +341,231 @@ describe('Bulk SMS → Message → Send', () => {
 		assert.match(result.error.message, /HTTP 500/);
 		assert.match(String(result.error.description), /may have been carried out/);
 		noToken(result);
+	});
+
+	describe('Recipients From: Input Fields', () => {
+		const fieldsParameters = (extra: IDataObject = {}) => ({
+			resource: 'message',
+			operation: 'send',
+			sender: { __rl: true, mode: 'id', value: 'VirtualNum' },
+			recipientSource: 'inputFields',
+			phoneField: 'phone',
+			messageFrom: 'field',
+			messageField: 'text',
+			...extra,
+		});
+		const runWith = async (parameters: IDataObject, input: IDataObject[], options: { batchSize?: number } = {}) => {
+			sandbox.control.reset();
+			const result = await runWorkflow({
+				nodes: [{ name: NODE, type: 'bulkSms', parameters: { ...parameters, options }, continueOnFail: true }],
+				input: input.map((json) => ({ json })),
+				credentials: credentials(),
+			});
+			assert.equal(result.error, undefined, result.error?.message);
+			// The send time is "now", to the second: the only value that may differ between two runs.
+			const items = result.items(NODE).map((item) => ({ json: { ...item.json, sendtime: item.json.sendtime ? 'now' : undefined } as IDataObject, pairedItem: item.pairedItem }));
+			return { items, requests: sendRequests().map((r) => r.body) };
+		};
+		/** The same failure named by its field: To (expression form) or the input field. */
+		const sameFailure = (items: Array<{ json: IDataObject }>, label: string) =>
+			JSON.parse(JSON.stringify(items).replaceAll(label, 'FIELD')) as unknown;
+
+		const mixed: IDataObject[] = [
+			{ phone: '+972-50-123 4567', text: 'Hello A' },
+			{ phone: '0521112222; 0533333333', text: 'שלום, ההזמנה מוכנה' },
+			{ phone: ['0544444444', 972555555555], text: 'An array of numbers' },
+			{ phone: 972566666666, text: 12345 },
+			{ phone: 'call me', text: 'Not a number' },
+			{ text: 'No phone field' },
+			{ phone: '0577777777', text: '' },
+			{ phone: '0501234567, 0501234567', text: 'Listed twice' },
+			{ phone: '0588888888', text: 'x'.repeat(200) },
+		];
+
+		test('the same requests and the same output as To = {{ $json.phone }} and Message = {{ $json.text }}, failures included', async () => {
+			const expression = await runWith(sendParameters({ to: '={{ $json.phone }}', message: '={{ $json.text }}' }), mixed, { batchSize: 3 });
+			const fields = await runWith(fieldsParameters(), mixed, { batchSize: 3 });
+			assert.ok(expression.requests.length >= 3, 'several batches');
+			assert.deepEqual(fields.requests, expression.requests);
+			assert.equal(fields.items.length, expression.items.length);
+			assert.deepEqual(
+				fields.items.filter((item) => item.json.error === undefined),
+				expression.items.filter((item) => item.json.error === undefined),
+			);
+			// A failure names the input field instead of To or Message; otherwise it is the same item.
+			const failed = (run: typeof fields, labels: [string, string]) =>
+				sameFailure(sameFailure(run.items.filter((item) => item.json.error !== undefined), labels[0]) as never, labels[1]);
+			assert.deepEqual(failed(fields, ['phone (input field)', 'text (input field)']), failed(expression, ['To', 'Message']));
+			const errors = fields.items.filter((item) => item.json.error !== undefined).map((item) => [item.pairedItem, item.json.error]);
+			assert.deepEqual(errors.map(([paired]) => paired), [{ item: 4 }, { item: 5 }, { item: 6 }]);
+			assert.match(String(errors[0][1]), /^phone \(input field\): must be phone numbers/);
+			assert.match(String(errors[1][1]), /^phone \(input field\): is required/);
+			assert.match(String(errors[2][1]), /^text \(input field\): is required/);
+		});
+
+		test('250 items, Batch Size 100, the same text for all (Message From: Message Below): the requests and output of the expression form', async () => {
+			const input = Array.from({ length: 250 }, (_, i) => ({ phone: `+972 5${String(10000000 + i).padStart(8, '0')}` }));
+			const expression = await runWith(sendParameters({ to: '={{ $json.phone }}', message: 'Sale starts today' }), input, { batchSize: 100 });
+			const fields = await runWith(fieldsParameters({ messageFrom: 'text', message: 'Sale starts today' }), input, { batchSize: 100 });
+			assert.deepEqual(fields.requests.map((body) => (body as unknown[]).length), [100, 100, 50]);
+			assert.deepEqual(fields.requests, expression.requests);
+			assert.deepEqual(fields.items, expression.items);
+		});
+
+		test('a dotted name reads a nested field; a field whose own name has the dot comes first', async () => {
+			const input = [{ contact: { phone: '0501112222' }, text: 'Nested' }, { 'contact.phone': '0503334444', contact: { phone: '0509999999' }, text: 'Flat' }];
+			const expression = await runWith(sendParameters({ to: "={{ $json['contact.phone'] ?? $json.contact.phone }}", message: '={{ $json.text }}' }), input);
+			const fields = await runWith(fieldsParameters({ phoneField: 'contact.phone' }), input);
+			assert.deepEqual((fields.requests[0] as IDataObject[]).map((m) => m.dest), ['0501112222', '0503334444']);
+			assert.deepEqual(fields.requests, expression.requests);
+		});
+
+		test("each item's own number is read from its field", async () => {
+			const input = Array.from({ length: 50 }, (_, i) => ({ phone: phone(i) }));
+			sandbox.control.reset();
+			const result = await runWorkflow({
+				nodes: [{ name: NODE, type: 'bulkSms', parameters: { ...fieldsParameters({ messageFrom: 'text', message: 'Hi' }), options: {} } }],
+				input: input.map((json) => ({ json })),
+				credentials: credentials(),
+			});
+			assert.equal(result.error, undefined, result.error?.message);
+			assert.equal(result.items(NODE).length, 50);
+			assert.deepEqual((sendRequests()[0].body as IDataObject[]).map((m) => m.dest), input.map((item) => item.phone));
+		});
+
+		test('an empty Phone Number Field fails every item, naming the setting', async () => {
+			const empty = await runWorkflow({
+				nodes: [{ name: NODE, type: 'bulkSms', parameters: { ...fieldsParameters({ phoneField: ' ' }), options: {} } }],
+				input: [{ json: { phone: phone(1), text: 'x' } }],
+				credentials: credentials(),
+			});
+			assert.match(String(empty.error?.message), /^Phone Number Field: is required/);
+			assert.equal(smsRequests().length, 0);
+		});
+	});
+
+	describe('Batches in Flight', () => {
+		test('4 in flight: the same requests and the same output as one after the other', async () => {
+			const input = Array.from({ length: 40 }, (_, i) => ({ to: phone(i) }));
+			const sequential = await send(input, { options: { batchSize: 5 } });
+			const bodies = sendRequests().map((r) => r.body);
+			sandbox.control.reset();
+			const parallel = await send(input, { options: { batchSize: 5, batchesInFlight: 4 } });
+			assert.equal(parallel.error, undefined, parallel.error?.message);
+			const sorted = (list: unknown[]) => [...list].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+			assert.deepEqual(sorted(sendRequests().map((r) => r.body)), sorted(bodies));
+			const strip = (items: INodeExecutionData[]) => items.map((item) => [item.pairedItem, item.json.dest, item.json.status, item.json.inputItem]);
+			assert.deepEqual(strip(parallel.items(NODE)), strip(sequential.items(NODE)), 'output in input order');
+		});
+
+		test('4 in flight really are: a service that answers only once 4 batches are open gets 4 at once (1 without the option)', async () => {
+			// Holds every answer until 4 requests are open (or 1 s has passed), and records how many were open at most.
+			let open = 0;
+			let most = 0;
+			const waiting: Array<() => void> = [];
+			const server = http.createServer((req, res) => {
+				const chunks: Buffer[] = [];
+				req.on('data', (chunk: Buffer) => chunks.push(chunk));
+				req.on('end', () => {
+					const messages = JSON.parse(Buffer.concat(chunks).toString('utf8')) as IDataObject[];
+					const answer = () => {
+						open--;
+						res.writeHead(200, { 'Content-Type': 'application/json' });
+						res.end(JSON.stringify(messages.map((m, k) => ({ ...m, status: 'Message in Action', message_id: Number(m.dest) + k }))));
+					};
+					open++;
+					most = Math.max(most, open);
+					waiting.push(answer);
+					const release = () => waiting.splice(0).forEach((go) => go());
+					if (open >= 4) release();
+					else setTimeout(release, 1000);
+				});
+			});
+			await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+			try {
+				const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+				const input = Array.from({ length: 8 }, (_, i) => ({ to: phone(i) }));
+				const run = (batchesInFlight?: number) =>
+					runWorkflow({
+						nodes: [{ name: NODE, type: 'bulkSms', parameters: sendParameters({ options: { batchSize: 2, ...(batchesInFlight ? { batchesInFlight } : {}) } }) }],
+						input: input.map((json) => ({ json })),
+						credentials: { virtualnumSmsApi: { baseUrl, accessToken: 't' } },
+					});
+				const parallel = await run(4);
+				assert.equal(parallel.error, undefined, parallel.error?.message);
+				assert.equal(most, 4);
+				most = 0;
+				const sequential = await run();
+				assert.equal(sequential.error, undefined, sequential.error?.message);
+				assert.equal(most, 1);
+				assert.deepEqual(parallel.items(NODE).map((item) => item.json), sequential.items(NODE).map((item) => item.json));
+			} finally {
+				server.closeAllConnections();
+				await new Promise((resolve) => server.close(resolve));
+			}
+		});
+
+		test('without Continue On Fail no batch starts after a failure; the batches in flight finish and are reported', async () => {
+			// 6 batches of 1, 2 in flight: batch 2 is refused (a number the service rejects); batch 1 (in flight) is sent.
+			const input = [{ to: phone(1) }, { to: '12345' }, { to: phone(3) }, { to: phone(4) }, { to: phone(5) }, { to: phone(6) }];
+			const result = await send(input, { options: { batchSize: 1, batchesInFlight: 2 } });
+			assert.ok(result.error);
+			const sentTo = sendRequests().map((r) => (r.body as IDataObject[])[0].dest);
+			assert.ok(sentTo.length <= 3, `at most the two in flight and the one started before the failure was seen: ${sentTo.join(', ')}`);
+			assert.match(result.error.message, /^1 of 6 SMS messages failed: 12345 \(item 1\)/);
+			const data = (result.error.context as IDataObject).data as IDataObject;
+			assert.deepEqual(
+				(data.sent as IDataObject[]).map((r) => r.dest),
+				sandbox.control.messages().map((m) => m.dest),
+				'every message the service took is listed as sent',
+			);
+			assert.equal((data.sent as unknown[]).length + (data.notSent as unknown[]).length + 1, 6, 'each recipient is accounted for');
+		});
+	});
+
+	describe('the account token and the IP allow-list', () => {
+		const ACCOUNT = 'sms-account-token';
+
+		test("with the credential's Account Token, every batch item carries it as token; it never reaches the output", async () => {
+			const result = await send([{ to: `${phone(1)}, ${phone(2)}` }, { to: phone(3) }], { options: { batchSize: 2 } }, { credentials: { accountToken: ACCOUNT } });
+			assert.equal(result.error, undefined, result.error?.message);
+			const bodies = sendRequests().map((r) => r.body as IDataObject[]);
+			assert.equal(bodies.length, 2);
+			for (const message of bodies.flat()) assert.equal(message.token, ACCOUNT);
+			assert.equal(result.items(NODE).length, 3);
+			assert.ok(!JSON.stringify(result.run).includes(ACCOUNT), 'the account token must not appear in the run data');
+			noToken(result);
+		});
+
+		test('without it, the items carry no token field (the Bearer header authenticates the batch)', async () => {
+			await send([{ to: phone(1) }]);
+			assert.deepEqual(Object.keys((sendRequests()[0].body as IDataObject[])[0]), ['service', 'dest', 'sender', 'message']);
+		});
+
+		test('a token echoed back in a result is removed from the output', async () => {
+			const echo = await startRecorder();
+			try {
+				echo.answer({ body: [{ service: 'send_sms', status: 'Message in Action', message_id: 7, message: 'Hi', sender: 'VirtualNum', dest: phone(1), token: ACCOUNT }] });
+				const result = await runWorkflow({
+					nodes: [{ name: NODE, type: 'bulkSms', parameters: sendParameters({ to: phone(1), message: 'Hi' }) }],
+					input: [{ json: {} }],
+					credentials: { virtualnumSmsApi: { baseUrl: echo.url, accessToken: 'a', accountToken: ACCOUNT } },
+				});
+				assert.equal(result.error, undefined, result.error?.message);
+				assert.equal(result.items(NODE)[0].json.message_id, 7);
+				assert.ok(!JSON.stringify(result.run).includes(ACCOUNT));
+			} finally {
+				await echo.close();
+			}
+		});
+
+		test('an unauthorized answer to a batch names the allowed IP list', async () => {
+			sandbox.control.injectFaults({ kind: 'unauthorized', text: 'Invalid Token', server: 'sms', operation: 'send_sms' });
+			const result = await send([{ to: phone(1) }]);
+			assert.match(String(result.error?.message), /refused send_sms/);
+			assert.match(String(result.error?.description), /public IP of your n8n server must be on the account's allowed IP list/);
+			assert.match(String(result.error?.description), /Not sent \(1\)/, 'a refused caller: nothing of the batch was sent');
+		});
 	});
 
 	describe('scheduling and delivery reports', () => {

@@ -3,6 +3,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 
 import type { INodeListSearchResult, INodePropertyOptions, INodeType } from 'n8n-workflow';
 
+import { SMS_LIMITS } from '../../../nodes/BulkSms/rules.ts';
 import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
 import { loadPackage } from '../../harness/engine.mts';
 import { callNodeMethod } from '../../harness/methods.mts';
@@ -69,15 +70,16 @@ describe('Bulk SMS editor methods', () => {
 		}
 	});
 
-	test('the Send operation warns that Retry On Fail would resend', async () => {
+	test('the Send operation says what it does under Retry On Fail', async () => {
 		const loader = await loadPackage();
 		const type = loader.getNode('bulkSms').type as INodeType;
 		const notice = type.description.properties.find((p) => p.name === 'retryNotice');
 		assert.equal(notice?.type, 'notice');
-		assert.match(notice!.displayName, /Retry On Fail.*send, and charge, every message again/);
+		assert.match(notice!.displayName, /Retry On Fail.*a retry sends only the batches that never reached the service/);
+		assert.match(notice!.displayName, /a batch that may have reached it is never sent again, and each output item says in which try it was sent/);
 		const options = type.description.properties.find((p) => p.name === 'options' && p.displayOptions?.show?.resource?.includes('message'));
 		const batchSize = (options?.options as Array<{ name: string; hint?: string; default?: unknown }>).find((o) => o.name === 'batchSize');
-		assert.match(String(batchSize?.hint), /Retry On Fail/);
-		assert.equal(batchSize?.default, 100);
+		assert.match(String(batchSize?.hint), /never sent again, not even by Retry On Fail/);
+		assert.equal(batchSize?.default, SMS_LIMITS.batchSize.default);
 	});
 });

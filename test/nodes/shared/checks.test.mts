@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { InputChecks, LIMITS } from '../../../nodes/shared/checks.ts';
-import { assertLimitRow, readSpec, specLimits } from '../../helpers/spec.mts';
+import { assertLimitRow, specLimits } from '../../helpers/spec.mts';
 
 const node = { id: '1', name: 'Node', type: 'x', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
 
@@ -15,17 +15,6 @@ describe('input checks: the limits held as data match the spec', () => {
 	for (const [subject, pattern, value] of cases) {
 		test(`${subject}: ${value}`, () => assertLimitRow(limits, subject, pattern, value));
 	}
-	test('SMS limits: text sender 3-11, Latin letter first; 6-digit code', () => {
-		const sms = readSpec('sms-service.md');
-		assert.match(sms, /\| Text sender \| 3-11 characters, Latin letter first/);
-		assert.match(sms, /\| Verification code \| 6 digits \|/);
-		assert.ok(LIMITS.textSender.pattern.test('Shop_1'));
-		assert.ok(!LIMITS.textSender.pattern.test('1Shop'));
-		assert.ok(!LIMITS.textSender.pattern.test('ab'));
-		assert.ok(!LIMITS.textSender.pattern.test('abcdefghijkl'));
-		assert.ok(LIMITS.otpCode.pattern.test('123456'));
-		assert.ok(!LIMITS.otpCode.pattern.test('12345'));
-	});
 });
 
 describe('input checks: failures name the item, the field, the rule and the value', () => {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 
 import { InputChecks } from '../../../nodes/shared/checks.ts';
+import { prng } from '../../helpers/prng.mts';
 import {
 	checkPhone,
 	checkPhoneList,
@@ -11,6 +12,7 @@ import {
 	phoneDigits,
 	phonePatternSource,
 	samePhone,
+	splitPhoneList,
 } from '../../../nodes/shared/phones.ts';
 
 const node = { id: '1', name: 'Node', type: 'x', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
@@ -62,6 +64,25 @@ describe('phones: one rule for what a phone number is, digits for what is sent',
 	test('the same line in two forms', () => {
 		assert.ok(samePhone('+972-50-333-3333', '0503333333'));
 		assert.ok(!samePhone('0503333333', '0504444444'));
+	});
+
+	test('phoneDigits decides as the rule written as one regular expression, on 20,000 random texts (ASCII and Unicode spaces)', () => {
+		const rule = new RegExp(phonePatternSource(1, 64));
+		const reference = (text: string) => (rule.test(text) ? text.replace(/\D/g, '') : undefined);
+		const rng = prng(Number(process.env.FUZZ_SEED ?? 1615));
+		const alphabet = ['0', '5', '9', '+', '(', ')', '.', '-', ' ', '\t', '\n', 'a', '*', '/', '\u00a0', '\u2003', '٣', '#'];
+		for (let i = 0; i < 20_000; i++) {
+			const text = Array.from({ length: rng.int(0, 14) }, () => (rng.chance(0.6) ? String(rng.int(0, 9)) : rng.pick(alphabet))).join('');
+			assert.equal(phoneDigits(text), reference(text), JSON.stringify(text));
+		}
+		assert.equal(phoneDigits('1'.repeat(64)), '1'.repeat(64));
+		assert.equal(phoneDigits('1'.repeat(65)), undefined);
+	});
+
+	test('splitPhoneList splits on commas, semicolons and new lines, and takes arrays', () => {
+		assert.deepEqual(splitPhoneList('1, 2;3\n4\r\n5,,; '), ['1', '2', '3', '4', '5']);
+		assert.deepEqual(splitPhoneList(['1', '2;3', 972501234567]), ['1', '2', '3', '972501234567']);
+		assert.deepEqual(splitPhoneList(undefined), []);
 	});
 
 	test('docs/inputs.md states the rule of the module', () => {

@@ -15,7 +15,11 @@ import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
 const NODE = 'Node';
 const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
-/** The operations of both nodes that place, send or charge, with three items each. */
+/**
+ * The operations of both nodes that place, send or charge, with three items each. (Bulk SMS Send
+ * runs under Retry On Fail, sending again only what never reached the service: its own tests are in
+ * test/nodes/BulkSms/retryOnFail.test.mts.)
+ */
 const REPEATING: Array<{ label: string; type: 'virtualNumber' | 'bulkSms'; service: string; parameters: IDataObject; what: RegExp }> = [
 	{
 		label: 'Call → Click to Call',
@@ -44,13 +48,6 @@ const REPEATING: Array<{ label: string; type: 'virtualNumber' | 'bulkSms'; servi
 		service: 'create_virtualnum',
 		parameters: { resource: 'virtualnum', operation: 'create', description: 'Retry', callDestinationPhone: '={{ $json.to }}' },
 		what: /allocate another number/,
-	},
-	{
-		label: 'Bulk SMS → Message → Send',
-		type: 'bulkSms',
-		service: 'send_sms',
-		parameters: { resource: 'message', operation: 'send', sender: rl('VirtualNum'), to: '={{ $json.to }}', message: 'Hi' },
-		what: /send, and charge, every message again/,
 	},
 	{
 		label: 'Bulk SMS → Sender → Request Phone Verification',

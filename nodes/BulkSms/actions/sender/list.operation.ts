@@ -1,10 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { InputChecks, LIMITS } from '../../../shared/checks';
-import { smsSenderRequest } from '../../../shared/transport/smsApi';
+import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
+import { smsSenderRequest } from '../../../shared/transport/smsApi';
+import { SMS_LIMITS } from '../../rules';
+import { senderList } from '../common';
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Search',
 		name: 'search',
@@ -12,15 +15,15 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. Shop',
 		description: 'Only senders matching this text (digits and Latin letters only)',
-		displayOptions: { show: { resource: ['sender'], operation: ['list'] } },
 	},
 ];
+
+export const description = updateDisplayOptions({ show: { resource: ['sender'], operation: ['list'] } }, properties);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const check = new InputChecks(this.getNode(), itemIndex);
 	const search = String(this.getNodeParameter('search', itemIndex, '')).trim();
-	if (search) check.pattern('Search', search, LIMITS.senderSearch.pattern, 'may contain digits and Latin letters only');
+	if (search) check.pattern('Search', search, SMS_LIMITS.senderSearch.pattern, 'may contain digits and Latin letters only');
 	const answer = await smsSenderRequest.call(this, 'get_sender_list', search ? { search } : {}, { itemIndex });
-	const senders = Array.isArray(answer.senders) ? (answer.senders as IDataObject[]) : [];
-	return this.helpers.returnJsonArray(senders);
+	return this.helpers.returnJsonArray(senderList(answer));
 };

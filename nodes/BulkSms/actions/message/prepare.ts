@@ -1,0 +1,255 @@
+/**
+ * Send, phase 1: every input item read and checked before any request, into the messages of the
+ * run (one per distinct recipient of an item). A failure names the item, the field, the rule and
+ * the value, and fails that item only.
+ */
+import type { IDataObject, IExecuteFunctions, IGetNodeParameterOptions } from 'n8n-workflow';
+
+import { InputChecks } from '../../../shared/checks';
+import { formatSmsSendtime, isValidTimeZone } from '../../../shared/dates';
+import { asNodeError, type NodeError } from '../../../shared/errors';
+import { checkPhoneList } from '../../../shared/phones';
+import type { SmsMessage } from '../../../shared/transport/smsApi';
+import { WORKFLOW_TIME_ZONE } from '../../methods/loadOptions';
+import { normalizeSmsSender, SMS_LIMITS, SMS_SENDER_RULES } from '../../rules';
+import { readCreditPath } from '../common';
+import { estimateSegments, type SegmentEstimate } from './encoding';
+
+/** One message: one recipient of one input item, and what became of it. */
+export interface Entry {
+	itemIndex: number;
+	message: SmsMessage;
+	estimate: SegmentEstimate;
+	/** The Batch Size of its item: no batch holding it is larger. */
+	batchSize: number;
+	outcome?: Outcome;
+}
+
+/** What became of a message, and in which attempt of the node's run (1 without Retry On Fail). */
+export type Outcome =
+	| { kind: 'sent'; result: IDataObject; attempt: number }
+	| { kind: 'refused'; status: string; description: string; attempt: number }
+	/** The whole batch failed; `reached`: the service may have received it (it is never sent again). */
+	| { kind: 'batchFailed'; error: NodeError; reached: boolean; attempt: number };
+
+/** An input item: its input check failure, or its messages. */
+export interface ItemPlan {
+	itemIndex: number;
+	failure?: NodeError;
+	entries: Entry[];
+}
+
+export interface PreparedRun {
+	items: ItemPlan[];
+	/** Every message of the run, in item order. */
+	entries: Entry[];
+	/** Batches sent at the same time: the smallest Batches in Flight of the items. */
+	inFlight: number;
+	/** Set when an item asks for Check Credit First: read once, by the first such item. */
+	credit?: { itemIndex: number; path: string };
+}
+
+interface SendOptions {
+	allowPastTime?: boolean;
+	batchSize?: number;
+	batchesInFlight?: number;
+	checkCreditFirst?: boolean;
+	creditPath?: string;
+	callbackUrl?: string;
+	sendAt?: unknown;
+	timeZone?: string;
+}
+
+/** The options of an item, checked: shared by every item whose options hold no expression. */
+interface ItemSettings {
+	batchSize: number;
+	inFlight: number;
+	sendtime?: string;
+	callbackUrl?: string;
+	creditPath?: string;
+}
+
+const CALLBACK_URL_PATTERN = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
+
+/** Reads and checks every input item. Without Continue On Fail the first failure is thrown. */
+export function prepareRun(this: IExecuteFunctions, continueOnFail: boolean): PreparedRun {
+	const node = this.getNode();
+	const count = this.getInputData().length;
+	const read = itemReader(this);
+	const checker = itemChecker(this);
+	const run: PreparedRun = { items: [], entries: [], inFlight: SMS_LIMITS.batchesInFlight.max };
+	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+		const item: ItemPlan = { itemIndex, entries: [] };
+		run.items.push(item);
+		try {
+			const settings = prepareItem(new InputChecks(node, itemIndex), read, checker, item.entries);
+			for (const entry of item.entries) run.entries.push(entry);
+			if (settings.inFlight < run.inFlight) run.inFlight = settings.inFlight;
+			if (settings.creditPath !== undefined && !run.credit) run.credit = { itemIndex, path: settings.creditPath };
+		} catch (error) {
+			const failure = asNodeError(node, error, itemIndex);
+			if (!continueOnFail) throw failure;
+			item.failure = failure;
+			item.entries.length = 0;
+		}
+	}
+	return run;
+}
+
+/** Adds the item's messages to `entries`; returns the item's checked options. */
+function prepareItem(check: InputChecks, read: ItemReader, checker: ItemChecker, entries: Entry[]): ItemSettings {
+	const { itemIndex } = check;
+	const sender = checker.sender(read.sender(itemIndex), check);
+	const recipients = checkPhoneList(check, read.to.field, read.to.value(itemIndex));
+	const rawText = read.message.value(itemIndex);
+	check.required(read.message.field, rawText);
+	const text = String(rawText);
+	const settings = checker.settings(read.options(itemIndex), check);
+	const estimate = checker.estimate(text);
+	// One message per distinct recipient of an item: a number listed twice is sent (and charged) once.
+	for (const dest of recipients.length === 1 ? recipients : new Set(recipients)) {
+		const message: SmsMessage = { service: 'send_sms', dest, sender, message: text };
+		if (settings.sendtime) message.sendtime = settings.sendtime;
+		if (settings.callbackUrl) message.callback_url = settings.callbackUrl;
+		entries.push({ itemIndex, message, estimate, batchSize: settings.batchSize });
+	}
+	return settings;
+}
+
+// ---- reading the values of an item -------------------------------------------------------------
+
+/** Where each value of an item comes from, and the name a failure gives it. */
+interface ItemReader {
+	sender(itemIndex: number): unknown;
+	to: { field: string; value(itemIndex: number): unknown };
+	message: { field: string; value(itemIndex: number): unknown };
+	options(itemIndex: number): SendOptions;
+}
+
+/** A parameter's value for an item. */
+type ValueOf = (itemIndex: number) => unknown;
+
+function hasExpression(value: unknown): boolean {
+	if (typeof value === 'string') return value.startsWith('=');
+	if (Array.isArray(value)) return value.some(hasExpression);
+	if (value !== null && typeof value === 'object') return Object.values(value).some(hasExpression);
+	return false;
+}
+
+/**
+ * Reads a parameter for many items. A parameter with no expression in it has the same value for
+ * every item, so it is read once: getNodeParameter copies and walks the value on every call, which
+ * was most of the node's own time in a 10,000-item send (docs/benchmarks.md). Values are not mutated.
+ */
+function parameterValue(context: IExecuteFunctions, name: string, fallback: unknown, options?: IGetNodeParameterOptions): ValueOf {
+	if (hasExpression(context.getNode().parameters[name])) return (itemIndex) => context.getNodeParameter(name, itemIndex, fallback, options);
+	let value: unknown;
+	let read = false;
+	return (itemIndex) => {
+		if (!read) {
+			value = context.getNodeParameter(name, itemIndex, fallback, options);
+			read = true;
+		}
+		return value;
+	};
+}
+
+/**
+ * The item's values: To and Message from their parameters, or (Recipients From: Input Fields) from
+ * the fields of the input item that the user named, with no expression evaluated per item.
+ */
+function itemReader(context: IExecuteFunctions): ItemReader {
+	const setting = (name: string, fallback: unknown) => parameterValue(context, name, fallback)(0);
+	const items = context.getInputData();
+	const fromParameter = (name: string, field: string) => ({ field, value: parameterValue(context, name, '') });
+	// A failure names the input field, or the setting when it names none.
+	const fromInput = (name: string, label: string) => {
+		const field = String(setting(name, '') ?? '').trim();
+		return { field: field ? `${field} (input field)` : label, value: (i: number) => inputField(items[i].json, field) };
+	};
+	const fields = setting('recipientSource', 'toField') === 'inputFields';
+	const messageFromField = fields && setting('messageFrom', 'text') === 'field';
+	return {
+		sender: parameterValue(context, 'sender', '', { extractValue: true }),
+		to: fields ? fromInput('phoneField', 'Phone Number Field') : fromParameter('to', 'To'),
+		message: messageFromField ? fromInput('messageField', 'Message Field') : fromParameter('message', 'Message'),
+		options: parameterValue(context, 'options', {}) as (itemIndex: number) => SendOptions,
+	};
+}
+
+const own = (value: object, key: string) => Object.prototype.hasOwnProperty.call(value, key);
+
+/** An input field by its name, or by a dotted path (`contact.phone`) when no field has the whole name. */
+export function inputField(json: IDataObject, name: string): unknown {
+	if (name === '') return undefined;
+	if (own(json, name)) return json[name];
+	let value: unknown = json;
+	for (const part of name.split('.')) {
+		if (value === null || typeof value !== 'object' || !own(value, part)) return undefined;
+		value = (value as IDataObject)[part];
+	}
+	return value;
+}
+
+// ---- checking them ----------------------------------------------------------------------------
+
+/**
+ * The checks of an item's sender, options and text. Items usually share them (no expression in
+ * the parameter), so the last value checked is remembered: a value that failed is checked again
+ * on every item, so that each failure names its own item.
+ */
+interface ItemChecker {
+	sender(raw: unknown, check: InputChecks): string;
+	settings(options: SendOptions, check: InputChecks): ItemSettings;
+	estimate(text: string): SegmentEstimate;
+}
+
+function itemChecker(context: IExecuteFunctions): ItemChecker {
+	return {
+		sender: remembered(readSender),
+		settings: remembered((options: SendOptions, check: InputChecks) => checkOptions(context, check, options)),
+		estimate: remembered(estimateSegments),
+	};
+}
+
+/** `compute` with the result of its last input remembered (inputs compared by identity). */
+function remembered<I, O, R extends unknown[]>(compute: (input: I, ...rest: R) => O): (input: I, ...rest: R) => O {
+	let last: { input: I; output: O } | undefined;
+	return (input, ...rest) => {
+		if (last === undefined || last.input !== input) last = { input, output: compute(input, ...rest) };
+		return last.output;
+	};
+}
+
+function readSender(raw: unknown, check: InputChecks): string {
+	const text = check.required('Sender', raw);
+	const sender = normalizeSmsSender(text);
+	if (!sender) check.fail('Sender', `is not valid: ${SMS_SENDER_RULES.text}; ${SMS_SENDER_RULES.phone}`, text);
+	return sender.value;
+}
+
+function checkOptions(context: IExecuteFunctions, check: InputChecks, options: SendOptions): ItemSettings {
+	const { batchSize: size, batchesInFlight: flight } = SMS_LIMITS;
+	const batchSize = check.integerInRange('Batch Size', options.batchSize ?? size.default, size.min, size.max);
+	const inFlight = check.integerInRange('Batches in Flight', options.batchesInFlight ?? flight.default, flight.min, flight.max);
+	const settings: ItemSettings = { batchSize, inFlight, sendtime: readSendtime(context, check, options) };
+	const callbackUrl = String(options.callbackUrl ?? '').trim();
+	if (callbackUrl !== '') {
+		settings.callbackUrl = check.pattern('Delivery Report URL', callbackUrl, CALLBACK_URL_PATTERN, 'must be a full http:// or https:// address without spaces');
+	}
+	if (options.checkCreditFirst === true) settings.creditPath = readCreditPath(check, options.creditPath);
+	return settings;
+}
+
+function readSendtime(context: IExecuteFunctions, check: InputChecks, options: SendOptions): string | undefined {
+	const zoneOption = String(options.timeZone ?? '').trim();
+	const zone = zoneOption === '' || zoneOption === WORKFLOW_TIME_ZONE ? context.getTimezone() : zoneOption;
+	if (!isValidTimeZone(zone)) check.fail('Time Zone', 'must be an IANA time zone such as Asia/Jerusalem or UTC', zone);
+	if (!('sendAt' in options)) return undefined;
+	const value = options.sendAt;
+	// An added but empty Send At (often an expression whose field is missing) must not send at once.
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
+		check.fail('Send At', 'is empty: enter a date and time, or remove the option to send at once');
+	}
+	return formatSmsSendtime(check, value, zone, options.allowPastTime === true);
+}
