@@ -1,7 +1,8 @@
 /**
  * The n8n editor in Debian's Chromium (playwright-core): signs in, opens a workflow, checks every
- * node is on the canvas without a parameter issue, opens each node's panel with its operation
- * dropdown open, finds the package's nodes in the node panel, and saves screenshots.
+ * node is on the canvas without a parameter issue and shows no `[ERROR:` under a parameter, opens
+ * each node's panel with its operation dropdown open, finds the package's nodes in the node panel,
+ * and saves screenshots (into docs/screenshots only when asked: see run.mts).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -78,6 +79,7 @@ export async function captureEditor(
 			if ((await page.locator('[data-test-id="ndv"] [data-test-id="parameter-issues"]').count()) > 0) {
 				report.problems.push(`node "${node.name}" shows a parameter issue in its panel`);
 			}
+			for (const error of await shownErrors(page)) report.problems.push(`node "${node.name}" shows ${error} under a parameter`);
 			const webhookUrls = page.locator('[data-test-id="ndv"]').getByText('Webhook URLs', { exact: true });
 			if ((await webhookUrls.count()) > 0) {
 				await webhookUrls.first().click();
@@ -108,6 +110,16 @@ export async function captureEditor(
 		await browser.close();
 	}
 	return report;
+}
+
+/**
+ * The errors n8n writes under parameters (an expression's preview, e.g. `[ERROR: Cannot access
+ * "caller" due to security concerns]`), read from the parameter panel's text.
+ */
+async function shownErrors(page: Page): Promise<string[]> {
+	const panel = page.locator('[data-test-id="ndv"] [data-test-id="node-parameters"]');
+	const text = (await panel.count()) > 0 ? await panel.first().innerText() : await page.locator('[data-test-id="ndv"]').innerText();
+	return [...text.matchAll(/\[ERROR:[^\]\n]*\]?/g)].map((match) => match[0]);
 }
 
 async function signIn(page: Page, url: string): Promise<void> {
