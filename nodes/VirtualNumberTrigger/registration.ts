@@ -374,12 +374,21 @@ export async function deleteRegistration(this: IHookFunctions): Promise<boolean>
 	const registration = readRegistrations.call(this)[key];
 	// Nothing registered (SMS only, or already undone: n8n calls delete once per webhook method).
 	if (!registration) return true;
+	// n8n 2.40 deletes the GET and POST webhooks at the same time: the first call takes the
+	// registration before its first request, so the numbers are restored once, not twice.
+	writeRegistration.call(this, key, undefined);
 
 	const saved = Object.entries(registration.numbers);
-	const records = await currentRecords.call(
-		this,
-		saved.map(([number]) => number),
-	);
+	let records: Map<string, IDataObject>;
+	try {
+		records = await currentRecords.call(
+			this,
+			saved.map(([number]) => number),
+		);
+	} catch (error) {
+		writeRegistration.call(this, key, registration);
+		throw error;
+	}
 	const { failures: failed } = await forEachLimited(
 		saved,
 		async ([number, before]) => {

@@ -226,9 +226,15 @@ export class TriggerInstance {
 		}
 	}
 
-	/** n8n's deactivation: delete once per webhook entry. */
+	/**
+	 * n8n's deactivation: delete once per webhook entry, all at the same time (n8n 2.40's
+	 * WorkflowTriggerActivator.deregisterWebhookTriggers runs them in Promise.allSettled); the first
+	 * failure is what the user sees.
+	 */
 	async deactivate(): Promise<void> {
-		for (const description of this.webhookDescriptions()) await this.lifecycle('delete', description);
+		const results = await Promise.allSettled(this.webhookDescriptions().map(async (description) => await this.lifecycle('delete', description)));
+		const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+		if (failed) throw failed.reason;
 	}
 
 	/** The static data as n8n would save it to the database. */
