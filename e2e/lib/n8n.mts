@@ -1,10 +1,11 @@
 /** A real n8n server (Node 24) with this package installed as a community package, and its REST API. */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { spawnTracked } from './processes.mts';
 import { N8N_BIN, NODE24, NODE24_DIR, ROOT_DIR } from './setup.mts';
 
 export const OWNER = { email: 'owner@example.com', firstName: 'Demo', lastName: 'Owner', password: 'Virtualnum-e2e-1' };
@@ -48,51 +49,46 @@ export interface N8nServer {
 	stop(): Promise<void>;
 }
 
-export async function startN8n(log: (line: string) => void): Promise<N8nServer> {
-	const userFolder = mkdtempSync(join(tmpdir(), 'virtualnum-n8n-'));
-	installPackage(userFolder);
-	const port = await freePort();
-	const brokerPort = await freePort();
-	const url = `http://127.0.0.1:${port}`;
-	const logs: string[] = [];
-	const child: ChildProcess = spawn(NODE24, [N8N_BIN, 'start'], {
-		env: {
-			...process.env,
-			PATH: `${join(NODE24_DIR, 'bin')}:${process.env.PATH ?? ''}`,
-			N8N_USER_FOLDER: userFolder,
-			N8N_PORT: String(port),
-			N8N_LISTEN_ADDRESS: '127.0.0.1',
-			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
-			WEBHOOK_URL: `${url}/`,
-			N8N_EDITOR_BASE_URL: `${url}/`,
-			N8N_SECURE_COOKIE: 'false',
-			N8N_DIAGNOSTICS_ENABLED: 'false',
-			N8N_PERSONALIZATION_ENABLED: 'false',
-			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-			N8N_TEMPLATES_ENABLED: 'false',
-			N8N_COMMUNITY_PACKAGES_PREVENT_LOADING: 'false',
-			N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
-			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-			EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
-			EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
-			N8N_LOG_LEVEL: 'info',
-			DB_SQLITE_POOL_SIZE: '2',
-		},
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	for (const stream of [child.stdout!, child.stderr!]) {
-		stream.setEncoding('utf8');
-		stream.on('data', (chunk: string) => logs.push(...chunk.split('\n').filter(Boolean)));
-	}
-	const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+/** The environment every n8n process of the e2e gets: Node 24 first on PATH, its own user folder, no telemetry, the community package loaded. */
+export function n8nEnv(userFolder: string, extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+	return {
+		...process.env,
+		PATH: `${join(NODE24_DIR, 'bin')}:${process.env.PATH ?? ''}`,
+		N8N_USER_FOLDER: userFolder,
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_COMMUNITY_PACKAGES_PREVENT_LOADING: 'false',
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
+		EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
+		N8N_LOG_LEVEL: 'info',
+		...extra,
+	};
+}
+
+/** Waits until `url` answers its readiness probe (and, for a main process, its REST API is up). */
+export async function waitUntilReady(
+	url: string,
+	what: string,
+	exited: Promise<number | null>,
+	logs: string[],
+	options: { rest: boolean; timeoutMs?: number },
+): Promise<number> {
 	const started = Date.now();
+	const timeoutMs = options.timeoutMs ?? 180_000;
 	for (;;) {
-		if (Date.now() - started > 180_000) throw new Error(`n8n did not become healthy in 180 s:\n${logs.slice(-30).join('\n')}`);
+		if (Date.now() - started > timeoutMs) throw new Error(`${what} did not become ready in ${timeoutMs / 1000} s:\n${logs.slice(-30).join('\n')}`);
 		const code = await Promise.race([exited, new Promise<'alive'>((r) => setTimeout(() => r('alive'), 1000))]);
-		if (code !== 'alive') throw new Error(`n8n exited with ${code}:\n${logs.slice(-30).join('\n')}`);
+		if (code !== 'alive') throw new Error(`${what} exited with ${code}:\n${logs.slice(-30).join('\n')}`);
 		try {
 			// /healthz answers before the REST API is up; readiness waits for it.
 			const res = await fetch(`${url}/healthz/readiness`);
+			if (res.ok && !options.rest) break;
 			const probe = await fetch(`${url}/rest/settings`);
 			const text = await probe.text();
 			if (res.ok && !text.includes('starting up')) break;
@@ -100,8 +96,18 @@ export async function startN8n(log: (line: string) => void): Promise<N8nServer> 
 			// not listening yet
 		}
 	}
-	log(`n8n is healthy at ${url} after ${Math.round((Date.now() - started) / 1000)} s`);
+	return Math.round((Date.now() - started) / 1000);
+}
 
+export interface RestClient {
+	rest<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
+	get<T = unknown>(path: string): Promise<T>;
+	/** Creates the owner on a fresh instance (when `setup`), then signs in. */
+	signIn(setup: boolean): Promise<void>;
+}
+
+/** n8n's REST API with the owner's session cookie. */
+export function restClient(url: string): RestClient {
 	let cookie = '';
 	const request = async <T,>(method: string, path: string, body?: unknown): Promise<T> => {
 		const res = await fetch(`${url}${path}`, {
@@ -122,21 +128,46 @@ export async function startN8n(log: (line: string) => void): Promise<N8nServer> 
 		return (parsed.data ?? parsed) as T;
 	};
 	const rest = async <T,>(method: string, path: string, body?: unknown) => await request<T>(method, `/rest${path}`, body);
-	await rest('POST', '/owner/setup', OWNER);
-	await rest('POST', '/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
+	return {
+		rest,
+		get: async (path) => await request('GET', path),
+		async signIn(setup) {
+			if (setup) await rest('POST', '/owner/setup', OWNER);
+			await rest('POST', '/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
+		},
+	};
+}
+
+export async function startN8n(log: (line: string) => void): Promise<N8nServer> {
+	const userFolder = mkdtempSync(join(tmpdir(), 'virtualnum-n8n-'));
+	installPackage(userFolder);
+	const port = await freePort();
+	const brokerPort = await freePort();
+	const url = `http://127.0.0.1:${port}`;
+	const child = spawnTracked('n8n', NODE24, [N8N_BIN, 'start'], {
+		env: n8nEnv(userFolder, {
+			N8N_PORT: String(port),
+			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+			WEBHOOK_URL: `${url}/`,
+			N8N_EDITOR_BASE_URL: `${url}/`,
+			DB_SQLITE_POOL_SIZE: '2',
+		}),
+	});
+	const { logs, exited } = child;
+	const seconds = await waitUntilReady(url, 'n8n', exited, logs, { rest: true });
+	log(`n8n is healthy at ${url} after ${seconds} s`);
+	const client = restClient(url);
+	await client.signIn(true);
 
 	return {
 		url,
 		port,
 		userFolder,
 		logs,
-		rest,
-		get: async (path) => await request('GET', path),
+		rest: client.rest,
+		get: client.get,
 		async stop() {
-			child.kill('SIGTERM');
-			const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-			await exited;
-			clearTimeout(timer);
+			await child.stop('SIGTERM', 15_000);
 			rmSync(userFolder, { recursive: true, force: true });
 		},
 	};

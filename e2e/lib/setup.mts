@@ -28,6 +28,11 @@ type Log = (line: string) => void;
 /** Everything `npm run e2e` needs: Chromium, then n8n and Node 24 under e2e/node_modules. */
 export async function ensureE2eInstall(log: Log): Promise<void> {
 	ensureAptPackages(log, [{ pkg: 'chromium', present: () => existsSync(CHROMIUM) }]);
+	await ensureN8nInstall(log);
+}
+
+/** n8n and Node 24 under e2e/node_modules (what both e2e runs need; the queue-mode run needs no browser). */
+export async function ensureN8nInstall(log: Log): Promise<void> {
 	await installNodeModules({
 		dir: E2E_DIR,
 		label: 'n8n and Node 24 into e2e/',
