@@ -387,7 +387,7 @@ export async function deleteRegistration(this: IHookFunctions): Promise<boolean>
 		);
 	} catch (error) {
 		writeRegistration.call(this, key, registration);
-		throw error;
+		throw asNodeError(this.getNode(), error);
 	}
 	const { failures: failed } = await forEachLimited(
 		saved,
