@@ -61,39 +61,7 @@ export async function captureEditor(
 		};
 		await shoot('editor-canvas.png');
 
-		for (const node of nodes) {
-			// Exact name: "Virtual Number" must not match "Virtual Number Trigger".
-			const canvasNode = page
-				.locator('[data-test-id="canvas-node"]')
-				.filter({ has: page.getByText(node.name, { exact: true }) });
-			if ((await canvasNode.count()) === 0) {
-				report.problems.push(`node "${node.name}" is not on the canvas`);
-				continue;
-			}
-			if ((await canvasNode.locator('[data-test-id="node-issues"]').count()) > 0) {
-				report.problems.push(`node "${node.name}" shows a parameter issue on the canvas`);
-			}
-			await canvasNode.first().dblclick();
-			await page.locator('[data-test-id="ndv"]').waitFor({ timeout: 20_000 });
-			await page.waitForTimeout(800);
-			if ((await page.locator('[data-test-id="ndv"] [data-test-id="parameter-issues"]').count()) > 0) {
-				report.problems.push(`node "${node.name}" shows a parameter issue in its panel`);
-			}
-			for (const error of await shownErrors(page)) report.problems.push(`node "${node.name}" shows ${error} under a parameter`);
-			const webhookUrls = page.locator('[data-test-id="ndv"]').getByText('Webhook URLs', { exact: true });
-			if ((await webhookUrls.count()) > 0) {
-				await webhookUrls.first().click();
-				await page.waitForTimeout(600);
-			}
-			if (node.openOperation) {
-				await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-operation"]').click();
-				await page.waitForTimeout(600);
-			}
-			await shoot(node.shot);
-			await page.keyboard.press('Escape');
-			await page.locator('[data-test-id="ndv-close-button"]').click({ timeout: 5000 }).catch(() => undefined);
-			await page.locator('[data-test-id="ndv"]').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
-		}
+		for (const node of nodes) await visitNode(page, node, report, shoot);
 
 		for (const search of nodePanelSearches) {
 			await page.locator('[data-test-id="node-creator-plus-button"]').click();
@@ -110,6 +78,39 @@ export async function captureEditor(
 		await browser.close();
 	}
 	return report;
+}
+
+/** Opens one node's panel: checks it on the canvas and in its panel, and takes its screenshot. */
+async function visitNode(page: Page, node: EditorNode, report: EditorReport, shoot: (file: string) => Promise<void>): Promise<void> {
+	// Exact name: "Virtual Number" must not match "Virtual Number Trigger".
+	const canvasNode = page.locator('[data-test-id="canvas-node"]').filter({ has: page.getByText(node.name, { exact: true }) });
+	if ((await canvasNode.count()) === 0) {
+		report.problems.push(`node "${node.name}" is not on the canvas`);
+		return;
+	}
+	if ((await canvasNode.locator('[data-test-id="node-issues"]').count()) > 0) {
+		report.problems.push(`node "${node.name}" shows a parameter issue on the canvas`);
+	}
+	await canvasNode.first().dblclick();
+	await page.locator('[data-test-id="ndv"]').waitFor({ timeout: 20_000 });
+	await page.waitForTimeout(800);
+	if ((await page.locator('[data-test-id="ndv"] [data-test-id="parameter-issues"]').count()) > 0) {
+		report.problems.push(`node "${node.name}" shows a parameter issue in its panel`);
+	}
+	for (const error of await shownErrors(page)) report.problems.push(`node "${node.name}" shows ${error} under a parameter`);
+	const webhookUrls = page.locator('[data-test-id="ndv"]').getByText('Webhook URLs', { exact: true });
+	if ((await webhookUrls.count()) > 0) {
+		await webhookUrls.first().click();
+		await page.waitForTimeout(600);
+	}
+	if (node.openOperation) {
+		await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-operation"]').click();
+		await page.waitForTimeout(600);
+	}
+	await shoot(node.shot);
+	await page.keyboard.press('Escape');
+	await page.locator('[data-test-id="ndv-close-button"]').click({ timeout: 5000 }).catch(() => undefined);
+	await page.locator('[data-test-id="ndv"]').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
 }
 
 /**

@@ -106,11 +106,26 @@ export async function startCluster(options: { postgres: Postgres; redis: Redis; 
 	}
 	const client = restClient(mainUrl);
 	await client.signIn(true);
+	return clusterApi({ client, mainUrl, webhookUrl, mainSlot, webhookSlot, workerSlots, launch, log });
+}
 
+/** The cluster's handle over its running slots: who ran what, and the kill, restart and stop of processes. */
+function clusterApi(parts: {
+	client: RestClient;
+	mainUrl: string;
+	webhookUrl: string;
+	mainSlot: Slot;
+	webhookSlot: Slot;
+	workerSlots: Slot[];
+	launch: (s: Slot) => Promise<N8nProcess>;
+	log: (line: string) => void;
+}): Cluster {
+	const { client, mainSlot, webhookSlot, workerSlots, launch, log } = parts;
+	const slots = [mainSlot, webhookSlot, ...workerSlots];
 	return {
 		...client,
-		url: mainUrl,
-		webhookUrl,
+		url: parts.mainUrl,
+		webhookUrl: parts.webhookUrl,
 		get main() {
 			return mainSlot.proc!;
 		},
@@ -120,9 +135,7 @@ export async function startCluster(options: { postgres: Postgres; redis: Redis; 
 		get workers() {
 			return workerSlots.map((s) => s.proc!);
 		},
-		workerOf(executionId) {
-			return workerSlots.find((s) => s.proc?.started.has(String(executionId)))?.name;
-		},
+		workerOf: (executionId) => workerSlots.find((s) => s.proc?.started.has(String(executionId)))?.name,
 		async killWorker(index) {
 			const proc = workerSlots[index].proc!;
 			await proc.process.stop('SIGKILL', 5_000);
@@ -148,12 +161,8 @@ export async function startCluster(options: { postgres: Postgres; redis: Redis; 
 			await client.signIn(false);
 			return Math.round((Date.now() - before) / 1000);
 		},
-		tail(lines) {
-			return slots.map((s) => `--- ${s.name}\n${(s.proc?.process.logs ?? []).slice(-lines).join('\n')}`).join('\n');
-		},
-		async stop() {
-			await stopSlots(slots);
-		},
+		tail: (lines) => slots.map((s) => `--- ${s.name}\n${(s.proc?.process.logs ?? []).slice(-lines).join('\n')}`).join('\n'),
+		stop: async () => await stopSlots(slots),
 	};
 }
 
