@@ -6,7 +6,7 @@
  * binary mode, the CRM sync example into Postgres, a worker killed mid-burst, and a main-process
  * restart. Everything it started is stopped by process id, also on failure or interruption.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { startSandbox, type Sandbox } from '../sandbox/index.mts';
@@ -52,6 +52,7 @@ async function stopAll(): Promise<void> {
 	rmSync(workDir, { recursive: true, force: true });
 }
 installExitHandlers(stopAll, log);
+removeStaleRuns();
 const deadline = setTimeout(() => process.kill(process.pid, 'SIGTERM'), DEADLINE_MS);
 
 const figures: Record<string, unknown> = {};
@@ -88,6 +89,21 @@ log(`figures ${JSON.stringify(figures, null, 2)}`);
 log(failures.length ? `${failures.length} check(s) failed (n8n's logs: ${logDir})` : 'all checks passed');
 log(`took ${figures.totalS as number} s`);
 process.exit(failures.length ? 1 : 0);
+
+/** Folders of earlier runs whose process is gone (killed outright, so it could not clean up). */
+function removeStaleRuns(): void {
+	const base = join(E2E_DIR, '.queue');
+	if (!existsSync(base)) return;
+	for (const name of readdirSync(base)) {
+		const pid = Number(/^run-(\d+)$/.exec(name)?.[1]);
+		if (!pid || pid === process.pid) continue;
+		try {
+			process.kill(pid, 0);
+		} catch {
+			rmSync(join(base, name), { recursive: true, force: true });
+		}
+	}
+}
 
 async function createCredentials(n8n: Cluster, sb: Sandbox, pg: Postgres): Promise<QueueRun['credentials']> {
 	const create = async (name: string, type: string, data: Record<string, unknown>) => (await n8n.rest<{ id: string }>('POST', '/credentials', { name, type, data })).id;

@@ -11,6 +11,7 @@ import { captureEditor } from './lib/browser.mts';
 import { showcaseWorkflow } from './lib/showcase.mts';
 import { runExamples } from './lib/examples.mts';
 import { fileURLToPath } from 'node:url';
+import { installExitHandlers } from './lib/processes.mts';
 import { ensureE2eInstall } from './lib/setup.mts';
 
 const started = Date.now();
@@ -34,6 +35,11 @@ await ensureE2eInstall(log);
 const sandbox = await startSandbox({ log: () => {}, seed: { cdrs: 2000 } });
 log(`sandbox: virtual number ${sandbox.vnUrl}, SMS ${sandbox.smsUrl}`);
 let n8n: N8nServer | undefined;
+// Ctrl-C, SIGTERM (CI's time limit) or a crash: n8n and the sandbox are stopped all the same.
+installExitHandlers(async () => {
+	await n8n?.stop();
+	await sandbox.close();
+}, log);
 try {
 	n8n = await startN8n(log);
 	const types = await n8n.get<Array<{ name: string }>>('/types/nodes.json');

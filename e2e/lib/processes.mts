@@ -1,7 +1,8 @@
 /**
  * The servers an e2e run starts (Postgres, Redis, n8n processes), each stopped by its process id:
  * on a normal stop, and on failure, Ctrl-C, SIGTERM (CI's timeout) or an uncaught error, also with
- * the processes they started themselves (n8n's task runners, Postgres's backends).
+ * the processes they started themselves (n8n's task runners, Postgres's backends). Each runs in its
+ * own process group, so signals meant for the run reach only the run, which then stops them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -52,7 +53,9 @@ export function spawnTracked(
 	args: string[],
 	options: { env?: NodeJS.ProcessEnv; cwd?: string; onLine?: (line: string) => void; logFile?: string } = {},
 ): Tracked {
-	const child: ChildProcess = spawn(command, args, { env: options.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+	// A process group of its own: a Ctrl-C or a timeout's signal to the run's group reaches the run,
+	// which stops its servers in order (n8n before the database it writes to), not all at once.
+	const child: ChildProcess = spawn(command, args, { env: options.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
 	if (child.pid === undefined) throw new Error(`${name}: ${command} could not be started`);
 	const pid = child.pid;
 	const logs: string[] = [];
@@ -131,8 +134,10 @@ export function installExitHandlers(cleanup: () => Promise<void>, log: (line: st
 			.catch((error: unknown) => log(`cleanup failed: ${String(error)}`))
 			.finally(() => process.exit(code));
 	};
-	process.once('SIGINT', () => bail('interrupted', 130));
-	process.once('SIGTERM', () => bail('terminated', 143));
+	// `on`, not `once`: the signal may come twice (to the group, and relayed by npm or tsx), and the
+	// second must not end the run in the middle of its cleanup.
+	process.on('SIGINT', () => bail('interrupted', 130));
+	process.on('SIGTERM', () => bail('terminated', 143));
 	process.once('uncaughtException', (error) => bail(`uncaught error ${error.stack ?? String(error)}`, 1));
 	process.once('unhandledRejection', (error) => bail(`unhandled rejection ${String(error)}`, 1));
 	process.once('exit', killAllTracked);

@@ -47,7 +47,7 @@ const FOREIGN_CALLBACK = 'https://crm.example.invalid/calls';
  * answers a callback only once the execution is stored and queued: on 2 busy cores about 0.1-0.3 s
  * each, so 32 callbacks at once wait 4 s and more, near the sandbox's 5 s limit (docs/queue-mode.md).
  */
-export const CALLS_AT_ONCE = 8;
+export const CALLS_AT_ONCE = 4;
 
 /** Which worker ran each execution, as counts by worker name. */
 export function spreadOver(cluster: Cluster, executions: StoredExecution[]): Record<string, number> {
