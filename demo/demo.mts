@@ -378,13 +378,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 			say(`Request body (pinned): ${JSON.stringify(input[0].json.body)}`);
 			const run = await runExample(workflow, { input, credentials, timezone });
 			const [out] = outputOf(run, call.name).map((item) => item.json);
-			check(out.call_uuid, 'the call was not placed: no call ID in the output');
-			const record = sandbox.control.cdr(text(out.call_uuid));
-			check(record, `the sandbox has no call ${text(out.call_uuid)}`);
-			say(`The service called ${text(out.destination)} and connected it to ${text(out.virtualnum)}: call ID ${text(out.call_uuid)}, ${record.call_status}, ${record.call_duration} s`);
+			check(out.callId, 'the call was not placed: no call ID in the output');
+			const record = sandbox.control.cdr(text(out.callId));
+			check(record, `the sandbox has no call ${text(out.callId)}`);
+			say(`The service called ${text(out.destination)} and connected it to ${text(out.virtualnum)}: call ID ${text(out.callId)}, ${record.call_status}, ${record.call_duration} s`);
 			// responseMode "lastNode" with "firstEntryJson": n8n answers with the JSON of the last node's first item.
 			say(`The webhook answers the request with: ${JSON.stringify(out)}`);
-			facts.clickToCall = { callId: text(out.call_uuid), destination: text(out.destination), virtualnum: text(out.virtualnum), webhookAnswer: out };
+			facts.clickToCall = { callId: text(out.callId), destination: text(out.destination), virtualnum: text(out.virtualnum), webhookAnswer: out };
 		});
 	} finally {
 		for (const trigger of [...active]) await deactivate(trigger).catch(() => undefined);

@@ -11,11 +11,15 @@ import { captureEditor } from './lib/browser.mts';
 import { showcaseWorkflow } from './lib/showcase.mts';
 import { runExamples } from './lib/examples.mts';
 import { fileURLToPath } from 'node:url';
+import { installExitHandlers } from './lib/processes.mts';
 import { ensureE2eInstall } from './lib/setup.mts';
 
 const started = Date.now();
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const SCREENSHOTS = `${ROOT}docs/screenshots`;
+// The tracked screenshots are rewritten only when asked (`npm run e2e -- --screenshots`, or
+// E2E_SCREENSHOTS=1); otherwise they go to e2e/screenshots (ignored by git), for a look after a failure.
+const WRITE_DOCS = process.argv.includes('--screenshots') || ['1', 'true', 'docs'].includes(process.env.E2E_SCREENSHOTS ?? '');
+const SCREENSHOTS = WRITE_DOCS ? `${ROOT}docs/screenshots` : `${ROOT}e2e/screenshots`;
 const log = (line: string) => console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 const failures: string[] = [];
 function check(condition: unknown, what: string): void {
@@ -26,11 +30,16 @@ function check(condition: unknown, what: string): void {
 	}
 }
 
-ensureE2eInstall(log);
+await ensureE2eInstall(log);
 // 2000 call records so the nightly export's pinned day has calls, as in the demo.
 const sandbox = await startSandbox({ log: () => {}, seed: { cdrs: 2000 } });
 log(`sandbox: virtual number ${sandbox.vnUrl}, SMS ${sandbox.smsUrl}`);
 let n8n: N8nServer | undefined;
+// Ctrl-C, SIGTERM (CI's time limit) or a crash: n8n and the sandbox are stopped all the same.
+installExitHandlers(async () => {
+	await n8n?.stop();
+	await sandbox.close();
+}, log);
 try {
 	n8n = await startN8n(log);
 	const types = await n8n.get<Array<{ name: string }>>('/types/nodes.json');

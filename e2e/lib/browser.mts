@@ -1,7 +1,8 @@
 /**
  * The n8n editor in Debian's Chromium (playwright-core): signs in, opens a workflow, checks every
- * node is on the canvas without a parameter issue, opens each node's panel with its operation
- * dropdown open, finds the package's nodes in the node panel, and saves screenshots.
+ * node is on the canvas without a parameter issue and shows no `[ERROR:` under a parameter, opens
+ * each node's panel with its operation dropdown open, finds the package's nodes in the node panel,
+ * and saves screenshots (into docs/screenshots only when asked: see run.mts).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -60,38 +61,7 @@ export async function captureEditor(
 		};
 		await shoot('editor-canvas.png');
 
-		for (const node of nodes) {
-			// Exact name: "Virtual Number" must not match "Virtual Number Trigger".
-			const canvasNode = page
-				.locator('[data-test-id="canvas-node"]')
-				.filter({ has: page.getByText(node.name, { exact: true }) });
-			if ((await canvasNode.count()) === 0) {
-				report.problems.push(`node "${node.name}" is not on the canvas`);
-				continue;
-			}
-			if ((await canvasNode.locator('[data-test-id="node-issues"]').count()) > 0) {
-				report.problems.push(`node "${node.name}" shows a parameter issue on the canvas`);
-			}
-			await canvasNode.first().dblclick();
-			await page.locator('[data-test-id="ndv"]').waitFor({ timeout: 20_000 });
-			await page.waitForTimeout(800);
-			if ((await page.locator('[data-test-id="ndv"] [data-test-id="parameter-issues"]').count()) > 0) {
-				report.problems.push(`node "${node.name}" shows a parameter issue in its panel`);
-			}
-			const webhookUrls = page.locator('[data-test-id="ndv"]').getByText('Webhook URLs', { exact: true });
-			if ((await webhookUrls.count()) > 0) {
-				await webhookUrls.first().click();
-				await page.waitForTimeout(600);
-			}
-			if (node.openOperation) {
-				await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-operation"]').click();
-				await page.waitForTimeout(600);
-			}
-			await shoot(node.shot);
-			await page.keyboard.press('Escape');
-			await page.locator('[data-test-id="ndv-close-button"]').click({ timeout: 5000 }).catch(() => undefined);
-			await page.locator('[data-test-id="ndv"]').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
-		}
+		for (const node of nodes) await visitNode(page, node, report, shoot);
 
 		for (const search of nodePanelSearches) {
 			await page.locator('[data-test-id="node-creator-plus-button"]').click();
@@ -108,6 +78,49 @@ export async function captureEditor(
 		await browser.close();
 	}
 	return report;
+}
+
+/** Opens one node's panel: checks it on the canvas and in its panel, and takes its screenshot. */
+async function visitNode(page: Page, node: EditorNode, report: EditorReport, shoot: (file: string) => Promise<void>): Promise<void> {
+	// Exact name: "Virtual Number" must not match "Virtual Number Trigger".
+	const canvasNode = page.locator('[data-test-id="canvas-node"]').filter({ has: page.getByText(node.name, { exact: true }) });
+	if ((await canvasNode.count()) === 0) {
+		report.problems.push(`node "${node.name}" is not on the canvas`);
+		return;
+	}
+	if ((await canvasNode.locator('[data-test-id="node-issues"]').count()) > 0) {
+		report.problems.push(`node "${node.name}" shows a parameter issue on the canvas`);
+	}
+	await canvasNode.first().dblclick();
+	await page.locator('[data-test-id="ndv"]').waitFor({ timeout: 20_000 });
+	await page.waitForTimeout(800);
+	if ((await page.locator('[data-test-id="ndv"] [data-test-id="parameter-issues"]').count()) > 0) {
+		report.problems.push(`node "${node.name}" shows a parameter issue in its panel`);
+	}
+	for (const error of await shownErrors(page)) report.problems.push(`node "${node.name}" shows ${error} under a parameter`);
+	const webhookUrls = page.locator('[data-test-id="ndv"]').getByText('Webhook URLs', { exact: true });
+	if ((await webhookUrls.count()) > 0) {
+		await webhookUrls.first().click();
+		await page.waitForTimeout(600);
+	}
+	if (node.openOperation) {
+		await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-operation"]').click();
+		await page.waitForTimeout(600);
+	}
+	await shoot(node.shot);
+	await page.keyboard.press('Escape');
+	await page.locator('[data-test-id="ndv-close-button"]').click({ timeout: 5000 }).catch(() => undefined);
+	await page.locator('[data-test-id="ndv"]').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+}
+
+/**
+ * The errors n8n writes under parameters (an expression's preview, e.g. `[ERROR: Cannot access
+ * "caller" due to security concerns]`), read from the parameter panel's text.
+ */
+async function shownErrors(page: Page): Promise<string[]> {
+	const panel = page.locator('[data-test-id="ndv"] [data-test-id="node-parameters"]');
+	const text = (await panel.count()) > 0 ? await panel.first().innerText() : await page.locator('[data-test-id="ndv"]').innerText();
+	return [...text.matchAll(/\[ERROR:[^\]\n]*\]?/g)].map((match) => match[0]);
 }
 
 async function signIn(page: Page, url: string): Promise<void> {

@@ -18,6 +18,7 @@ const CALLED = '0722000101';
 interface ExampleNode {
 	name: string;
 	type: string;
+	webhookId?: string;
 	credentials?: Record<string, { id: string; name: string }>;
 }
 interface Example {
@@ -77,7 +78,14 @@ export async function runExamples(
 
 	// 1. Scheduled SMS campaign, delivery reports into the (active) delivery trigger.
 	await activate('sms-delivery-reports.json');
-	await waitFor(async () => true, 1000);
+	// n8n 2.40 publishes a workflow in the background after answering: the reports must not arrive
+	// before its webhook is live. An empty request starts no execution (the trigger answers it OK).
+	const reportsTrigger = imported.get('sms-delivery-reports.json')!.workflow.nodes.find((node) => /trigger/i.test(node.type))!;
+	const live = await waitFor(async () => {
+		const res = await fetch(`${n8n.url}/webhook/${String(reportsTrigger.webhookId)}/webhook`, { method: 'POST' });
+		return res.status === 200 ? true : undefined;
+	}, 60_000);
+	check(live, 'sms-delivery-reports: the published trigger answers at its production URL');
 	const campaign = await manualRun('sms-campaign-scheduled.json');
 	check(campaign?.status === 'success', `sms-campaign-scheduled: the campaign ran in n8n (${campaign?.status ?? 'no execution'})`);
 	const sent = sandbox.control.requests({ operation: 'send_sms' });
@@ -119,9 +127,9 @@ export async function runExamples(
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify({ phone: '+972 50-123 4567' }),
 		});
-		return res.status === 200 ? ((await res.json()) as { call_uuid?: string }) : undefined;
+		return res.status === 200 ? ((await res.json()) as { callId?: string }) : undefined;
 	});
-	check(answer?.call_uuid, `click-to-call-from-webhook: the production webhook placed a call and answered ${JSON.stringify(answer)}`);
+	check(answer?.callId, `click-to-call-from-webhook: the production webhook placed a call (callId) and answered ${JSON.stringify(answer)}`);
 	await deactivate('click-to-call-from-webhook.json');
 
 	// 5. Call ended → call record → recording, through the real trigger.

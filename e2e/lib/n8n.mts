@@ -1,11 +1,15 @@
 /** A real n8n server (Node 24) with this package installed as a community package, and its REST API. */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { spawnTracked, type Tracked } from './processes.mts';
 import { N8N_BIN, NODE24, NODE24_DIR, ROOT_DIR } from './setup.mts';
+
+/** The version being tested, as n8n's list of installed community packages records it. */
+const PACKAGE_VERSION = (JSON.parse(readFileSync(join(ROOT_DIR, 'package.json'), 'utf8')) as { version: string }).version;
 
 export const OWNER = { email: 'owner@example.com', firstName: 'Demo', lastName: 'Owner', password: 'Virtualnum-e2e-1' };
 
@@ -30,7 +34,7 @@ export function installPackage(userFolder: string): void {
 	mkdirSync(target, { recursive: true });
 	writeFileSync(
 		join(nodesDir, 'package.json'),
-		JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { 'n8n-nodes-virtualnum': '0.1.0' } }),
+		JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { 'n8n-nodes-virtualnum': PACKAGE_VERSION } }),
 	);
 	execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1']);
 	rmSync(packDir, { recursive: true, force: true });
@@ -50,48 +54,46 @@ export interface N8nServer {
 	stop(): Promise<void>;
 }
 
-/** Starts n8n on the user folder and port; resolves once its REST API answers. */
-async function launch(userFolder: string, port: number, logs: string[], log: (line: string) => void): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
-	const brokerPort = await freePort();
-	const url = `http://127.0.0.1:${port}`;
-	const child: ChildProcess = spawn(NODE24, [N8N_BIN, 'start'], {
-		env: {
-			...process.env,
-			PATH: `${join(NODE24_DIR, 'bin')}:${process.env.PATH ?? ''}`,
-			N8N_USER_FOLDER: userFolder,
-			N8N_PORT: String(port),
-			N8N_LISTEN_ADDRESS: '127.0.0.1',
-			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
-			WEBHOOK_URL: `${url}/`,
-			N8N_EDITOR_BASE_URL: `${url}/`,
-			N8N_SECURE_COOKIE: 'false',
-			N8N_DIAGNOSTICS_ENABLED: 'false',
-			N8N_PERSONALIZATION_ENABLED: 'false',
-			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-			N8N_TEMPLATES_ENABLED: 'false',
-			N8N_COMMUNITY_PACKAGES_PREVENT_LOADING: 'false',
-			N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
-			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-			EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
-			EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
-			N8N_LOG_LEVEL: 'info',
-			DB_SQLITE_POOL_SIZE: '2',
-		},
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	for (const stream of [child.stdout!, child.stderr!]) {
-		stream.setEncoding('utf8');
-		stream.on('data', (chunk: string) => logs.push(...chunk.split('\n').filter(Boolean)));
-	}
-	const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+/** The environment every n8n process of the e2e gets: Node 24 first on PATH, its own user folder, no telemetry, the community package loaded. */
+export function n8nEnv(userFolder: string, extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+	return {
+		...process.env,
+		PATH: `${join(NODE24_DIR, 'bin')}:${process.env.PATH ?? ''}`,
+		N8N_USER_FOLDER: userFolder,
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_COMMUNITY_PACKAGES_PREVENT_LOADING: 'false',
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
+		EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS: 'true',
+		N8N_LOG_LEVEL: 'info',
+		...extra,
+	};
+}
+
+/** Waits until `url` answers its readiness probe (and, for a main process, its REST API is up). */
+export async function waitUntilReady(
+	url: string,
+	what: string,
+	exited: Promise<number | null>,
+	logs: string[],
+	options: { rest: boolean; timeoutMs?: number },
+): Promise<number> {
 	const started = Date.now();
+	const timeoutMs = options.timeoutMs ?? 180_000;
 	for (;;) {
-		if (Date.now() - started > 180_000) throw new Error(`n8n did not become healthy in 180 s:\n${logs.slice(-30).join('\n')}`);
+		if (Date.now() - started > timeoutMs) throw new Error(`${what} did not become ready in ${timeoutMs / 1000} s:\n${logs.slice(-30).join('\n')}`);
 		const code = await Promise.race([exited, new Promise<'alive'>((r) => setTimeout(() => r('alive'), 1000))]);
-		if (code !== 'alive') throw new Error(`n8n exited with ${code}:\n${logs.slice(-30).join('\n')}`);
+		if (code !== 'alive') throw new Error(`${what} exited with ${code}:\n${logs.slice(-30).join('\n')}`);
 		try {
 			// /healthz answers before the REST API is up; readiness waits for it.
 			const res = await fetch(`${url}/healthz/readiness`);
+			if (res.ok && !options.rest) break;
 			const probe = await fetch(`${url}/rest/settings`);
 			const text = await probe.text();
 			if (res.ok && !text.includes('starting up')) break;
@@ -99,25 +101,18 @@ async function launch(userFolder: string, port: number, logs: string[], log: (li
 			// not listening yet
 		}
 	}
-	log(`n8n is healthy at ${url} after ${Math.round((Date.now() - started) / 1000)} s`);
-	return { child, exited };
+	return Math.round((Date.now() - started) / 1000);
 }
 
-async function terminate(server: { child: ChildProcess; exited: Promise<number | null> }): Promise<void> {
-	server.child.kill('SIGTERM');
-	const timer = setTimeout(() => server.child.kill('SIGKILL'), 15_000);
-	await server.exited;
-	clearTimeout(timer);
+export interface RestClient {
+	rest<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
+	get<T = unknown>(path: string): Promise<T>;
+	/** Creates the owner on a fresh instance (when `setup`), then signs in. */
+	signIn(setup: boolean): Promise<void>;
 }
 
-export async function startN8n(log: (line: string) => void): Promise<N8nServer> {
-	const userFolder = mkdtempSync(join(tmpdir(), 'virtualnum-n8n-'));
-	installPackage(userFolder);
-	const port = await freePort();
-	const url = `http://127.0.0.1:${port}`;
-	const logs: string[] = [];
-	let running = await launch(userFolder, port, logs, log);
-
+/** n8n's REST API with the owner's session cookie. */
+export function restClient(url: string): RestClient {
 	let cookie = '';
 	const request = async <T,>(method: string, path: string, body?: unknown): Promise<T> => {
 		const res = await fetch(`${url}${path}`, {
@@ -138,25 +133,56 @@ export async function startN8n(log: (line: string) => void): Promise<N8nServer> 
 		return (parsed.data ?? parsed) as T;
 	};
 	const rest = async <T,>(method: string, path: string, body?: unknown) => await request<T>(method, `/rest${path}`, body);
-	await rest('POST', '/owner/setup', OWNER);
-	const login = async () => await rest('POST', '/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
-	await login();
+	return {
+		rest,
+		get: async (path) => await request('GET', path),
+		async signIn(setup) {
+			if (setup) await rest('POST', '/owner/setup', OWNER);
+			await rest('POST', '/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
+		},
+	};
+}
+
+export async function startN8n(log: (line: string) => void): Promise<N8nServer> {
+	const userFolder = mkdtempSync(join(tmpdir(), 'virtualnum-n8n-'));
+	installPackage(userFolder);
+	const port = await freePort();
+	const brokerPort = await freePort();
+	const url = `http://127.0.0.1:${port}`;
+	const launch = async (): Promise<Tracked> => {
+		const child = spawnTracked('n8n', NODE24, [N8N_BIN, 'start'], {
+			env: n8nEnv(userFolder, {
+				N8N_PORT: String(port),
+				N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+				WEBHOOK_URL: `${url}/`,
+				N8N_EDITOR_BASE_URL: `${url}/`,
+				DB_SQLITE_POOL_SIZE: '2',
+			}),
+		});
+		const seconds = await waitUntilReady(url, 'n8n', child.exited, child.logs, { rest: true });
+		log(`n8n is healthy at ${url} after ${seconds} s`);
+		return child;
+	};
+	let child = await launch();
+	const client = restClient(url);
+	await client.signIn(true);
 
 	return {
 		url,
 		port,
 		userFolder,
-		logs,
-		rest,
-		get: async (path) => await request('GET', path),
+		get logs() {
+			return child.logs;
+		},
+		rest: client.rest,
+		get: client.get,
 		async restart() {
-			await terminate(running);
-			running = await launch(userFolder, port, logs, log);
-			cookie = '';
-			await login();
+			await child.stop('SIGTERM', 15_000);
+			child = await launch();
+			await client.signIn(false);
 		},
 		async stop() {
-			await terminate(running);
+			await child.stop('SIGTERM', 15_000);
 			rmSync(userFolder, { recursive: true, force: true });
 		},
 	};

@@ -98,7 +98,7 @@ describe('npm run demo (runDemo)', () => {
 		const call = result.facts.clickToCall!;
 		assert.equal(call.destination, '972501234567');
 		assert.equal(call.virtualnum, '0722000100');
-		assert.equal(call.webhookAnswer.call_uuid, call.callId);
+		assert.equal(call.webhookAnswer.callId, call.callId);
 	});
 
 	test('the report says what happened, names the files, and never shows a token', () => {

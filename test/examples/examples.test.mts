@@ -1,7 +1,8 @@
 /**
  * Every file of examples/ is a workflow n8n 2.40 imports and runs as it is: valid JSON, one trigger
  * (a core trigger of n8n-nodes-base 2.40.2 at an existing typeVersion, or this package's trigger),
- * every other node one of this package's nodes, connections between existing nodes, every
+ * every other node one of this package's nodes (or, where an example needs one, a listed core
+ * action node: Postgres in the CRM sync), connections between existing nodes, every
  * parameter of our nodes one the node defines and shows for the chosen resource and operation,
  * with valid values and no issue n8n's editor would flag, and the credentials by name.
  */
@@ -36,6 +37,7 @@ const EXPECTED_FILES = [
 	'blacklist-caller-from-form.json',
 	'call-ended-download-recording.json',
 	'click-to-call-from-webhook.json',
+	'crm-sync-call-records.json',
 	'nightly-call-record-export.json',
 	'sms-campaign-scheduled.json',
 	'sms-delivery-reports.json',
@@ -64,9 +66,20 @@ const CORE: Record<string, { file: string; versions: number[]; parameters: strin
 	},
 };
 
+/**
+ * The core action nodes an example may use (type → the examples using it, its typeVersion, its
+ * credential): the CRM sync writes into the user's own database, which this package cannot do.
+ * Checked against the installed n8n-nodes-base below, when the e2e install is present; the e2e
+ * queue-mode run (`npm run e2e:queue`) runs them against a real Postgres.
+ */
+const CORE_ACTIONS: Record<string, { examples: string[]; version: number; credential: string }> = {
+	'n8n-nodes-base.postgres': { examples: ['crm-sync-call-records.json'], version: 2.6, credential: 'postgres' },
+};
+
 const CREDENTIALS: Record<string, { id: string; name: string }> = {
 	virtualnumApi: { id: '1', name: 'Virtual Number sandbox' },
 	virtualnumSmsApi: { id: '2', name: 'SMS sandbox' },
+	postgres: { id: '3', name: 'CRM database' },
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -219,7 +232,7 @@ describe('examples/', () => {
 		assert.deepEqual(exampleFiles(), EXPECTED_FILES);
 	});
 
-	test('the core triggers are valid for the installed n8n-nodes-base (its nodes.json), when the e2e install is present', (t) => {
+	test('the core triggers and action nodes are valid for the installed n8n-nodes-base (its nodes.json), when the e2e install is present', (t) => {
 		const installed = installedCoreDescriptions();
 		if (!installed) {
 			t.skip('n8n-nodes-base is not installed under e2e/node_modules');
@@ -235,11 +248,14 @@ describe('examples/', () => {
 			}
 		}
 		for (const file of EXPECTED_FILES) {
-			const trigger = triggerOf(loadExample(file));
-			if (isOurs(trigger.type)) continue;
-			const description = installed.byName(trigger.type.replace('n8n-nodes-base.', ''), trigger.typeVersion);
-			assert.ok(description, `${file}: ${trigger.type} has no typeVersion ${trigger.typeVersion}`);
-			assert.deepEqual(parameterProblems(trigger, description), [], `${file}: ${trigger.name}`);
+			const workflow = loadExample(file);
+			const trigger = triggerOf(workflow);
+			const core = workflow.nodes.filter((node) => node === trigger ? !isOurs(node.type) : CORE_ACTIONS[node.type] !== undefined);
+			for (const node of core) {
+				const description = installed.byName(node.type.replace('n8n-nodes-base.', ''), node.typeVersion);
+				assert.ok(description, `${file}: ${node.type} has no typeVersion ${node.typeVersion}`);
+				assert.deepEqual(parameterProblems(node, description), [], `${file}: ${node.name}`);
+			}
 		}
 	});
 
@@ -276,10 +292,17 @@ describe('examples/', () => {
 				}
 			});
 
-			test('has exactly one trigger, first in the flow, and every other node is one of this package', () => {
+			test('has exactly one trigger, first in the flow, and every other node is one of this package or a listed core action node', () => {
 				const trigger = triggerOf(workflow);
 				for (const node of workflow.nodes) {
 					if (node === trigger) continue;
+					const core = CORE_ACTIONS[node.type];
+					if (core) {
+						assert.ok(core.examples.includes(file), `${node.name}: ${node.type} is not listed for ${file}`);
+						assert.equal(node.typeVersion, core.version, `${node.name}: typeVersion`);
+						assert.deepEqual(node.credentials, { [core.credential]: CREDENTIALS[core.credential] }, `${node.name}: credentials`);
+						continue;
+					}
 					assert.ok(isOurs(node.type), `${node.name}: ${node.type} is not a node of n8n-nodes-virtualnum`);
 					assert.ok(!isTrigger(node), `${node.name}: a second trigger`);
 					assert.ok(descriptions.has(node.type), `${node.name}: ${node.type} is not a node this package has`);

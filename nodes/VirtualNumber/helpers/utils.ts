@@ -87,6 +87,17 @@ export function callIdOutput(callId: string, result: IDataObject = {}): IDataObj
 }
 
 /**
+ * The answer of a call placement (its body is "not shown" in the spec). From version 1.1 the call's
+ * ID is under the vocabulary's name, `callId` (the trigger's and Call Record's name for it), when the
+ * answer has one; version 1 keeps the service's `call_uuid`, which its saved workflows read.
+ */
+export function placedCallOutput(this: IExecuteFunctions, result: IDataObject): IDataObject {
+	if (this.getNode().typeVersion < 1.1) return result;
+	const id = result.call_uuid ?? result[CALL_ID.column as string];
+	return id === undefined || id === null || id === '' ? result : callIdOutput(String(id), result);
+}
+
+/**
  * Adds a hint to the run: n8n shows it above the node's output. Absent before n8n 1.79 and, in
  * n8n 1.x, when the node runs as an AI agent's tool; then the output alone tells.
  */

@@ -199,3 +199,25 @@ describe('Virtual Number → Call → Create Click-to-Call Link', () => {
 		await refused({ ...base, options: { firstTarget: 'caller' } }, /^Call First: must be one of destination, virtualnum/);
 	});
 });
+
+describe('Virtual Number → Call: the placed call\'s ID by node version', () => {
+	const clickToCall = { resource: 'call', operation: 'clickToCall', virtualnum: rl(NUMBER), destination: '0501234567' };
+	const twoLeg = { resource: 'call', operation: 'twoLegCall', virtualnum1: rl(NUMBER), destination1: '0501234567', destination2: '0527654321' };
+
+	for (const [name, parameters] of [['Click to Call', clickToCall], ['Two-Leg Call', twoLeg]] as const) {
+		test(`${name}, version 1.1: callId first (the trigger's and Call Record's name), no call_uuid; it is the call the service recorded`, async () => {
+			const [item] = jsons(await run(parameters, { typeVersion: 1.1 }));
+			assert.equal(Object.keys(item)[0], 'callId');
+			assert.match(String(item.callId), /^\d+\.\d+$/);
+			assert.equal('call_uuid' in item, false);
+			await sandbox.control.settle();
+			assert.equal(sandbox.control.cdr(String(item.callId))?.cdr_ddi, NUMBER);
+		});
+
+		test(`${name}, version 1: call_uuid as before (saved workflows read it)`, async () => {
+			const [item] = jsons(await run(parameters, { typeVersion: 1 }));
+			assert.match(String(item.call_uuid), /^\d+\.\d+$/);
+			assert.equal('callId' in item, false);
+		});
+	}
+});

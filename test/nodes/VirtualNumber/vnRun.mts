@@ -10,13 +10,15 @@ export interface RunOptions {
 	input?: INodeExecutionData[];
 	continueOnFail?: boolean;
 	timezone?: string;
+	/** The node's version (1 when not given: the version saved workflows have). */
+	typeVersion?: number;
 }
 
 /** Runs one Virtual Number node with `parameters` against the sandbox. */
 export function vnRunner(sandbox: () => Sandbox) {
 	return async (parameters: Record<string, unknown>, options: RunOptions = {}): Promise<RunResult> =>
 		await runWorkflow({
-			nodes: [{ name: NODE, type: 'virtualNumber', parameters: parameters as IDataObject, continueOnFail: options.continueOnFail }],
+			nodes: [{ name: NODE, type: 'virtualNumber', typeVersion: options.typeVersion, parameters: parameters as IDataObject, continueOnFail: options.continueOnFail }],
 			input: options.input,
 			timezone: options.timezone,
 			credentials: { virtualnumApi: { baseUrl: sandbox().vnUrl, accessToken: sandbox().tokens.vn } },

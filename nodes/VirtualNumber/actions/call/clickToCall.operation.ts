@@ -5,7 +5,7 @@ import { InputChecks } from '../../../shared/checks';
 import { checkPhone } from '../../../shared/phones';
 import type { ItemOperation, RepeatEffect } from '../../../shared/router';
 import { virtualnumLocator } from '../../../shared/virtualnums';
-import { readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
+import { placedCallOutput, readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
 
 const properties: INodeProperties[] = [
 	virtualnumLocator({ description: 'The number the call is placed from; its settings (greetings, recording, destinations) apply' }),
@@ -39,5 +39,5 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	const destination = checkPhone(checks, 'Phone Number to Call', this.getNodeParameter('destination', itemIndex, ''));
 	const first = this.getNodeParameter('callVirtualnumFirst', itemIndex, false) as boolean;
 	const answer = await sendWrite.call(this, 'create_virtualnum_call', { virtualnum, destination, ...(first ? { first_target: 'virtualnum' } : {}) }, itemIndex);
-	return this.helpers.returnJsonArray({ ...resultObject(answer.result), virtualnum, destination });
+	return this.helpers.returnJsonArray({ ...placedCallOutput.call(this, resultObject(answer.result)), virtualnum, destination });
 };

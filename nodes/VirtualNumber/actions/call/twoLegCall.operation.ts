@@ -5,7 +5,7 @@ import { InputChecks } from '../../../shared/checks';
 import { checkPhone, checkVirtualnum } from '../../../shared/phones';
 import type { ItemOperation, RepeatEffect } from '../../../shared/router';
 import { virtualnumLocator } from '../../../shared/virtualnums';
-import { readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
+import { placedCallOutput, readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
 
 const properties: INodeProperties[] = [
 	virtualnumLocator({
@@ -121,7 +121,7 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	const stored = customParameters.call(this, checks);
 	const answer = await sendWrite.call(this, 'create_virtualnum_call_v2', { ...stored, ...params }, itemIndex);
 	return this.helpers.returnJsonArray({
-		...resultObject(answer.result),
+		...placedCallOutput.call(this, resultObject(answer.result)),
 		...params,
 		...(Object.keys(stored).length > 0 ? { custom_parameters: stored } : {}),
 	});
