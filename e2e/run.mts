@@ -9,6 +9,7 @@ import { startN8n, type N8nServer } from './lib/n8n.mts';
 import { triggerRoundTrip } from './lib/trigger.mts';
 import { captureEditor } from './lib/browser.mts';
 import { showcaseWorkflow } from './lib/showcase.mts';
+import { errorBranchRuns } from './lib/errorBranch.mts';
 import { runExamples } from './lib/examples.mts';
 import { fileURLToPath } from 'node:url';
 import { installExitHandlers } from './lib/processes.mts';
@@ -70,6 +71,7 @@ try {
 
 	await triggerRoundTrip(n8n, sandbox, vnCredential.id, check, log);
 	await runExamples(n8n, sandbox, { virtualnumApi: vnCredential.id, virtualnumSmsApi: smsCredential.id }, check, log);
+	await errorBranchRuns(n8n, sandbox, smsCredential.id, check, log);
 
 	const showcase = await n8n.rest<{ id: string }>('POST', '/workflows', showcaseWorkflow({ vn: vnCredential.id, sms: smsCredential.id }));
 	const editor = await captureEditor(

@@ -132,7 +132,7 @@ async function callsReadBack(run: QueueRun, crash: CrashResult): Promise<void> {
 			node(
 				'Calls',
 				'n8n-nodes-virtualnum.virtualNumber',
-				1,
+				1.1,
 				{ resource: 'cdr', operation: 'query', queryMode: 'sql', sql: `=SELECT cdr_uniqueid FROM webserviceview WHERE cdr_ddi = '${crash.trigger.number}' AND start_call >= '{{ $json.body.from }}' LIMIT 5000`, options: {} },
 				{ credentials: { virtualnumApi: { id: run.credentials.vn, name: 'Virtual Number sandbox' } } },
 			),
@@ -141,7 +141,7 @@ async function callsReadBack(run: QueueRun, crash: CrashResult): Promise<void> {
 	await waitUntil(async () => (await fetch(`${cluster.webhookUrl}/webhook/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ from }) })).status === 200, 30_000);
 	const [execution] = await waitForExecutions(postgres, created.id, 1, 60_000);
 	const rows = (await nodeOutputs(postgres, [execution.id], 'Calls')).get(execution.id) ?? [];
-	const ids = new Set(rows.map((row) => String(row.json.cdr_uniqueid)));
+	const ids = new Set(rows.map((row) => String(row.json.callId)));
 	check(crash.calls.every((call) => ids.has(call.id)), `worker crash: Call Record → Query since ${from} reads back all ${crash.calls.length} calls of the burst from the service, the killed ones included (${ids.size} rows)`);
 	await deactivate(cluster, created.id);
 }

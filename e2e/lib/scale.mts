@@ -22,6 +22,15 @@ import {
 	type Log,
 } from './workflows.mts';
 
+/**
+ * Whether `registered` is the trigger's production URL with its secret. The trigger adds its own
+ * query parameters after the secret (`vnt`, and `vnt_prev` holding the callback URL it replaced).
+ */
+function isTriggerUrl(registered: string, url: string, secret: string): boolean {
+	const parsed = new URL(registered);
+	return `${parsed.origin}${parsed.pathname}` === url && parsed.searchParams.get('secret') === secret && parsed.searchParams.get('vnt') === 'live';
+}
+
 export interface QueueRun {
 	cluster: Cluster;
 	postgres: Postgres;
@@ -74,7 +83,7 @@ export async function activateTrigger(run: QueueRun, name: string, number: strin
 		.filter((body) => body.virtualnum === number)
 		.map((body) => String(body.callback_url));
 	check(
-		registered && updates.length === 1 && updates[0] === `${url}?secret=queue-${number}`,
+		registered && updates.length === 1 && isTriggerUrl(updates[0], url, `queue-${number}`),
 		`${name}: activated on the main process, the trigger registered the webhook processor's production URL on ${number} (${updates.map((u) => u.replace(/secret=[^&]+/, 'secret=…')).join(', ') || 'nothing'})`,
 	);
 	return { workflowId: created.id, number, url, previousUrl };

@@ -15,6 +15,8 @@ export interface NodeJson {
 	parameters: Record<string, unknown>;
 	credentials?: Record<string, { id: string; name: string }>;
 	webhookId?: string;
+	/** Node settings → On Error (`continueErrorOutput`: failed items on the error output). */
+	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
 }
 
 export interface CreatedWorkflow {
