@@ -172,6 +172,7 @@ describe('GitHub workflows', () => {
 		assert.match(runs(ci.jobs.n8n1), /^npm run test:n8n1$/m);
 		const ciRun = readFileSync(join(ROOT, '.ci/run'), 'utf8');
 		assert.match(ciRun, /SKIP_N8N1/);
-		assert.match(ciRun, /^npm run scan$/m);
+		assert.match(ciRun, /^step "npm run scan" npm run scan$/m);
+		assert.match(ciRun, /^\tstep "npm run test:n8n1" npm run test:n8n1$/m);
 	});
 });
