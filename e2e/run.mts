@@ -11,6 +11,7 @@ import { captureEditor } from './lib/browser.mts';
 import { showcaseWorkflow } from './lib/showcase.mts';
 import { errorBranchRuns } from './lib/errorBranch.mts';
 import { runExamples } from './lib/examples.mts';
+import { retryAndRedirects } from './lib/retryAndRedirects.mts';
 import { fileURLToPath } from 'node:url';
 import { installExitHandlers } from './lib/processes.mts';
 import { ensureE2eInstall } from './lib/setup.mts';
@@ -72,6 +73,7 @@ try {
 	await triggerRoundTrip(n8n, sandbox, vnCredential.id, check, log);
 	await runExamples(n8n, sandbox, { virtualnumApi: vnCredential.id, virtualnumSmsApi: smsCredential.id }, check, log);
 	await errorBranchRuns(n8n, sandbox, smsCredential.id, check, log);
+	await retryAndRedirects(n8n, sandbox, { vn: vnCredential.id, sms: smsCredential.id }, check, log);
 
 	const showcase = await n8n.rest<{ id: string }>('POST', '/workflows', showcaseWorkflow({ vn: vnCredential.id, sms: smsCredential.id }));
 	const editor = await captureEditor(

@@ -17,6 +17,10 @@ export interface NodeJson {
 	webhookId?: string;
 	/** Node settings → On Error (`continueErrorOutput`: failed items on the error output). */
 	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
+	/** Node settings → Retry On Fail, Max. Tries, Wait Between Tries (ms). */
+	retryOnFail?: boolean;
+	maxTries?: number;
+	waitBetweenTries?: number;
 }
 
 export interface CreatedWorkflow {
