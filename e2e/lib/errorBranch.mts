@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { Sandbox } from '../../sandbox/index.mts';
 import type { N8nServer } from './n8n.mts';
 import { ROOT_DIR } from './setup.mts';
-import { node, waitUntil, type Check, type Log } from './workflows.mts';
+import { runFromPinned } from './manualRuns.mts';
+import { node, type Check, type Log } from './workflows.mts';
 
 interface RunItem {
 	json: Record<string, unknown>;
@@ -27,7 +28,7 @@ const flatted = createRequire(join(ROOT_DIR, 'e2e', 'package.json'))('flatted') 
 
 const RECIPIENTS = ['0501234567', 'not a phone', '0527654321'];
 
-function errorBranchWorkflow(smsCredentialId: string): Record<string, unknown> {
+function errorBranchWorkflow(smsCredentialId: string): { pinData: Record<string, unknown[]> } & Record<string, unknown> {
 	const send = node(
 		'Send SMS',
 		'n8n-nodes-virtualnum.bulkSms',
@@ -66,16 +67,8 @@ function outputs(run: StoredRun, name: string): RunItem[][] {
 }
 
 export async function errorBranchRuns(n8n: N8nServer, sandbox: Sandbox, smsCredentialId: string, check: Check, log: Log): Promise<void> {
-	const created = await n8n.rest<{ id: string }>('POST', '/workflows', errorBranchWorkflow(smsCredentialId));
 	sandbox.control.clearRequests();
-	const items = RECIPIENTS.map((phone) => ({ json: { phone } }));
-	const started = await n8n.rest<{ executionId?: string }>('POST', `/workflows/${created.id}/run`, {
-		triggerToStartFrom: { name: 'Start', data: { startTime: Date.now(), executionTime: 0, executionIndex: 0, source: [], data: { main: [items] } } },
-	});
-	const execution = await waitUntil(async () => {
-		const detail = await n8n.rest<{ status: string; data: string }>('GET', `/executions/${String(started.executionId)}`).catch(() => undefined);
-		return detail && !['running', 'new', 'waiting'].includes(detail.status) ? detail : undefined;
-	}, 60_000);
+	const execution = await runFromPinned(n8n, errorBranchWorkflow(smsCredentialId));
 	const run = execution ? (flatted.parse(execution.data) as StoredRun) : undefined;
 	check(execution?.status === 'success', `error output: the workflow ran to the end (${execution?.status ?? 'no execution'}${run?.resultData.error?.message ? `: ${run.resultData.error.message}` : ''})`);
 	if (!run) return;

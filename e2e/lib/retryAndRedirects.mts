@@ -6,31 +6,20 @@
  */
 import type { Sandbox } from '../../sandbox/index.mts';
 import type { N8nServer } from './n8n.mts';
-import { node, waitUntil, type Check, type Log } from './workflows.mts';
+import { runFromPinned, type StoredDetail } from './manualRuns.mts';
+import { node, type Check, type Log } from './workflows.mts';
 
 const DESTS = ['0521000001', '0521000002', '0521000003', '0521000004', '0521000005', '0521000006'];
 
-interface Detail {
-	status: string;
-	data: string;
-}
-
-/** Creates a manual workflow Start → `action`, runs it from Start's pinned items, answers the stored execution. */
-async function runOnce(n8n: N8nServer, name: string, action: ReturnType<typeof node>, items: Array<{ json: Record<string, unknown> }>): Promise<Detail | undefined> {
-	const created = await n8n.rest<{ id: string }>('POST', '/workflows', {
+/** A workflow Start → `action`, run from Start's pinned items. */
+async function runOnce(n8n: N8nServer, name: string, action: ReturnType<typeof node>, items: Array<{ json: Record<string, unknown> }>): Promise<StoredDetail | undefined> {
+	return await runFromPinned(n8n, {
 		name,
 		nodes: [node('Start', 'n8n-nodes-base.manualTrigger', 1, {}), action],
 		connections: { Start: { main: [[{ node: action.name, type: 'main', index: 0 }]] } },
 		pinData: { Start: items },
 		settings: { executionOrder: 'v1' },
 	});
-	const started = await n8n.rest<{ executionId?: string }>('POST', `/workflows/${created.id}/run`, {
-		triggerToStartFrom: { name: 'Start', data: { startTime: Date.now(), executionTime: 0, executionIndex: 0, source: [], data: { main: [items] } } },
-	});
-	return await waitUntil(async () => {
-		const detail = await n8n.rest<Detail>('GET', `/executions/${String(started.executionId)}`).catch(() => undefined);
-		return detail && !['running', 'new', 'waiting'].includes(detail.status) ? detail : undefined;
-	}, 60_000);
 }
 
 async function retryOnFail(n8n: N8nServer, sandbox: Sandbox, credentials: { vn: string; sms: string }, check: Check): Promise<void> {
