@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Sandbox } from '../../sandbox/index.mts';
 import type { N8nServer } from './n8n.mts';
 import { ROOT_DIR } from './setup.mts';
-import { runFromPinned } from './manualRuns.mts';
+import { runFromPinned } from './n8nExecutions.mts';
 import { node, type Check, type Log } from './workflows.mts';
 
 interface RunItem {

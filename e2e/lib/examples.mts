@@ -8,7 +8,9 @@ import { join } from 'node:path';
 
 import type { Sandbox } from '../../sandbox/index.mts';
 import type { N8nServer } from './n8n.mts';
+import { executionsOf, finished, type ExecutionSummary } from './n8nExecutions.mts';
 import { ROOT_DIR } from './setup.mts';
+import { waitUntil } from './workflows.mts';
 
 type Check = (condition: unknown, what: string) => void;
 
@@ -27,12 +29,6 @@ interface Example {
 	pinData?: Record<string, Array<{ json: unknown }>>;
 	[key: string]: unknown;
 }
-interface Execution {
-	id: string;
-	status: string;
-	startedAt?: string;
-}
-
 function loadExample(file: string, credentials: Record<string, string>): Example {
 	const workflow = JSON.parse(readFileSync(join(ROOT_DIR, 'examples', file), 'utf8')) as Example;
 	for (const node of workflow.nodes) {
@@ -81,7 +77,7 @@ export async function runExamples(
 	// n8n 2.40 publishes a workflow in the background after answering: the reports must not arrive
 	// before its webhook is live. An empty request starts no execution (the trigger answers it OK).
 	const reportsTrigger = imported.get('sms-delivery-reports.json')!.workflow.nodes.find((node) => /trigger/i.test(node.type))!;
-	const live = await waitFor(async () => {
+	const live = await waitUntil(async () => {
 		const res = await fetch(`${n8n.url}/webhook/${String(reportsTrigger.webhookId)}/webhook`, { method: 'POST' });
 		return res.status === 200 ? true : undefined;
 	}, 60_000);
@@ -96,10 +92,10 @@ export async function runExamples(
 		`sms-campaign-scheduled: one batch of ${batch.length} messages, each with the delivery trigger's production URL (${String(batch[0]?.callback_url)})`,
 	);
 	await sandbox.control.flushScheduled();
-	const reports = await waitFor(async () => {
+	const reports = await waitUntil(async () => {
 		const list = await executionsOf(n8n, imported.get('sms-delivery-reports.json')!.id);
 		return list.filter((e) => e.status === 'success').length >= 3 ? list : undefined;
-	});
+	}, 60_000);
 	check(reports && reports.length >= 3, `sms-delivery-reports: n8n ran the delivery trigger once per report (${reports?.length ?? 0} successful executions)`);
 	await deactivate('sms-delivery-reports.json');
 
@@ -121,22 +117,23 @@ export async function runExamples(
 
 	// 4. Click-to-call from a webhook: activated, then called like a website would.
 	await activate('click-to-call-from-webhook.json');
-	const answer = await waitFor(async () => {
+	const answer = await waitUntil(async () => {
 		const res = await fetch(`${n8n.url}/webhook/click-to-call`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify({ phone: '+972 50-123 4567' }),
 		});
 		return res.status === 200 ? ((await res.json()) as { callId?: string }) : undefined;
-	});
+	}, 60_000);
 	check(answer?.callId, `click-to-call-from-webhook: the production webhook placed a call (callId) and answered ${JSON.stringify(answer)}`);
 	await deactivate('click-to-call-from-webhook.json');
 
 	// 5. Call ended → call record → recording, through the real trigger.
 	await activate('call-ended-download-recording.json');
 	// n8n answers the activation before the trigger has registered every number.
-	const registered = await waitFor(async () =>
+	const registered = await waitUntil(async () =>
 		String(sandbox.control.virtualnum(CALLED)?.callback_url ?? '').startsWith(deliveryUrl) ? true : undefined,
+		60_000,
 	);
 	check(registered, `call-ended-download-recording: activation pointed the watched number ${CALLED} at n8n`);
 	const { call, callbacks } = await sandbox.control.placeCall({ virtualnum: CALLED, caller: '0501234567', answered: true, durationSec: 61 });
@@ -144,10 +141,10 @@ export async function runExamples(
 		callbacks.length > 0 && callbacks.every((c) => c.responseStatus === 200),
 		`call-ended-download-recording: the call's callbacks reached n8n (${callbacks.map((c) => `${c.kind} → HTTP ${c.responseStatus ?? c.error}`).join(', ')})`,
 	);
-	const recordingRun = await waitFor(async () => {
+	const recordingRun = await waitUntil(async () => {
 		const list = await executionsOf(n8n, imported.get('call-ended-download-recording.json')!.id);
 		return list.find((e) => e.status !== 'running' && e.status !== 'new');
-	});
+	}, 60_000);
 	const recordingData = recordingRun ? await executionData(n8n, recordingRun.id) : '';
 	check(
 		recordingRun?.status === 'success' && recordingData.includes(`${String(call.cdr_uniqueid)}.wav`),
@@ -157,28 +154,11 @@ export async function runExamples(
 	log('example workflows done');
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T | undefined> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value || Date.now() > deadline) return value;
-		await new Promise((resolve) => setTimeout(resolve, 500));
-	}
-}
-
-async function executionsOf(n8n: N8nServer, workflowId: string): Promise<Execution[]> {
-	const list = await n8n.rest<{ results: Execution[] }>(
-		'GET',
-		`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`,
-	);
-	return list.results ?? [];
-}
-
-async function waitForExecution(n8n: N8nServer, workflowId: string, executionId: string): Promise<Execution | undefined> {
-	return await waitFor(async () => {
+async function waitForExecution(n8n: N8nServer, workflowId: string, executionId: string): Promise<ExecutionSummary | undefined> {
+	return await waitUntil(async () => {
 		const found = (await executionsOf(n8n, workflowId)).find((e) => String(e.id) === String(executionId));
-		return found && found.status !== 'running' && found.status !== 'new' ? found : undefined;
-	});
+		return found && finished(found) ? found : undefined;
+	}, 60_000);
 }
 
 /** The stored run data of an execution, as text (n8n keeps it in its "flatted" form). */

@@ -6,7 +6,7 @@
  */
 import type { Sandbox } from '../../sandbox/index.mts';
 import type { N8nServer } from './n8n.mts';
-import { runFromPinned, type StoredDetail } from './manualRuns.mts';
+import { runFromPinned, type StoredDetail } from './n8nExecutions.mts';
 import { node, type Check, type Log } from './workflows.mts';
 
 const DESTS = ['0521000001', '0521000002', '0521000003', '0521000004', '0521000005', '0521000006'];

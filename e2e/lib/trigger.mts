@@ -9,6 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { startProxy } from '../../test/helpers/proxy.mts';
 import type { Sandbox } from '../../sandbox/index.mts';
 import type { N8nServer } from './n8n.mts';
+import { executionsOf, finished, type ExecutionSummary } from './n8nExecutions.mts';
+import { waitUntil } from './workflows.mts';
 
 type Check = (condition: unknown, what: string) => void;
 type Log = (line: string) => void;
@@ -16,11 +18,6 @@ type Log = (line: string) => void;
 const NUMBER = '0722000100';
 const FOREIGN_CALLBACK = 'https://crm.example.invalid/calls';
 const TRIGGER_TYPE = 'n8n-nodes-virtualnum.virtualNumberTrigger';
-
-interface ExecutionSummary {
-	id: string;
-	status: string;
-}
 
 interface TriggerWorkflow {
 	id: string;
@@ -63,14 +60,14 @@ async function roundTripAcrossRestart(n8n: N8nServer, sandbox: Sandbox, credenti
 	await callAndCheck(n8n, sandbox, workflow, check, 'after the restart');
 
 	await unpublish(n8n, workflow);
-	await waitFor(() => callbackOf(sandbox, NUMBER).url !== expectedUrl);
+	await waitUntil(() => callbackOf(sandbox, NUMBER).url !== expectedUrl, 30_000, 250);
 	const restored = callbackOf(sandbox, NUMBER);
 	check(restored.url === FOREIGN_CALLBACK && restored.option === 2, `deactivation after the restart restored the previous callback URL (${restored.url})`);
 	log(`trigger workflow ${workflow.id}: webhook ${workflow.productionUrl}`);
 }
 
 async function callAndCheck(n8n: N8nServer, sandbox: Sandbox, workflow: TriggerWorkflow, check: Check, when: string): Promise<void> {
-	const known = new Set((await executions(n8n, workflow.id)).map((execution) => execution.id));
+	const known = new Set((await executionsOf(n8n, workflow.id)).map((execution) => execution.id));
 	const { call, callbacks } = await sandbox.control.placeCall({ virtualnum: NUMBER, caller: '0501234567', answered: true, durationSec: 42 });
 	check(
 		callbacks.length === 1 && callbacks[0].responseStatus === 200 && callbacks[0].responseBody === '',
@@ -211,24 +208,8 @@ async function settled(n8n: N8nServer, workflow: TriggerWorkflow, done: (status:
 	return status;
 }
 
-async function waitFor(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
-}
-
-async function executions(n8n: N8nServer, workflowId: string): Promise<ExecutionSummary[]> {
-	const list = await n8n.rest<{ results: ExecutionSummary[] }>('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
-	return list.results ?? [];
-}
-
 async function waitForExecution(n8n: N8nServer, workflowId: string, known: Set<string>): Promise<ExecutionSummary | undefined> {
-	const deadline = Date.now() + 60_000;
-	while (Date.now() < deadline) {
-		const done = (await executions(n8n, workflowId)).find((e) => !known.has(e.id) && e.status !== 'running' && e.status !== 'new' && e.status !== 'waiting');
-		if (done) return done;
-		await new Promise((resolve) => setTimeout(resolve, 500));
-	}
-	return undefined;
+	return await waitUntil(async () => (await executionsOf(n8n, workflowId)).find((e) => !known.has(e.id) && finished(e)), 60_000);
 }
 
 async function setCallback(sandbox: Sandbox, number: string, url: string, option: number): Promise<void> {

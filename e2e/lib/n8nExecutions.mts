@@ -1,6 +1,21 @@
-/** A workflow run by hand in the real n8n, as a user's Execute Workflow does: from its trigger's pinned items. */
+/** Executions in the real n8n, read through its REST API; a workflow run by hand from its trigger's pinned items. */
 import type { N8nServer } from './n8n.mts';
 import { waitUntil } from './workflows.mts';
+
+export interface ExecutionSummary {
+	id: string;
+	status: string;
+	startedAt?: string;
+}
+
+/** Whether an execution has ended (successfully or not). */
+export const finished = (execution: { status: string }): boolean => !['running', 'new', 'waiting'].includes(execution.status);
+
+/** The executions n8n lists for a workflow (newest first). */
+export async function executionsOf(n8n: N8nServer, workflowId: string): Promise<ExecutionSummary[]> {
+	const list = await n8n.rest<{ results: ExecutionSummary[] }>('GET', `/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
+	return list.results ?? [];
+}
 
 export interface StoredDetail {
 	status: string;
@@ -20,6 +35,6 @@ export async function runFromPinned(n8n: N8nServer, workflow: { pinData: Record<
 	});
 	return await waitUntil(async () => {
 		const detail = await n8n.rest<StoredDetail>('GET', `/executions/${String(started.executionId)}`).catch(() => undefined);
-		return detail && !['running', 'new', 'waiting'].includes(detail.status) ? detail : undefined;
+		return detail && finished(detail) ? detail : undefined;
 	}, 60_000);
 }
