@@ -19,7 +19,10 @@ export class VirtualnumApi implements ICredentialType {
 
 	displayName = 'Virtual Number API';
 
-	icon = { light: 'file:../icons/virtualnum.svg', dark: 'file:../icons/virtualnum.dark.svg' } as const;
+	icon = {
+		light: 'file:../icons/virtualnum.svg',
+		dark: 'file:../icons/virtualnum.dark.svg',
+	} as const;
 
 	documentationUrl = 'https://github.com/n8n-nodes-virtualnum/n8n-nodes-virtualnum#credentials';
 
@@ -45,9 +48,15 @@ export class VirtualnumApi implements ICredentialType {
 		},
 	];
 
-	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
 		const token = typeof credentials.accessToken === 'string' ? credentials.accessToken.trim() : '';
 		if (token === '') return requestOptions;
-		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${token}` } };
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, Authorization: `Bearer ${token}` },
+		};
 	}
 }

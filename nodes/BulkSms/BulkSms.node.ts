@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { virtualnumSmsApiTest } from '../shared/credentialTests';
@@ -16,7 +21,8 @@ export class BulkSms implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Send SMS campaigns in batches, schedule messages, manage sender names and check credit',
+		description:
+			'Send SMS campaigns in batches, schedule messages, manage sender names and check credit',
 		defaults: { name: 'Bulk SMS' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -23,13 +23,17 @@ export type SmsSenderKind = 'text' | 'phone' | 'speedDial';
  * Normalizes a sender: a text sender as is, a phone number to digits only ("+972-50-123 4567" →
  * "972501234567"), a speed dial `*XXXX` as is. Undefined when it fits none of the rules.
  */
-export function normalizeSmsSender(raw: string): { kind: SmsSenderKind; value: string } | undefined {
+export function normalizeSmsSender(
+	raw: string,
+): { kind: SmsSenderKind; value: string } | undefined {
 	const text = raw.trim();
 	if (/^\*\d{4}$/.test(text)) return { kind: 'speedDial', value: text };
 	// A text sender starts with a Latin letter, so anything starting with a digit, + or ( is a phone.
 	if (/^[+\d(]/.test(text)) {
 		const digits = phoneDigits(text);
-		return digits && SMS_LIMITS.phoneSender.pattern.test(digits) ? { kind: 'phone', value: digits } : undefined;
+		return digits && SMS_LIMITS.phoneSender.pattern.test(digits)
+			? { kind: 'phone', value: digits }
+			: undefined;
 	}
 	return SMS_LIMITS.textSender.pattern.test(text) ? { kind: 'text', value: text } : undefined;
 }
@@ -37,5 +41,6 @@ export function normalizeSmsSender(raw: string): { kind: SmsSenderKind; value: s
 /** The rules of a sender, in the user's words, for error messages and hints. */
 export const SMS_SENDER_RULES = {
 	text: 'a text sender must be 3-11 characters, start with a Latin letter and contain only a-z A-Z 0-9 _ -',
-	phone: 'a phone sender must be a phone number (digits; spaces, dashes, dots, brackets and a leading + are removed) or a speed dial *XXXX',
+	phone:
+		'a phone sender must be a phone number (digits; spaces, dashes, dots, brackets and a leading + are removed) or a speed dial *XXXX',
 } as const;

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { virtualnumApiTest } from '../shared/credentialTests';
@@ -10,7 +15,10 @@ export class VirtualNumber implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Virtual Number',
 		name: 'virtualNumber',
-		icon: { light: 'file:../../icons/virtualnum.svg', dark: 'file:../../icons/virtualnum.dark.svg' },
+		icon: {
+			light: 'file:../../icons/virtualnum.svg',
+			dark: 'file:../../icons/virtualnum.dark.svg',
+		},
 		group: ['transform'],
 		// 1.1 opens on Call Record → Query; version 1 keeps Account → Test Connection (see resourceFields).
 		version: [1, 1.1],

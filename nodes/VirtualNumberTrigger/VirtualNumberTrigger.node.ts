@@ -16,7 +16,10 @@ import { checkRegistration, createRegistration, deleteRegistration } from './reg
 import { maskError, ownSecret } from './secrets';
 
 /** Runs a lifecycle method; any error leaves with every secret masked (the service may quote URLs). */
-async function masked(context: IHookFunctions, method: (this: IHookFunctions) => Promise<boolean>): Promise<boolean> {
+async function masked(
+	context: IHookFunctions,
+	method: (this: IHookFunctions) => Promise<boolean>,
+): Promise<boolean> {
 	try {
 		return await method.call(context);
 	} catch (error) {
@@ -28,11 +31,15 @@ export class VirtualNumberTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Virtual Number Trigger',
 		name: 'virtualNumberTrigger',
-		icon: { light: 'file:../../icons/virtualnum.svg', dark: 'file:../../icons/virtualnum.dark.svg' },
+		icon: {
+			light: 'file:../../icons/virtualnum.svg',
+			dark: 'file:../../icons/virtualnum.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
-		description: 'Starts the workflow when a call starts or ends on your virtual numbers, or when an SMS delivery status arrives',
+		description:
+			'Starts the workflow when a call starts or ends on your virtual numbers, or when an SMS delivery status arrives',
 		defaults: { name: 'Virtual Number Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -55,8 +62,20 @@ export class VirtualNumberTrigger implements INodeType {
 		// entry has lifecycle methods (n8n's own nodes name the second `setup`), so n8n registers once.
 		// Callbacks are answered with an empty body, as a callback endpoint should.
 		webhooks: [
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: 'noData', path: 'webhook' },
-			{ name: 'setup', httpMethod: 'GET', responseMode: 'onReceived', responseData: 'noData', path: 'webhook' },
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: 'noData',
+				path: 'webhook',
+			},
+			{
+				name: 'setup',
+				httpMethod: 'GET',
+				responseMode: 'onReceived',
+				responseData: 'noData',
+				path: 'webhook',
+			},
 		],
 		properties: triggerProperties,
 	};

@@ -33,7 +33,12 @@ export interface Callback {
 export const DEFAULT_OPTION = 2;
 
 /** The URL to register on a number whose callback before the trigger was `previous`. */
-export function registeredUrl(webhookUrl: string, secret: string, mode: UrlMode, previous: Callback): string {
+export function registeredUrl(
+	webhookUrl: string,
+	secret: string,
+	mode: UrlMode,
+	previous: Callback,
+): string {
 	const params = [
 		...(secret ? [`${TRIGGER_LIMITS.secretParam}=${encodeURIComponent(secret)}`] : []),
 		`${MARK_PARAM}=${mode}`,
@@ -73,13 +78,15 @@ export function marksOf(url: string): TriggerMarks {
 	const option = raw === undefined ? NaN : Number(raw.charAt(0));
 	return {
 		mode: mode === 'live' || mode === 'test' ? mode : undefined,
-		previous: raw !== undefined && option >= 1 && option <= 3 ? { option, url: raw.slice(1) } : undefined,
+		previous:
+			raw !== undefined && option >= 1 && option <= 3 ? { option, url: raw.slice(1) } : undefined,
 		secret: params?.get(TRIGGER_LIMITS.secretParam) ?? '',
 	};
 }
 
 /** n8n webhook ids are UUIDs; this trigger's webhook path is `webhook`. */
-const TRIGGER_PATH = /\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/webhook\/?$/i;
+const TRIGGER_PATH =
+	/\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/webhook\/?$/i;
 
 /** Whether a URL is a Virtual Number Trigger's (marked, or the path of one registered by version 0.1). */
 export function isTriggerUrl(url: string): boolean {

@@ -27,7 +27,8 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Call Ended',
 				value: 'callEnded',
-				description: 'A call to one of the numbers ended: who called, who answered, status and duration',
+				description:
+					'A call to one of the numbers ended: who called, who answered, status and duration',
 			},
 			{
 				name: 'Call Started',
@@ -38,7 +39,7 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'SMS Delivery Status',
 				value: 'smsDelivery',
 				description:
-					'The SMS service reports the delivery status of a message sent with this trigger\'s URL as its Delivery Report URL',
+					"The SMS service reports the delivery status of a message sent with this trigger's URL as its Delivery Report URL",
 			},
 		],
 	},
@@ -61,7 +62,8 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'All Numbers of the Account',
 				value: 'all',
-				description: 'Every number of the account, active or suspended, at the time the workflow is activated',
+				description:
+					'Every number of the account, active or suspended, at the time the workflow is activated',
 			},
 			{
 				name: 'Selected Numbers',
@@ -86,7 +88,9 @@ export const triggerProperties: INodeProperties[] = [
 				displayName: 'Number',
 				values: [
 					// The number's locator of both nodes: typed numbers follow the phone module's rule, as readSettings reads them.
-					virtualnumLocator({ description: 'A number of the account, picked from the list or typed' }),
+					virtualnumLocator({
+						description: 'A number of the account, picked from the list or typed',
+					}),
 				],
 			},
 		],
@@ -107,14 +111,15 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Fail Activation',
 				value: 'fail',
-				description: 'Activation stops, naming the numbers and their current callback URLs; nothing is changed',
+				description:
+					'Activation stops, naming the numbers and their current callback URLs; nothing is changed',
 			},
 		],
 		displayOptions: { show: { events: CALL_EVENTS } },
 	},
 	{
 		displayName:
-			"Listen for test event points the chosen numbers at the test URL for up to two minutes. Numbers an active workflow uses (this one or another) are refused, so testing never takes calls away from it: while this workflow is active, test with other numbers.",
+			'Listen for test event points the chosen numbers at the test URL for up to two minutes. Numbers an active workflow uses (this one or another) are refused, so testing never takes calls away from it: while this workflow is active, test with other numbers.',
 		name: 'testNotice',
 		type: 'notice',
 		default: '',
@@ -150,8 +155,12 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'maxBodyKb',
 				type: 'number',
 				default: 64, // TRIGGER_LIMITS.maxBodyKb.default (the lint wants a literal here)
-				typeOptions: { minValue: TRIGGER_LIMITS.maxBodyKb.min, maxValue: TRIGGER_LIMITS.maxBodyKb.max },
-				description: 'Larger requests are answered 413 and start nothing. Callbacks are a few hundred bytes.',
+				typeOptions: {
+					minValue: TRIGGER_LIMITS.maxBodyKb.min,
+					maxValue: TRIGGER_LIMITS.maxBodyKb.max,
+				},
+				description:
+					'Larger requests are answered 413 and start nothing. Callbacks are a few hundred bytes.',
 			},
 			{
 				displayName: 'Secret',

@@ -30,16 +30,39 @@ const EVENT_FIELDS = ['event', 'event_type', 'eventtype', 'type', 'callback_type
 
 /** Event words (letters only, lower-case) and the event each one names. */
 const EVENT_WORDS = new Map<string, TriggerEventName>([
-	...['start', 'started', 'callstart', 'callstarted', 'begin', 'ring', 'ringing', 'incoming'].map((word): [string, TriggerEventName] => [word, EVENTS.callStarted]),
-	...['end', 'ended', 'callend', 'callended', 'hangup', 'complete', 'completed', 'finished'].map((word): [string, TriggerEventName] => [word, EVENTS.callEnded]),
-	...['sms', 'smsdelivery', 'delivery', 'dlr', 'smsdlr', 'deliveryreport', 'smsstatus', 'deliverystatus'].map((word): [string, TriggerEventName] => [word, EVENTS.smsDelivery]),
+	...['start', 'started', 'callstart', 'callstarted', 'begin', 'ring', 'ringing', 'incoming'].map(
+		(word): [string, TriggerEventName] => [word, EVENTS.callStarted],
+	),
+	...['end', 'ended', 'callend', 'callended', 'hangup', 'complete', 'completed', 'finished'].map(
+		(word): [string, TriggerEventName] => [word, EVENTS.callEnded],
+	),
+	...[
+		'sms',
+		'smsdelivery',
+		'delivery',
+		'dlr',
+		'smsdlr',
+		'deliveryreport',
+		'smsstatus',
+		'deliverystatus',
+	].map((word): [string, TriggerEventName] => [word, EVENTS.smsDelivery]),
 ]);
 
 /**
  * Call statuses that mean the call is starting (CALLSTATUS=STARTED); any other status
  * (ENDED, ANSWER, NOANSWER, BUSY, …) is a call's outcome, so the call ended.
  */
-const STARTING_STATUSES = new Set(['started', 'start', 'ringing', 'ring', 'incoming', 'new', 'dialing', 'calling', 'inprogress']);
+const STARTING_STATUSES = new Set([
+	'started',
+	'start',
+	'ringing',
+	'ring',
+	'incoming',
+	'new',
+	'dialing',
+	'calling',
+	'inprogress',
+]);
 
 const names = (key: Parameters<typeof callField>[0]) => callField(key).callbackNames;
 
@@ -68,8 +91,10 @@ function letters(word: string): string {
 
 function callEventOf(fields: Fields): TriggerEventName {
 	const status = pick(fields, names('callStatus'));
-	if (status !== null) return STARTING_STATUSES.has(letters(status)) ? EVENTS.callStarted : EVENTS.callEnded;
-	const ended = pick(fields, [...names('endTime'), ...names('durationSec'), ...names('recordingUrl')]) !== null;
+	if (status !== null)
+		return STARTING_STATUSES.has(letters(status)) ? EVENTS.callStarted : EVENTS.callEnded;
+	const ended =
+		pick(fields, [...names('endTime'), ...names('durationSec'), ...names('recordingUrl')]) !== null;
 	return ended ? EVENTS.callEnded : EVENTS.callStarted;
 }
 
@@ -79,10 +104,12 @@ export function classify(fields: Fields): NormalizedEvent {
 	const named = word === null ? undefined : EVENT_WORDS.get(letters(word));
 	if (named) return named;
 	// The caller's generic names (from, caller_id) are left out: an SMS status may carry `from`.
-	const hasCall = pick(fields, [...names('callId'), ...names('virtualNumber'), 'cdr_ani', 'ani', 'cli']) !== null;
+	const hasCall =
+		pick(fields, [...names('callId'), ...names('virtualNumber'), 'cdr_ani', 'ani', 'cli']) !== null;
 	if (pick(fields, SMS_FIELDS.messageId) !== null && !hasCall) return EVENTS.smsDelivery;
 	if (hasCall) return callEventOf(fields);
-	if (pick(fields, ['dest']) !== null && pick(fields, SMS_FIELDS.deliveryStatus) !== null) return EVENTS.smsDelivery;
+	if (pick(fields, ['dest']) !== null && pick(fields, SMS_FIELDS.deliveryStatus) !== null)
+		return EVENTS.smsDelivery;
 	return 'unknown';
 }
 

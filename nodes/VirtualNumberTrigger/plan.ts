@@ -41,7 +41,13 @@ export type Owner =
 	| { kind: 'none' | 'foreign' }
 	| { kind: 'mine'; previous?: Callback }
 	/** Another trigger's (another workflow, this workflow in the other mode, or this one under another address). */
-	| { kind: 'trigger'; mode: UrlMode; previous?: Callback; sameWebhook: boolean; sameOrigin: boolean };
+	| {
+			kind: 'trigger';
+			mode: UrlMode;
+			previous?: Callback;
+			sameWebhook: boolean;
+			sameOrigin: boolean;
+	  };
 
 function originOf(url: string): string {
 	const match = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url);
@@ -62,7 +68,13 @@ export function ownerOf(url: string, own: OwnTrigger): Owner {
 	};
 }
 
-export type RefusalKind = 'foreign' | 'otherLive' | 'otherTest' | 'ownLive' | 'elsewhere' | 'tooLong';
+export type RefusalKind =
+	| 'foreign'
+	| 'otherLive'
+	| 'otherTest'
+	| 'ownLive'
+	| 'elsewhere'
+	| 'tooLong';
 
 export interface Refusal {
 	number: string;
@@ -124,7 +136,12 @@ export function planRegistration(
 		const owner = ownerOf(start.url, own);
 		const previous = previousFor(owner, start, own, { onExisting, legacy: legacy.get(number) });
 		if (typeof previous === 'string') {
-			plan.refused.push({ number, kind: previous, current: start.url, previous: 'previous' in owner ? owner.previous : undefined });
+			plan.refused.push({
+				number,
+				kind: previous,
+				current: start.url,
+				previous: 'previous' in owner ? owner.previous : undefined,
+			});
 			continue;
 		}
 		const url = registeredUrl(own.webhookUrl, own.secret, own.mode, previous);
@@ -145,7 +162,9 @@ export const NAMED_IN_ERRORS = 10;
 
 export function listNumbers(numbers: string[]): string {
 	const named = numbers.slice(0, NAMED_IN_ERRORS).join(', ');
-	return numbers.length > NAMED_IN_ERRORS ? `${named} and ${numbers.length - NAMED_IN_ERRORS} more` : named;
+	return numbers.length > NAMED_IN_ERRORS
+		? `${named} and ${numbers.length - NAMED_IN_ERRORS} more`
+		: named;
 }
 
 /** What is wrong, for one number and for several. */
@@ -155,12 +174,18 @@ const WHAT: Record<RefusalKind, [string, string]> = {
 		"already reports its calls to another workflow's Virtual Number Trigger",
 		"already report their calls to another workflow's Virtual Number Trigger",
 	],
-	otherTest: ["is being listened on by another workflow's test URL", "are being listened on by another workflow's test URL"],
+	otherTest: [
+		"is being listened on by another workflow's test URL",
+		"are being listened on by another workflow's test URL",
+	],
 	ownLive: [
 		"points at this workflow's production URL (the workflow is active)",
 		"point at this workflow's production URL (the workflow is active)",
 	],
-	elsewhere: ["points at this trigger's URL under another address", "point at this trigger's URL under another address"],
+	elsewhere: [
+		"points at this trigger's URL under another address",
+		"point at this trigger's URL under another address",
+	],
 	tooLong: [
 		"has a callback URL too long to be kept inside the trigger's URL",
 		"have callback URLs too long to be kept inside the trigger's URL",
@@ -196,6 +221,15 @@ export function refusalText(refused: Refusal[]): { message: string; description:
 	const message = `${subject} ${WHAT[kind][same.length === 1 ? 0 : 1]}: ${same.slice(0, NAMED_IN_ERRORS).map(shown).join(', ')}${same.length > NAMED_IN_ERRORS ? ` and ${same.length - NAMED_IN_ERRORS} more` : ''}`;
 	const kinds = [...new Set(refused.map((refusal) => refusal.kind))];
 	const others = refused.filter((refusal) => refusal.kind !== kind);
-	const rest = others.length > 0 ? ` Also: ${others.slice(0, NAMED_IN_ERRORS).map((refusal) => `${shown(refusal)} ${WHAT[refusal.kind][0]}`).join('; ')}.` : '';
-	return { message, description: `Nothing was changed. ${kinds.map((k) => FIX[k]).join(' ')}${rest}` };
+	const rest =
+		others.length > 0
+			? ` Also: ${others
+					.slice(0, NAMED_IN_ERRORS)
+					.map((refusal) => `${shown(refusal)} ${WHAT[refusal.kind][0]}`)
+					.join('; ')}.`
+			: '';
+	return {
+		message,
+		description: `Nothing was changed. ${kinds.map((k) => FIX[k]).join(' ')}${rest}`,
+	};
 }

@@ -12,7 +12,14 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { OWN_PARAMS } from './callbackUrl';
 import { isFirstCallStart } from './dedupe';
 import { EVENTS, type TriggerEventKey } from './description';
-import { callFields, classify, collect, smsFields, type Fields, type NormalizedEvent } from './fields';
+import {
+	callFields,
+	classify,
+	collect,
+	smsFields,
+	type Fields,
+	type NormalizedEvent,
+} from './fields';
 import {
 	attempt,
 	bodySize,
@@ -52,7 +59,11 @@ export function secretMatches(given: unknown, secret: string): boolean {
 /** The query without the parameters the trigger put on its own URL (its marks, and the secret when one is set). */
 function callerQuery(query: unknown, hidden: readonly string[]): Record<string, unknown> {
 	if (!isPlainObject(query)) return {};
-	return ownKeysObject(Object.keys(query).filter((key) => !hidden.includes(key)).map((key) => [key, query[key]]));
+	return ownKeysObject(
+		Object.keys(query)
+			.filter((key) => !hidden.includes(key))
+			.map((key) => [key, query[key]]),
+	);
 }
 
 /** The request's fields: the body's (an XML body is one root element holding them), then the query's. */
@@ -74,13 +85,23 @@ function gatherFields(body: unknown, query: Record<string, unknown>): Fields {
  * refuses in expressions renamed with a trailing underscore, safeKeys.ts). A body that could not
  * be read at all comes out as `rawBody` text.
  */
-export function normalizeRequest(request: ReceivedRequest, receivedAt: string, options: { removeSecret: boolean } = { removeSecret: false }): Normalized {
-	const hidden = options.removeSecret ? [...OWN_PARAMS, TRIGGER_LIMITS.secretParam] : [...OWN_PARAMS];
+export function normalizeRequest(
+	request: ReceivedRequest,
+	receivedAt: string,
+	options: { removeSecret: boolean } = { removeSecret: false },
+): Normalized {
+	const hidden = options.removeSecret
+		? [...OWN_PARAMS, TRIGGER_LIMITS.secretParam]
+		: [...OWN_PARAMS];
 	const query = callerQuery(request.query, hidden);
 	const { body, rawBody } = readBody(request);
 	const fields = gatherFields(body, query);
 	const event = classify(fields);
-	const empty = fields.size === 0 && rawBody === undefined && isEmptyBody(body) && Object.keys(query).length === 0;
+	const empty =
+		fields.size === 0 &&
+		rawBody === undefined &&
+		isEmptyBody(body) &&
+		Object.keys(query).length === 0;
 	const common: IDataObject = {
 		receivedAt,
 		method: request.method,
@@ -88,7 +109,12 @@ export function normalizeRequest(request: ReceivedRequest, receivedAt: string, o
 		body: withSafeKeys(body) as IDataObject,
 		...(rawBody !== undefined ? { rawBody } : {}),
 	};
-	const main = event === EVENTS.smsDelivery ? smsFields(fields) : event === 'unknown' ? {} : callFields(fields);
+	const main =
+		event === EVENTS.smsDelivery
+			? smsFields(fields)
+			: event === 'unknown'
+				? {}
+				: callFields(fields);
 	return { event, empty, item: { event, ...main, ...common } };
 }
 
@@ -109,52 +135,97 @@ function messageOf(error: unknown): string {
 	return attempt(() => String((error as Error).message)) ?? 'unknown error';
 }
 
-function log(context: IWebhookFunctions, level: 'warn' | 'error', message: string, meta?: IDataObject): void {
+function log(
+	context: IWebhookFunctions,
+	level: 'warn' | 'error',
+	message: string,
+	meta?: IDataObject,
+): void {
 	attempt(() => context.logger[level](`Virtual Number Trigger: ${message}`, meta));
 }
 
 function chosen(settings: TriggerSettings, event: NormalizedEvent): boolean {
 	if (event === 'unknown') return true; // unreadable requests still come out, so nothing is lost silently
-	return (Object.keys(EVENTS) as TriggerEventKey[]).some((key) => EVENTS[key] === event && settings.events.includes(key));
+	return (Object.keys(EVENTS) as TriggerEventKey[]).some(
+		(key) => EVENTS[key] === event && settings.events.includes(key),
+	);
 }
 
 /** Why a request must be refused (status and answer), or undefined when it passes. */
-function checkRequest(context: IWebhookFunctions, settings: TriggerSettings, request: ReceivedRequest): [number, string] | undefined {
+function checkRequest(
+	context: IWebhookFunctions,
+	settings: TriggerSettings,
+	request: ReceivedRequest,
+): [number, string] | undefined {
 	if (settings.allowList.length > 0 && !ipAllowed(request.ip, settings.allowList)) {
-		log(context, 'warn', 'refused a request from an address not in Allowed IPs', { ip: request.ip ?? 'unknown' });
+		log(context, 'warn', 'refused a request from an address not in Allowed IPs', {
+			ip: request.ip ?? 'unknown',
+		});
 		return [401, 'Unauthorized'];
 	}
 	if (settings.secret !== '') {
 		const query = isPlainObject(request.query) ? request.query : {};
 		if (!secretMatches(query[TRIGGER_LIMITS.secretParam], settings.secret)) {
-			log(context, 'warn', 'refused a request without the right secret', { ip: request.ip ?? 'unknown' });
+			log(context, 'warn', 'refused a request without the right secret', {
+				ip: request.ip ?? 'unknown',
+			});
 			return [401, 'Unauthorized'];
 		}
 	}
 	const size = bodySize(request);
 	if (size > settings.maxBodyBytes) {
-		log(context, 'warn', `refused a request of ${size} bytes (Max Body Size is ${settings.maxBodyBytes} bytes)`);
+		log(
+			context,
+			'warn',
+			`refused a request of ${size} bytes (Max Body Size is ${settings.maxBodyBytes} bytes)`,
+		);
 		return [413, 'Payload Too Large'];
 	}
 	return undefined;
 }
 
-function normalizeOrRaw(context: IWebhookFunctions, request: ReceivedRequest, receivedAt: string, settings: TriggerSettings): Normalized {
+function normalizeOrRaw(
+	context: IWebhookFunctions,
+	request: ReceivedRequest,
+	receivedAt: string,
+	settings: TriggerSettings,
+): Normalized {
 	try {
 		return normalizeRequest(request, receivedAt, { removeSecret: settings.secret !== '' });
 	} catch (error) {
 		// Never lose a request that passed the checks: it comes out as raw text.
 		const raw = textOf(request.rawBody) ?? attempt(() => JSON.stringify(request.body)) ?? '';
 		log(context, 'warn', `could not read a request (${messageOf(error)}); passed on as raw text`);
-		return { event: 'unknown', empty: false, item: { event: 'unknown', receivedAt, method: request.method, query: {}, body: {}, rawBody: raw } };
+		return {
+			event: 'unknown',
+			empty: false,
+			item: {
+				event: 'unknown',
+				receivedAt,
+				method: request.method,
+				query: {},
+				body: {},
+				rawBody: raw,
+			},
+		};
 	}
 }
 
 /** Whether the request starts the workflow: a chosen event (unknown ones too), not empty, not a repeated call start. */
-function starts(context: IWebhookFunctions, settings: TriggerSettings, normalized: Normalized, now: number): boolean {
+function starts(
+	context: IWebhookFunctions,
+	settings: TriggerSettings,
+	normalized: Normalized,
+	now: number,
+): boolean {
 	if (normalized.empty || !chosen(settings, normalized.event)) return false;
 	const callId = normalized.item.callId;
-	if (!settings.onceCallStarted || normalized.event !== EVENTS.callStarted || typeof callId !== 'string') return true;
+	if (
+		!settings.onceCallStarted ||
+		normalized.event !== EVENTS.callStarted ||
+		typeof callId !== 'string'
+	)
+		return true;
 	return attempt(() => isFirstCallStart(context, callId, now)) ?? true;
 }
 
@@ -168,7 +239,11 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 		settings = readSettings.call(this);
 	} catch (error) {
 		// Fail closed: without its settings the trigger cannot tell whether the request is allowed.
-		log(this, 'error', `refused a request: the trigger's settings could not be read (${messageOf(error)})`);
+		log(
+			this,
+			'error',
+			`refused a request: the trigger's settings could not be read (${messageOf(error)})`,
+		);
 		return refuse(this, 500, 'Trigger misconfigured');
 	}
 	let refusal: [number, string] | undefined;

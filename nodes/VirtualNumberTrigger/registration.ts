@@ -66,7 +66,14 @@ function ownTrigger(this: IHookFunctions, settings: TriggerSettings, option: num
 	const webhookUrl = webhookUrlOf.call(this);
 	const mode = this.getMode() === 'manual' ? 'test' : 'live';
 	checkTriggerUrl(this.getNode(), webhookUrl, settings.secret, mode);
-	return { webhookUrl, base: baseOf(webhookUrl), webhookId: String(this.getNode().webhookId ?? ''), mode, secret: settings.secret, option };
+	return {
+		webhookUrl,
+		base: baseOf(webhookUrl),
+		webhookId: String(this.getNode().webhookId ?? ''),
+		mode,
+		secret: settings.secret,
+		option,
+	};
 }
 
 // ---- version 0.1's records (static data) --------------------------------------------------------
@@ -77,14 +84,21 @@ interface LegacyRegistration {
 
 function legacyRegistrations(this: IHookFunctions): Record<string, LegacyRegistration> | undefined {
 	const saved = (this.getWorkflowStaticData('node') as IDataObject).registrations;
-	return saved && typeof saved === 'object' ? (saved as Record<string, LegacyRegistration>) : undefined;
+	return saved && typeof saved === 'object'
+		? (saved as Record<string, LegacyRegistration>)
+		: undefined;
 }
 
 /** What version 0.1 remembered of each number it registered at this URL. */
 function legacyFor(this: IHookFunctions, base: string): Map<string, Callback> {
 	const registration = legacyRegistrations.call(this)?.[base];
 	const numbers = Object.entries(registration?.numbers ?? {});
-	return new Map(numbers.map(([number, saved]) => [number, { url: text(saved.previousUrl), option: Number(saved.previousOption) || DEFAULT_OPTION }]));
+	return new Map(
+		numbers.map(([number, saved]) => [
+			number,
+			{ url: text(saved.previousUrl), option: Number(saved.previousOption) || DEFAULT_OPTION },
+		]),
+	);
 }
 
 /** Forgets version 0.1's records at this URL, but for the numbers still to restore. */
@@ -106,7 +120,13 @@ function dropLegacy(this: IHookFunctions, base: string, keep: string[] = []): vo
 function isRegistered(record: IDataObject, own: OwnTrigger): boolean {
 	const { url, option } = callbackOf(record);
 	const marks = marksOf(url);
-	return baseOf(url) === own.base && option === own.option && marks.mode === own.mode && marks.previous !== undefined && marks.secret === own.secret;
+	return (
+		baseOf(url) === own.base &&
+		option === own.option &&
+		marks.mode === own.mode &&
+		marks.previous !== undefined &&
+		marks.secret === own.secret
+	);
 }
 
 export async function checkRegistration(this: IHookFunctions): Promise<boolean> {
@@ -136,9 +156,13 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 	const own = ownTrigger.call(this, settings, settings.callbackOption);
 	const records = await chosenRecords.call(this, settings);
 	if (records.length === 0) {
-		throw new NodeOperationError(node, 'The account has no virtual numbers to register the trigger on', {
-			description: 'Allocate a number first, or choose Selected Numbers.',
-		});
+		throw new NodeOperationError(
+			node,
+			'The account has no virtual numbers to register the trigger on',
+			{
+				description: 'Allocate a number first, or choose Selected Numbers.',
+			},
+		);
 	}
 	// Phase 1, before any change: whose URL each number carries, what to register, what to refuse.
 	const plan = planRegistration(records, own, settings.onExisting, legacyFor.call(this, own.base));
@@ -148,12 +172,17 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 	}
 
 	// Phase 2: take the numbers over.
-	const register = async (update: Update) => await setCallback.call(this, update.record, { url: update.url, option: own.option });
+	const register = async (update: Update) =>
+		await setCallback.call(this, update.record, { url: update.url, option: own.option });
 	const { done, failures } = await forEachLimited(plan.updates, register, true);
 	if (failures.length > 0) throw await rollBack.call(this, done, failures[0]);
 
 	dropLegacy.call(this, own.base); // the numbers' URLs now carry what version 0.1 kept
-	logMasked(this, 'info', `${own.mode === 'test' ? 'listening for a test event' : 'registered'} on ${records.length} numbers (${plan.updates.length} updated): ${listNumbers(records.map((record) => text(record.virtualnum)))}`);
+	logMasked(
+		this,
+		'info',
+		`${own.mode === 'test' ? 'listening for a test event' : 'registered'} on ${records.length} numbers (${plan.updates.length} updated): ${listNumbers(records.map((record) => text(record.virtualnum)))}`,
+	);
 	return true;
 }
 
@@ -161,21 +190,49 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
  * Phase 3, after a failed update: puts every number changed so far back as it was when activation
  * started (the failed one too when its update may have been applied), and says what happened.
  */
-async function rollBack(this: IHookFunctions, done: Update[], failed: { item: Update; error: unknown }): Promise<NodeOperationError> {
+async function rollBack(
+	this: IHookFunctions,
+	done: Update[],
+	failed: { item: Update; error: unknown },
+): Promise<NodeOperationError> {
 	const uncertain = mayHaveBeenApplied(failed.error);
 	const changed = [...done.reverse(), ...(uncertain ? [failed.item] : [])];
-	const putBack = async (update: Update) => await withRetries(this.getNode(), async () => await setCallback.call(this, update.record, update.start));
+	const putBack = async (update: Update) =>
+		await withRetries(
+			this.getNode(),
+			async () => await setCallback.call(this, update.record, update.start),
+		);
 	const { failures } = await forEachLimited(changed, putBack, false);
-	for (const { item, error } of failures) logMasked(this, 'error', `could not roll back ${item.number}: ${describe(error)}`);
+	for (const { item, error } of failures)
+		logMasked(this, 'error', `could not roll back ${item.number}: ${describe(error)}`);
 	const notRestored = failures.map(({ item }) => item.number);
-	const { message, description } = failed.error as { message?: string; description?: string | null };
-	return new NodeOperationError(this.getNode(), `Could not register the trigger on ${failed.item.number}: ${message ?? String(failed.error)}`, {
-		description: [description, rollbackOutcome(failed.item.number, done.length, uncertain, notRestored)].filter(Boolean).join(' '),
-	});
+	const { message, description } = failed.error as {
+		message?: string;
+		description?: string | null;
+	};
+	return new NodeOperationError(
+		this.getNode(),
+		`Could not register the trigger on ${failed.item.number}: ${message ?? String(failed.error)}`,
+		{
+			description: [
+				description,
+				rollbackOutcome(failed.item.number, done.length, uncertain, notRestored),
+			]
+				.filter(Boolean)
+				.join(' '),
+		},
+	);
 }
 
-function rollbackOutcome(failedNumber: string, changed: number, uncertain: boolean, notRestored: string[]): string {
-	const maybe = uncertain ? `The service may have changed ${failedNumber} before the failure, so it was put back as well. ` : '';
+function rollbackOutcome(
+	failedNumber: string,
+	changed: number,
+	uncertain: boolean,
+	notRestored: string[],
+): string {
+	const maybe = uncertain
+		? `The service may have changed ${failedNumber} before the failure, so it was put back as well. `
+		: '';
 	if (notRestored.length > 0) {
 		return `${maybe}Could not put back ${listNumbers(notRestored)}: each still points at this trigger, with its previous callback URL kept inside that URL. n8n's clean-up after this failed activation tries again; if the service still fails, activate and deactivate the workflow once it answers, which puts them back.`;
 	}
@@ -191,7 +248,10 @@ function rollbackOutcome(failedNumber: string, changed: number, uncertain: boole
  * fail their checks (or SMS only) registered nothing: create runs on the same parameters (n8n's
  * clean-up and deactivation use the active version's) and fails before any request.
  */
-function deleteScope(this: IHookFunctions, legacy: Map<string, Callback>): 'nothing' | 'all' | string[] {
+function deleteScope(
+	this: IHookFunctions,
+	legacy: Map<string, Callback>,
+): 'nothing' | 'all' | string[] {
 	let settings: TriggerSettings | undefined;
 	try {
 		settings = readSettings.call(this);
@@ -199,7 +259,8 @@ function deleteScope(this: IHookFunctions, legacy: Map<string, Callback>): 'noth
 	} catch {
 		settings = undefined;
 	}
-	if (settings?.callbackOption === undefined) return legacy.size > 0 ? [...legacy.keys()] : 'nothing';
+	if (settings?.callbackOption === undefined)
+		return legacy.size > 0 ? [...legacy.keys()] : 'nothing';
 	if (settings.scope === 'all') return 'all';
 	return [...new Set([...settings.selected, ...legacy.keys()])];
 }
@@ -217,25 +278,44 @@ export async function deleteRegistration(this: IHookFunctions): Promise<boolean>
 	const failed = failures.map(({ item }) => text(item.virtualnum));
 	dropLegacy.call(this, base, failed);
 	if (failures.length === 0) return true;
-	throw new NodeOperationError(this.getNode(), `Could not restore the previous callback URL of ${listNumbers(failed)}`, {
-		description: `${failed[0]}: ${describe(failures[0].error)}. The other numbers were restored. The failed ones still point at this trigger, with their previous callback URL kept inside that URL: activating and deactivating the workflow again puts them back.`,
-	});
+	throw new NodeOperationError(
+		this.getNode(),
+		`Could not restore the previous callback URL of ${listNumbers(failed)}`,
+		{
+			description: `${failed[0]}: ${describe(failures[0].error)}. The other numbers were restored. The failed ones still point at this trigger, with their previous callback URL kept inside that URL: activating and deactivating the workflow again puts them back.`,
+		},
+	);
 }
 
-function logLeftAlone(context: IHookFunctions, numbers: string[], records: IDataObject[], base: string): void {
+function logLeftAlone(
+	context: IHookFunctions,
+	numbers: string[],
+	records: IDataObject[],
+	base: string,
+): void {
 	for (const number of numbers) {
 		const record = records.find((candidate) => text(candidate.virtualnum) === number);
-		if (!record) logMasked(context, 'info', `${number} is no longer in the account (released?); skipped`);
+		if (!record)
+			logMasked(context, 'info', `${number} is no longer in the account (released?); skipped`);
 		else if (callbackOf(record).url !== '' && baseOf(callbackOf(record).url) !== base) {
-			logMasked(context, 'info', `${number} does not point at this trigger; its callback URL was left as it is`);
+			logMasked(
+				context,
+				'info',
+				`${number} does not point at this trigger; its callback URL was left as it is`,
+			);
 		}
 	}
 }
 
 /** Puts back what the number had before this trigger (kept in its URL; version 0.1 kept it in the static data). */
-async function restoreNumber(this: IHookFunctions, record: IDataObject, legacy: Map<string, Callback>): Promise<void> {
+async function restoreNumber(
+	this: IHookFunctions,
+	record: IDataObject,
+	legacy: Map<string, Callback>,
+): Promise<void> {
 	const number = text(record.virtualnum);
-	const previous = marksOf(callbackOf(record).url).previous ?? legacy.get(number) ?? { url: '', option: DEFAULT_OPTION };
+	const previous = marksOf(callbackOf(record).url).previous ??
+		legacy.get(number) ?? { url: '', option: DEFAULT_OPTION };
 	try {
 		await withRetries(this.getNode(), async () => await setCallback.call(this, record, previous));
 	} catch (error) {

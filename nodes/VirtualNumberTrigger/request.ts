@@ -15,7 +15,9 @@ export interface ReceivedRequest {
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
+	return (
+		typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value)
+	);
 }
 
 export function attempt<T>(read: () => T): T | undefined {
@@ -52,7 +54,13 @@ export function isEmptyBody(body: unknown): boolean {
 export function ownKeysObject(entries: Iterable<[string, unknown]>): Record<string, unknown> {
 	const out: Record<string, unknown> = {};
 	for (const [key, value] of entries) {
-		if (!Object.prototype.hasOwnProperty.call(out, key)) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+		if (!Object.prototype.hasOwnProperty.call(out, key))
+			Object.defineProperty(out, key, {
+				value,
+				enumerable: true,
+				writable: true,
+				configurable: true,
+			});
 	}
 	return out;
 }
@@ -62,7 +70,8 @@ function parseText(text: string): unknown {
 	const trimmed = text.trim();
 	if (trimmed === '') return undefined;
 	if (/^[[{]/.test(trimmed)) return attempt(() => JSON.parse(trimmed) as unknown);
-	if (/^[^=&\s]+=[^&]*(&[^=&\s]+=[^&]*)*&?$/.test(trimmed)) return attempt(() => ownKeysObject(new URLSearchParams(trimmed)));
+	if (/^[^=&\s]+=[^&]*(&[^=&\s]+=[^&]*)*&?$/.test(trimmed))
+		return attempt(() => ownKeysObject(new URLSearchParams(trimmed)));
 	return undefined;
 }
 
@@ -73,7 +82,10 @@ export function readBody(request: ReceivedRequest): { body: unknown; rawBody?: s
 	if (bodyText === undefined) return { body: body ?? {} };
 	const parsed = parseText(bodyText);
 	if (parsed !== undefined) return { body: parsed };
-	const unreadBody = typeof body === 'string' || Buffer.isBuffer(body) || body instanceof Uint8Array ? {} : (body ?? {});
+	const unreadBody =
+		typeof body === 'string' || Buffer.isBuffer(body) || body instanceof Uint8Array
+			? {}
+			: (body ?? {});
 	return { body: unreadBody, rawBody: bodyText.trim() === '' ? undefined : bodyText };
 }
 

@@ -16,7 +16,8 @@ export const TRIGGER_LIMITS = {
 export function callbackUrlProblem(url: string): string | undefined {
 	if (!/^https?:\/\/[^\s/]+/i.test(url)) return 'must be an http:// or https:// address';
 	const max = LIMITS.callbackUrl.maxLength;
-	if (url.length > max) return `is ${url.length} characters long; the service accepts at most ${max}`;
+	if (url.length > max)
+		return `is ${url.length} characters long; the service accepts at most ${max}`;
 	return undefined;
 }
 
@@ -101,7 +102,8 @@ export function parseIpAllowList(text: string): { ranges: IpRange[]; invalid: st
 		const bytes = parseIpAddress(address);
 		const isV4 = bytes !== undefined && !address.includes(':');
 		const max = isV4 ? 32 : 128;
-		const prefix = prefixText === undefined ? max : /^\d{1,3}$/.test(prefixText) ? Number(prefixText) : NaN;
+		const prefix =
+			prefixText === undefined ? max : /^\d{1,3}$/.test(prefixText) ? Number(prefixText) : NaN;
 		if (!bytes || extra !== undefined || !Number.isInteger(prefix) || prefix < 0 || prefix > max) {
 			invalid.push(entry);
 			continue;

@@ -58,8 +58,17 @@ export function withSafeKeys(value: unknown, depth = 0): unknown {
 	const keys = Object.keys(source);
 	const out: Record<string, unknown> = {};
 	for (const key of keys) {
-		const name = safeName(key, (candidate) => keys.includes(candidate) || Object.prototype.hasOwnProperty.call(out, candidate));
-		Object.defineProperty(out, name, { value: withSafeKeys(source[key], depth + 1), enumerable: true, writable: true, configurable: true });
+		const name = safeName(
+			key,
+			(candidate) =>
+				keys.includes(candidate) || Object.prototype.hasOwnProperty.call(out, candidate),
+		);
+		Object.defineProperty(out, name, {
+			value: withSafeKeys(source[key], depth + 1),
+			enumerable: true,
+			writable: true,
+			configurable: true,
+		});
 	}
 	return out;
 }

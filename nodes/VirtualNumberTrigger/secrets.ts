@@ -26,7 +26,12 @@ export function maskSecrets(text: string, secrets: string[] = []): string {
 	let masked = text.replace(URL_PASSWORD, `$1${MASK}@`).replace(SECRET_VALUE, `$1${MASK}`);
 	for (const secret of secrets) {
 		if (secret === '') continue;
-		const forms = new Set([secret, encodeURIComponent(secret), encodeURIComponent(encodeURIComponent(secret)), JSON.stringify(secret).slice(1, -1)]);
+		const forms = new Set([
+			secret,
+			encodeURIComponent(secret),
+			encodeURIComponent(encodeURIComponent(secret)),
+			JSON.stringify(secret).slice(1, -1),
+		]);
 		for (const form of forms) masked = masked.split(form).join(MASK);
 	}
 	return masked;
@@ -47,15 +52,24 @@ export function maskError(error: unknown, secrets: string[]): unknown {
 	const mask = (value: string) => maskSecrets(value, secrets);
 	error.message = mask(error.message);
 	if (error.description) error.description = mask(error.description);
-	const scrub = <T>(value: T): T => (value === undefined ? value : (JSON.parse(mask(JSON.stringify(value))) as T));
+	const scrub = <T>(value: T): T =>
+		value === undefined ? value : (JSON.parse(mask(JSON.stringify(value))) as T);
 	if (error.context.data !== undefined) error.context.data = scrub(error.context.data);
 	const withCause = error as { cause?: unknown; messages?: string[] };
-	if (withCause.cause !== undefined && !(withCause.cause instanceof Error)) withCause.cause = scrub(withCause.cause);
-	if (Array.isArray(withCause.messages)) withCause.messages = withCause.messages.map((message) => mask(String(message)));
+	if (withCause.cause !== undefined && !(withCause.cause instanceof Error))
+		withCause.cause = scrub(withCause.cause);
+	if (Array.isArray(withCause.messages))
+		withCause.messages = withCause.messages.map((message) => mask(String(message)));
 	return error;
 }
 
 /** Writes a log line with every secret masked. */
-export function logMasked(context: IHookFunctions, level: 'info' | 'warn' | 'error', message: string): void {
-	context.logger[level](`Virtual Number Trigger: ${maskSecrets(message, [ownSecret.call(context)])}`);
+export function logMasked(
+	context: IHookFunctions,
+	level: 'info' | 'warn' | 'error',
+	message: string,
+): void {
+	context.logger[level](
+		`Virtual Number Trigger: ${maskSecrets(message, [ownSecret.call(context)])}`,
+	);
 }

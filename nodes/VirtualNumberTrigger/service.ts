@@ -30,7 +30,10 @@ export function text(value: unknown): string {
 
 export function callbackOf(record: IDataObject): Callback {
 	const option = Number(record.callback_url_option);
-	return { url: text(record.callback_url), option: Number.isInteger(option) && option >= 1 && option <= 3 ? option : DEFAULT_OPTION };
+	return {
+		url: text(record.callback_url),
+		option: Number.isInteger(option) && option >= 1 && option <= 3 ? option : DEFAULT_OPTION,
+	};
 }
 
 /** The number is not in the account: update_virtualnum's code, or getVirtualnum's own error (it found no record). */
@@ -87,7 +90,10 @@ async function allRecords(this: IHookFunctions): Promise<IDataObject[]> {
 }
 
 /** The records of the numbers the trigger covers; fails naming a selected number that is not in the account. */
-export async function chosenRecords(this: IHookFunctions, settings: TriggerSettings): Promise<IDataObject[]> {
+export async function chosenRecords(
+	this: IHookFunctions,
+	settings: TriggerSettings,
+): Promise<IDataObject[]> {
 	if (settings.scope === 'all') return await allRecords.call(this);
 	const records: IDataObject[] = [];
 	for (const number of settings.selected) records.push(await getVirtualnum.call(this, number));
@@ -98,15 +104,22 @@ export async function chosenRecords(this: IHookFunctions, settings: TriggerSetti
  * The current records of the numbers (all of the account when `numbers` is undefined), each read
  * with retries; a number missing from the result is no longer in the account.
  */
-export async function currentRecords(this: IHookFunctions, numbers?: string[]): Promise<IDataObject[]> {
+export async function currentRecords(
+	this: IHookFunctions,
+	numbers?: string[],
+): Promise<IDataObject[]> {
 	if (numbers === undefined || numbers.length > PAGE_INSTEAD_OF_SINGLE) {
 		const all = await withRetries(this.getNode(), async () => await allRecords.call(this));
-		return numbers === undefined ? all : all.filter((record) => numbers.includes(text(record.virtualnum)));
+		return numbers === undefined
+			? all
+			: all.filter((record) => numbers.includes(text(record.virtualnum)));
 	}
 	const found: IDataObject[] = [];
 	for (const number of numbers) {
 		try {
-			found.push(await withRetries(this.getNode(), async () => await getVirtualnum.call(this, number)));
+			found.push(
+				await withRetries(this.getNode(), async () => await getVirtualnum.call(this, number)),
+			);
 		} catch (error) {
 			if (!isNotInAccount(error)) throw asNodeError(this.getNode(), error);
 		}
@@ -120,10 +133,19 @@ export async function currentRecords(this: IHookFunctions, numbers?: string[]): 
  * had none) is sent explicitly, because the transport leaves empty parameters out and the
  * service only changes the fields it receives.
  */
-export async function setCallback(this: IHookFunctions, record: IDataObject, callback: Callback): Promise<void> {
+export async function setCallback(
+	this: IHookFunctions,
+	record: IDataObject,
+	callback: Callback,
+): Promise<void> {
 	const virtualnum = text(record.virtualnum);
 	if (callback.url !== '') {
-		await updateVirtualnum.call(this, virtualnum, { callback_url: callback.url, callback_url_option: callback.option }, { current: record });
+		await updateVirtualnum.call(
+			this,
+			virtualnum,
+			{ callback_url: callback.url, callback_url_option: callback.option },
+			{ current: record },
+		);
 		return;
 	}
 	const params: Record<string, string> = {

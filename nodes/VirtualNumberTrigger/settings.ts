@@ -40,11 +40,17 @@ function fail(node: INode, field: string, problem: string, fix: string): never {
 export function readSettings(this: TriggerContext): TriggerSettings {
 	const node = this.getNode();
 	const rawEvents = this.getNodeParameter('events', []) as unknown;
-	const events = (Array.isArray(rawEvents) ? rawEvents : []).filter((event): event is TriggerEventKey =>
-		Object.prototype.hasOwnProperty.call(EVENTS, String(event)),
+	const events = (Array.isArray(rawEvents) ? rawEvents : []).filter(
+		(event): event is TriggerEventKey =>
+			Object.prototype.hasOwnProperty.call(EVENTS, String(event)),
 	);
 	if (events.length === 0) {
-		fail(node, 'Events', 'choose at least one event', 'Pick Call Started, Call Ended or SMS Delivery Status.');
+		fail(
+			node,
+			'Events',
+			'choose at least one event',
+			'Pick Call Started, Call Ended or SMS Delivery Status.',
+		);
 	}
 	const callbackOption = callbackOptionFor(events);
 	const options = (this.getNodeParameter('options', {}) ?? {}) as IDataObject;
@@ -62,7 +68,12 @@ export function readSettings(this: TriggerContext): TriggerSettings {
 	const kb = Number(options.maxBodyKb ?? TRIGGER_LIMITS.maxBodyKb.default);
 	const { min, max } = TRIGGER_LIMITS.maxBodyKb;
 	if (!Number.isFinite(kb) || kb < min || kb > max) {
-		fail(node, 'Max Body Size (KB)', `must be a number from ${min} to ${max} (got ${String(options.maxBodyKb)})`, 'Correct the option.');
+		fail(
+			node,
+			'Max Body Size (KB)',
+			`must be a number from ${min} to ${max} (got ${String(options.maxBodyKb)})`,
+			'Correct the option.',
+		);
 	}
 
 	let scope: TriggerSettings['scope'] = 'all';
@@ -70,7 +81,8 @@ export function readSettings(this: TriggerContext): TriggerSettings {
 	let onExisting: TriggerSettings['onExisting'] = 'replace';
 	if (callbackOption !== undefined) {
 		scope = this.getNodeParameter('numbers', 'all') === 'selected' ? 'selected' : 'all';
-		onExisting = this.getNodeParameter('existingCallback', 'replace') === 'fail' ? 'fail' : 'replace';
+		onExisting =
+			this.getNodeParameter('existingCallback', 'replace') === 'fail' ? 'fail' : 'replace';
 		if (scope === 'selected') selected = readSelectedNumbers.call(this, node);
 	}
 
@@ -91,7 +103,9 @@ export function readSettings(this: TriggerContext): TriggerSettings {
 function virtualnumDigits(raw: string): string | undefined {
 	const digits = phoneDigits(raw);
 	const { virtualnumMinDigits, maxDigits } = PHONE_LIMITS;
-	return digits !== undefined && digits.length >= virtualnumMinDigits && digits.length <= maxDigits ? digits : undefined;
+	return digits !== undefined && digits.length >= virtualnumMinDigits && digits.length <= maxDigits
+		? digits
+		: undefined;
 }
 
 function readSelectedNumbers(this: TriggerContext, node: INode): string[] {
@@ -100,20 +114,29 @@ function readSelectedNumbers(this: TriggerContext, node: INode): string[] {
 	const numbers: string[] = [];
 	entries.forEach((entry, index) => {
 		const locator = entry.virtualnum as IDataObject | string | undefined;
-		const raw = String((typeof locator === 'object' && locator !== null ? locator.value : locator) ?? '').trim();
+		const raw = String(
+			(typeof locator === 'object' && locator !== null ? locator.value : locator) ?? '',
+		).trim();
 		const digits = virtualnumDigits(raw);
 		if (digits === undefined) {
 			fail(
 				node,
 				`Virtual Numbers, entry ${index + 1}`,
-				raw === '' ? 'no number chosen' : `"${raw}" is not a virtual number (${PHONE_LIMITS.virtualnumMinDigits} to ${PHONE_LIMITS.maxDigits} digits: ${PHONE_RULE})`,
+				raw === ''
+					? 'no number chosen'
+					: `"${raw}" is not a virtual number (${PHONE_LIMITS.virtualnumMinDigits} to ${PHONE_LIMITS.maxDigits} digits: ${PHONE_RULE})`,
 				'Pick the number from the list, or type it (e.g. 0722000100).',
 			);
 		}
 		if (!numbers.includes(digits)) numbers.push(digits);
 	});
 	if (numbers.length === 0) {
-		fail(node, 'Virtual Numbers', 'add at least one number', 'Add the numbers whose calls should start the workflow, or choose All Numbers of the Account.');
+		fail(
+			node,
+			'Virtual Numbers',
+			'add at least one number',
+			'Add the numbers whose calls should start the workflow, or choose All Numbers of the Account.',
+		);
 	}
 	return numbers;
 }
@@ -122,15 +145,24 @@ function readSelectedNumbers(this: TriggerContext, node: INode): string[] {
  * Checks the trigger's URL before any request: an http(s) address that, with the secret and the
  * trigger's own parameters, fits the service's limit on a callback URL.
  */
-export function checkTriggerUrl(node: INode, webhookUrl: string, secret: string, mode: UrlMode): void {
+export function checkTriggerUrl(
+	node: INode,
+	webhookUrl: string,
+	secret: string,
+	mode: UrlMode,
+): void {
 	// The shortest URL the trigger registers: on a number that had no callback URL.
-	const problem = callbackUrlProblem(registeredUrl(webhookUrl, secret, mode, { url: '', option: DEFAULT_OPTION }));
+	const problem = callbackUrlProblem(
+		registeredUrl(webhookUrl, secret, mode, { url: '', option: DEFAULT_OPTION }),
+	);
 	if (problem) {
 		fail(
 			node,
 			'Callback URL',
 			`the trigger's URL${secret ? ' with the secret' : ''} ${problem}`,
-			secret ? 'Use a shorter Secret, or set a shorter WEBHOOK_URL for n8n.' : "Set n8n's WEBHOOK_URL to the public https:// address the service can reach.",
+			secret
+				? 'Use a shorter Secret, or set a shorter WEBHOOK_URL for n8n.'
+				: "Set n8n's WEBHOOK_URL to the public https:// address the service can reach.",
 		);
 	}
 }

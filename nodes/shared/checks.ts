@@ -111,4 +111,3 @@ function describeValue(value: unknown): string {
 	const text = typeof value === 'string' ? `"${value}"` : JSON.stringify(value);
 	return text.length > 80 ? `${text.slice(0, 77)}..."` : text;
 }
-

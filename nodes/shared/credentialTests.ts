@@ -11,7 +11,13 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { baseUrlFrom, isRedirect, redirectFailure, type FailureContext, type RawAnswer } from './transport/http';
+import {
+	baseUrlFrom,
+	isRedirect,
+	redirectFailure,
+	type FailureContext,
+	type RawAnswer,
+} from './transport/http';
 import { readSenderAnswer, SMS_IP_HINT, SMS_LABEL } from './transport/smsApi';
 import { readVirtualnumAnswer, VIRTUALNUM_LABEL } from './transport/virtualnumApi';
 
@@ -67,13 +73,16 @@ async function runTest(
 		try {
 			raw = await fetchForTest(context, data, url, qs);
 		} catch (error) {
-			const code = (error as { code?: string; cause?: { code?: string } }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+			const code =
+				(error as { code?: string; cause?: { code?: string } }).code ??
+				(error as { cause?: { code?: string } }).cause?.code;
 			return {
 				status: 'Error',
 				message: `Could not reach ${new URL(url).origin}${code ? ` (${code})` : ''}: check the Base URL and that n8n can reach that host.`,
 			};
 		}
-		if (isRedirect(raw.statusCode)) throw redirectFailure({ ...failure, serviceLabel: label }, raw, url);
+		if (isRedirect(raw.statusCode))
+			throw redirectFailure({ ...failure, serviceLabel: label }, raw, url);
 		read(raw, { ...failure, serviceLabel: label });
 		return { status: 'OK', message: 'Connection successful' };
 	} catch (error) {
@@ -113,6 +122,7 @@ export async function virtualnumSmsApiTest(
 		{ node: testNode('n8n-nodes-virtualnum.bulkSms'), operation: 'get_sender_list' },
 	);
 	// An address filter may refuse in any form (a 401 or 403, a page, a dropped connection): every failure names it.
-	if (result.status === 'Error' && !/allowed IP list/i.test(result.message)) result.message = `${result.message} ${SMS_IP_HINT}`;
+	if (result.status === 'Error' && !/allowed IP list/i.test(result.message))
+		result.message = `${result.message} ${SMS_IP_HINT}`;
 	return result;
 }

@@ -36,7 +36,14 @@ export const DATE_INPUT_FORMS = [
 ] as const;
 
 /** Text layouts beside ISO 8601, SQL, RFC 2822 and HTTP, each read in the input's zone. */
-const TEXT_LAYOUTS = ['yyyy-MM-dd H:mm:ss', 'yyyy-MM-dd H:mm', 'dd/MM/yyyy HH:mm:ss', 'dd/MM/yyyy HH:mm', 'dd/MM/yyyy H:mm', 'dd/MM/yyyy'];
+const TEXT_LAYOUTS = [
+	'yyyy-MM-dd H:mm:ss',
+	'yyyy-MM-dd H:mm',
+	'dd/MM/yyyy HH:mm:ss',
+	'dd/MM/yyyy HH:mm',
+	'dd/MM/yyyy H:mm',
+	'dd/MM/yyyy',
+];
 
 /** Unix time: seconds below 1e11 (the year 5138), milliseconds from there on. Zero and negative values are refused. */
 function fromUnixTime(value: number, zone: string): DateTime | undefined {
@@ -72,22 +79,32 @@ function fromObject(value: object, zone: string): DateTime | undefined {
 
 /** Whether the value counts as "not given": undefined, null, or empty text. */
 export function isEmptyDate(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
 }
 
 /** Reads `value` as a point in time, in `zone`; undefined when it is none of DATE_INPUT_FORMS. */
 export function readDate(value: unknown, zone: string): DateTime | undefined {
 	let date: DateTime | undefined;
 	if (typeof value === 'number') date = fromUnixTime(value, zone);
-	else if (typeof value === 'string') date = value.trim() === '' ? undefined : fromText(value.trim(), zone);
-	else if (DateTime.isDateTime(value) || Object.prototype.toString.call(value) === '[object Date]') date = fromObject(value as object, zone);
+	else if (typeof value === 'string')
+		date = value.trim() === '' ? undefined : fromText(value.trim(), zone);
+	else if (DateTime.isDateTime(value) || Object.prototype.toString.call(value) === '[object Date]')
+		date = fromObject(value as object, zone);
 	return date?.isValid ? date.setZone(zone) : undefined;
 }
 
-const EXAMPLE = 'e.g. 2025-12-31 09:30:00, 2025-12-31T09:30:00+02:00, 31/12/2025 09:30, a Unix time or {{ $now }}';
+const EXAMPLE =
+	'e.g. 2025-12-31 09:30:00, 2025-12-31T09:30:00+02:00, 31/12/2025 09:30, a Unix time or {{ $now }}';
 
 /** A required date of `field`, read in `timezone`; fails naming the field and the value. */
-export function toDateTime(value: unknown, timezone: string, field: string, checks: InputChecks): DateTime {
+export function toDateTime(
+	value: unknown,
+	timezone: string,
+	field: string,
+	checks: InputChecks,
+): DateTime {
 	const zone = timezone || 'UTC';
 	if (isEmptyDate(value)) checks.fail(field, 'is required and cannot be empty');
 	const date = readDate(value, zone);
@@ -96,12 +113,22 @@ export function toDateTime(value: unknown, timezone: string, field: string, chec
 }
 
 /** An optional date: undefined when empty, else as `toDateTime`. */
-export function toOptionalDateTime(value: unknown, timezone: string, field: string, checks: InputChecks): DateTime | undefined {
+export function toOptionalDateTime(
+	value: unknown,
+	timezone: string,
+	field: string,
+	checks: InputChecks,
+): DateTime | undefined {
 	return isEmptyDate(value) ? undefined : toDateTime(value, timezone, field, checks);
 }
 
 /** The virtual number service's `Y-m-d H:i:s`, in `timezone`. */
-export function formatVirtualnumDate(value: unknown, timezone: string, field: string, checks: InputChecks): string {
+export function formatVirtualnumDate(
+	value: unknown,
+	timezone: string,
+	field: string,
+	checks: InputChecks,
+): string {
 	return toDateTime(value, timezone, field, checks).toFormat(DATE_FORMATS.virtualnum);
 }
 
@@ -112,7 +139,11 @@ export function checkDateOrder(
 ): void {
 	const { start, end } = range;
 	if (start && end && end < start) {
-		checks.fail(range.endField, `must not be before ${range.startField} (${start.toFormat(DATE_FORMATS.virtualnum)})`, end.toFormat(DATE_FORMATS.virtualnum));
+		checks.fail(
+			range.endField,
+			`must not be before ${range.startField} (${start.toFormat(DATE_FORMATS.virtualnum)})`,
+			end.toFormat(DATE_FORMATS.virtualnum),
+		);
 	}
 }
 

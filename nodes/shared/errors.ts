@@ -17,7 +17,9 @@ export type NodeError = NodeApiError | NodeOperationError;
 /** Keeps n8n errors as they are (with their HTTP context) and wraps anything else, naming the item. */
 export function asNodeError(node: INode, error: unknown, itemIndex?: number): NodeError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
+	return new NodeOperationError(node, error instanceof Error ? error : String(error), {
+		itemIndex,
+	});
 }
 
 /** Where an error keeps what its failure was about, until it becomes an error item's `errorDetails`. */
@@ -38,10 +40,15 @@ export interface ErrorItemJson extends IDataObject {
 }
 
 /** The `json` of an error item; `code` and `details` add to what the error itself carries. */
-export function errorItemJson(error: unknown, extra: { code?: number | string; details?: IDataObject } = {}): ErrorItemJson {
+export function errorItemJson(
+	error: unknown,
+	extra: { code?: number | string; details?: IDataObject } = {},
+): ErrorItemJson {
 	const { message, description } = error as { message?: string; description?: string | null };
 	const code = extra.code ?? serviceCodeOf(error);
-	const carried = (error as { context?: IDataObject }).context?.[DETAILS_KEY] as IDataObject | undefined;
+	const carried = (error as { context?: IDataObject }).context?.[DETAILS_KEY] as
+		| IDataObject
+		| undefined;
 	const details = { ...(carried ?? {}), ...(extra.details ?? {}) };
 	return {
 		error: message ?? String(error),
@@ -70,9 +77,17 @@ export function errorItem(
 	extra: { code?: number | string; details?: IDataObject } = {},
 ): INodeExecutionData {
 	const nodeError = asNodeError(node, error, itemIndex);
-	const item: INodeExecutionData = { json: errorItemJson(nodeError, extra), pairedItem: { item: itemIndex } };
+	const item: INodeExecutionData = {
+		json: errorItemJson(nodeError, extra),
+		pairedItem: { item: itemIndex },
+	};
 	if (node.onError === 'continueErrorOutput') {
-		Object.defineProperty(item, 'error', { value: nodeError, enumerable: false, writable: true, configurable: true });
+		Object.defineProperty(item, 'error', {
+			value: nodeError,
+			enumerable: false,
+			writable: true,
+			configurable: true,
+		});
 	}
 	return item;
 }

@@ -11,7 +11,8 @@ import * as workflow from 'n8n-workflow';
 /** n8n-workflow 1.83 has no such check (and its expressions refuse none of these names). */
 const isSafe: (key: string) => boolean =
 	typeof (workflow as { isSafeObjectProperty?: unknown }).isSafeObjectProperty === 'function'
-		? (workflow as unknown as { isSafeObjectProperty: (key: string) => boolean }).isSafeObjectProperty
+		? (workflow as unknown as { isSafeObjectProperty: (key: string) => boolean })
+				.isSafeObjectProperty
 		: () => true;
 
 /** A name n8n accepts for `key`. */
@@ -27,7 +28,13 @@ export function withSafeKeys<T>(value: T): T {
 		const mapped = value.map((entry) => withSafeKeys(entry) as unknown);
 		return (mapped.some((entry, index) => entry !== value[index]) ? mapped : value) as T;
 	}
-	if (value === null || typeof value !== 'object' || Buffer.isBuffer(value) || value instanceof Date) return value;
+	if (
+		value === null ||
+		typeof value !== 'object' ||
+		Buffer.isBuffer(value) ||
+		value instanceof Date
+	)
+		return value;
 	// Most objects have nothing to rename: found out without building a copy (10,000 output items of
 	// a bulk send are checked in about 2 ms instead of 20, docs/benchmarks.md).
 	if (!needsRenaming(value as IDataObject)) return value;

@@ -81,14 +81,24 @@ export function checkPhone(
 	const max = limits.maxDigits ?? PHONE_LIMITS.maxDigits;
 	const digits = phoneDigits(text);
 	if (digits === undefined || digits.length < min) {
-		checks.fail(field, `must be a phone number${min > 1 ? ` of at least ${min} digits` : ''} (${PHONE_RULE})`, value);
+		checks.fail(
+			field,
+			`must be a phone number${min > 1 ? ` of at least ${min} digits` : ''} (${PHONE_RULE})`,
+			value,
+		);
 	}
-	if (digits.length > max) checks.fail(field, `must be a phone number of at most ${max} digits`, value);
+	if (digits.length > max)
+		checks.fail(field, `must be a phone number of at most ${max} digits`, value);
 	return digits;
 }
 
 /** An optional phone number: '' when empty, else as `checkPhone`. */
-export function checkOptionalPhone(checks: InputChecks, field: string, value: unknown, limits?: { minDigits?: number }): string {
+export function checkOptionalPhone(
+	checks: InputChecks,
+	field: string,
+	value: unknown,
+	limits?: { minDigits?: number },
+): string {
 	const text = value === undefined || value === null ? '' : String(value).trim();
 	return text === '' ? '' : checkPhone(checks, field, text, limits);
 }
@@ -124,15 +134,33 @@ export function splitPhoneList(raw: unknown): string[] {
  * A required list of phone numbers, each returned as digits. `speedDial` also accepts `*1234`
  * entries (kept as they are), for the destinations of a virtual number.
  */
-export function checkPhoneList(checks: InputChecks, field: string, value: unknown, options: { speedDial?: boolean } = {}): string[] {
-	const parts = splitPhoneList(checks.required(field, Array.isArray(value) ? value.join(',') : value));
+export function checkPhoneList(
+	checks: InputChecks,
+	field: string,
+	value: unknown,
+	options: { speedDial?: boolean } = {},
+): string[] {
+	const parts = splitPhoneList(
+		checks.required(field, Array.isArray(value) ? value.join(',') : value),
+	);
 	if (parts.length === 0) checks.fail(field, 'needs at least one phone number', value);
 	return parts.map((part, index) => {
-		if (part === '') checks.fail(field, `has an empty entry at position ${index + 1} of the list`, value);
+		if (part === '')
+			checks.fail(field, `has an empty entry at position ${index + 1} of the list`, value);
 		if (options.speedDial && /^\*\d{1,15}$/.test(part)) return part;
 		const digits = phoneDigits(part);
-		if (digits === undefined) checks.fail(field, `must be phone numbers separated by commas, semicolons or new lines, each with digits and no letters (${PHONE_RULE})`, part);
-		if (digits.length > PHONE_LIMITS.maxDigits) checks.fail(field, `must be phone numbers of at most ${PHONE_LIMITS.maxDigits} digits each`, part);
+		if (digits === undefined)
+			checks.fail(
+				field,
+				`must be phone numbers separated by commas, semicolons or new lines, each with digits and no letters (${PHONE_RULE})`,
+				part,
+			);
+		if (digits.length > PHONE_LIMITS.maxDigits)
+			checks.fail(
+				field,
+				`must be phone numbers of at most ${PHONE_LIMITS.maxDigits} digits each`,
+				part,
+			);
 		return digits;
 	});
 }

@@ -13,7 +13,12 @@
  * and, when running it again would repeat something in the world (send, charge, place a call),
  * `repeatEffect`: the router then refuses to run while Retry On Fail is on (see `RepeatEffect`).
  */
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError, errorItem, type NodeError } from './errors';
@@ -21,7 +26,10 @@ import { withItemsProgress } from './itemsProgress';
 import { itemsWithSafeKeys } from './outputKeys';
 
 /** An operation that runs once per input item. */
-export type ItemOperation = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
+export type ItemOperation = (
+	this: IExecuteFunctions,
+	itemIndex: number,
+) => Promise<INodeExecutionData[]>;
 
 /** An operation that runs once for all input items and pairs its output itself. */
 export type BatchOperation = (this: IExecuteFunctions) => Promise<INodeExecutionData[]>;
@@ -58,7 +66,14 @@ export function resourceProperties(
 	resources: Record<string, { description: INodeProperties[] }>,
 ): INodeProperties[] {
 	return [
-		{ displayName: 'Resource', name: 'resource', type: 'options', noDataExpression: true, options, default: defaultResource },
+		{
+			displayName: 'Resource',
+			name: 'resource',
+			type: 'options',
+			noDataExpression: true,
+			options,
+			default: defaultResource,
+		},
 		...Object.values(resources).flatMap((resource) => resource.description),
 	];
 }
@@ -75,7 +90,9 @@ export async function routeOperation(
 		const refused = await guardRetryOnFail.call(this, module.repeatEffect);
 		if (refused) return [refused];
 	}
-	const output = module.executeBatch ? await module.executeBatch.call(this) : await runPerItem.call(this, module.execute as ItemOperation);
+	const output = module.executeBatch
+		? await module.executeBatch.call(this)
+		: await runPerItem.call(this, module.execute as ItemOperation);
 	return [itemsWithSafeKeys(output)];
 }
 
@@ -88,7 +105,10 @@ export function findOperation(
 	const group = resources[resource] as Record<string, unknown> | undefined;
 	const module = group?.[operation] as OperationModule | undefined;
 	if (typeof module?.execute !== 'function' && typeof module?.executeBatch !== 'function') {
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" of "${resource}" is not supported`,
+		);
 	}
 	return module;
 }
@@ -98,7 +118,10 @@ export function findOperation(
  * unless it handles it itself. Refused before any request: the node's error, or under Continue On
  * Fail one error item per input item (so nothing passes on as if it had been done).
  */
-async function guardRetryOnFail(this: IExecuteFunctions, effect: RepeatEffect): Promise<INodeExecutionData[] | undefined> {
+async function guardRetryOnFail(
+	this: IExecuteFunctions,
+	effect: RepeatEffect,
+): Promise<INodeExecutionData[] | undefined> {
 	let refusal: NodeError;
 	try {
 		if (effect.whenRetryOnFail) {
@@ -110,7 +133,7 @@ async function guardRetryOnFail(this: IExecuteFunctions, effect: RepeatEffect): 
 			`Retry On Fail is on, and a retried run would ${effect.what}: nothing was sent`,
 			{
 				description:
-					"n8n's Retry On Fail runs the whole node again after a failure, the items that already succeeded included (and with Continue On Fail whenever the first item failed), so what the service carried out would be repeated. Turn off Retry On Fail in the node's Settings. To try failed items again, set On Error to \"Continue (using error output)\" and send the error output back to this node after a Wait node.",
+					'n8n\'s Retry On Fail runs the whole node again after a failure, the items that already succeeded included (and with Continue On Fail whenever the first item failed), so what the service carried out would be repeated. Turn off Retry On Fail in the node\'s Settings. To try failed items again, set On Error to "Continue (using error output)" and send the error output back to this node after a Wait node.',
 			},
 		);
 	} catch (error) {
@@ -121,16 +144,27 @@ async function guardRetryOnFail(this: IExecuteFunctions, effect: RepeatEffect): 
 }
 
 /** Runs `execute` for every item: output paired to its item, Continue On Fail turning failures into error items. */
-export async function runPerItem(this: IExecuteFunctions, execute: ItemOperation): Promise<INodeExecutionData[]> {
+export async function runPerItem(
+	this: IExecuteFunctions,
+	execute: ItemOperation,
+): Promise<INodeExecutionData[]> {
 	const items = this.getInputData();
 	const node = this.getNode();
 	const returnData: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const output = await execute.call(this, itemIndex);
-			returnData.push(...this.helpers.constructExecutionMetaData(output, { itemData: { item: itemIndex } }));
+			returnData.push(
+				...this.helpers.constructExecutionMetaData(output, { itemData: { item: itemIndex } }),
+			);
 		} catch (error) {
-			if (!this.continueOnFail()) throw withItemsProgress(asNodeError(node, error, itemIndex), itemIndex, items.length, returnData);
+			if (!this.continueOnFail())
+				throw withItemsProgress(
+					asNodeError(node, error, itemIndex),
+					itemIndex,
+					items.length,
+					returnData,
+				);
 			returnData.push(errorItem(node, error, itemIndex));
 		}
 	}

@@ -23,11 +23,18 @@ export const SUCCESS_CODE = 200;
 export const GENERAL_CODES: CodeTable = {
 	200: { meaning: 'Success' },
 	401: {
-		meaning: 'Authentication failure (unauthorized IP; missing, expired or invalid token; suspended account)',
+		meaning:
+			'Authentication failure (unauthorized IP; missing, expired or invalid token; suspended account)',
 		hint: "Check the credential's access token and that the IP of your n8n server is in the account's allowed IP list",
 	},
-	998: { meaning: 'The service parameter is missing', hint: 'This is a bug in the node: please report it' },
-	999: { meaning: 'Internal error of the service', hint: 'Try again later; if it persists, contact the provider' },
+	998: {
+		meaning: 'The service parameter is missing',
+		hint: 'This is a bug in the node: please report it',
+	},
+	999: {
+		meaning: 'Internal error of the service',
+		hint: 'Try again later; if it persists, contact the provider',
+	},
 };
 
 const privateFieldsCreate = 'A private field is longer than 254 characters';
@@ -36,7 +43,10 @@ const privateFieldsUpdate = privateFieldsCreate;
 export const SERVICE_CODES: Record<string, CodeTable> = {
 	cdr_query: {
 		1011: { meaning: 'The SQL statement is missing' },
-		1012: { meaning: 'The statement was rejected', hint: 'The reason is in the description: fix the statement' },
+		1012: {
+			meaning: 'The statement was rejected',
+			hint: 'The reason is in the description: fix the statement',
+		},
 		1013: {
 			meaning: 'No results, or the statement is invalid',
 			hint: 'Widen the time range or check the statement',
@@ -81,7 +91,10 @@ export const SERVICE_CODES: Record<string, CodeTable> = {
 		2031: { meaning: 'Saving the call record failed', hint: 'Try again later' },
 	},
 	get_virtualnum: {
-		4030: { meaning: 'The filter field is not valid', hint: 'Pick one of the fields of a virtual number record' },
+		4030: {
+			meaning: 'The filter field is not valid',
+			hint: 'Pick one of the fields of a virtual number record',
+		},
 		4031: { meaning: 'No virtual numbers matched' },
 	},
 	get_available_virtualnum: {
@@ -150,7 +163,10 @@ export const SERVICE_CODES: Record<string, CodeTable> = {
 	},
 	create_virtualnum_call: {
 		3011: { meaning: 'The virtual number is empty or invalid' },
-		3012: { meaning: 'Calls cannot be placed for this account', hint: 'Ask the provider to enable outbound calls' },
+		3012: {
+			meaning: 'Calls cannot be placed for this account',
+			hint: 'Ask the provider to enable outbound calls',
+		},
 		3013: { meaning: 'The destination is blacklisted', hint: 'Remove it from the blacklist first' },
 		3014: { meaning: 'The virtual number is suspended', hint: 'Activate the number first' },
 		3015: { meaning: 'Placing the call failed', hint: 'Try again later' },
@@ -195,7 +211,10 @@ export const SERVICE_CODES: Record<string, CodeTable> = {
 	},
 	download_prompt: {
 		9011: { meaning: 'The prompt name is missing' },
-		9013: { meaning: 'The prompt name has no valid characters', hint: 'Use letters, digits, - and _' },
+		9013: {
+			meaning: 'The prompt name has no valid characters',
+			hint: 'Use letters, digits, - and _',
+		},
 		9012: { meaning: 'No prompt has that name', hint: 'Pick the prompt from the list' },
 	},
 	upload_prompt: {
@@ -204,13 +223,19 @@ export const SERVICE_CODES: Record<string, CodeTable> = {
 			meaning: 'A prompt with this name exists',
 			hint: 'Rename the file (the name is the part before the first dot) or delete the old prompt',
 		},
-		9023: { meaning: 'The file type is not supported', hint: 'Use WAV, MP3, AAC, FLAC, OGG, M4A, AMR or OPUS' },
+		9023: {
+			meaning: 'The file type is not supported',
+			hint: 'Use WAV, MP3, AAC, FLAC, OGG, M4A, AMR or OPUS',
+		},
 		9024: { meaning: 'The file is larger than allowed (50 MB)' },
 		9025: { meaning: 'Processing the file failed', hint: 'Check that the file is valid audio' },
 	},
 	delete_prompt: {
 		9031: { meaning: 'The prompt name is missing' },
-		9034: { meaning: 'The prompt name has no valid characters', hint: 'Use letters, digits, - and _' },
+		9034: {
+			meaning: 'The prompt name has no valid characters',
+			hint: 'Use letters, digits, - and _',
+		},
 		9032: { meaning: 'The prompt does not exist' },
 		9033: { meaning: 'Deleting the prompt failed', hint: 'Try again later' },
 	},
@@ -288,8 +313,16 @@ const tagCodes: CodeTable = {
 	5007: { meaning: 'The number is already in this tag', assumed: true },
 	5008: { meaning: 'The number is not in this tag', assumed: true },
 	5009: { meaning: 'No tags or members matched', assumed: true },
-	5044: { meaning: 'The number is already in this tag', hint: 'Nothing to do: the number is a member', reported: true },
-	5072: { meaning: 'A tag with this name exists', hint: 'Choose another name, or use the existing tag', reported: true },
+	5044: {
+		meaning: 'The number is already in this tag',
+		hint: 'Nothing to do: the number is a member',
+		reported: true,
+	},
+	5072: {
+		meaning: 'A tag with this name exists',
+		hint: 'Choose another name, or use the existing tag',
+		reported: true,
+	},
 };
 
 export const TAG_OPERATIONS = [
@@ -311,7 +344,9 @@ export const TAG_OPERATIONS = [
 for (const operation of TAG_OPERATIONS) SERVICE_CODES[operation] = tagCodes;
 
 /** The tag operations that list tags or members (an empty list is an answer: 5009). */
-const TAG_VIEWS = TAG_OPERATIONS.filter((operation) => operation.startsWith('view_') || operation.startsWith('get_'));
+const TAG_VIEWS = TAG_OPERATIONS.filter(
+	(operation) => operation.startsWith('view_') || operation.startsWith('get_'),
+);
 
 /**
  * "No results" codes: the operation worked and found nothing. An operation that lists things asks

@@ -3,7 +3,13 @@
  * trigger: paging through get_virtualnum, reading one record, updates that re-send what the
  * service demands on every update, and the number's resource locator with its list search.
  */
-import type { IDataObject, IDisplayOptions, ILoadOptionsFunctions, INodeListSearchResult, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	ILoadOptionsFunctions,
+	INodeListSearchResult,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { PHONE_LIMITS, phonePatternSource } from './phones';
@@ -27,7 +33,11 @@ export async function getVirtualnumPage(
 ): Promise<IDataObject[]> {
 	const answer = await virtualnumRequest.call(this, {
 		service: 'get_virtualnum',
-		params: { status: STATUS_PARAM[options.status], page: options.page, limit: options.limit ?? VIRTUALNUM_PAGE_SIZE },
+		params: {
+			status: STATUS_PARAM[options.status],
+			page: options.page,
+			limit: options.limit ?? VIRTUALNUM_PAGE_SIZE,
+		},
 		itemIndex: options.itemIndex,
 		noResultsAsEmpty: true,
 	});
@@ -42,26 +52,41 @@ export async function getAllVirtualnums(
 	const limit = options.pageSize ?? VIRTUALNUM_PAGE_SIZE;
 	const all: IDataObject[] = [];
 	for (let page = 0; ; page++) {
-		const batch = await getVirtualnumPage.call(this, { status: options.status, page, limit, itemIndex: options.itemIndex });
+		const batch = await getVirtualnumPage.call(this, {
+			status: options.status,
+			page,
+			limit,
+			itemIndex: options.itemIndex,
+		});
 		all.push(...batch);
 		if (batch.length < limit) return all;
 	}
 }
 
 /** The record of one number of the account (any status); fails naming the number when it is not there. */
-export async function getVirtualnum(this: RequestContext, virtualnum: string, itemIndex?: number): Promise<IDataObject> {
+export async function getVirtualnum(
+	this: RequestContext,
+	virtualnum: string,
+	itemIndex?: number,
+): Promise<IDataObject> {
 	const answer = await virtualnumRequest.call(this, {
 		service: 'get_virtualnum',
 		params: { virtualnum },
 		itemIndex,
 		noResultsAsEmpty: true,
 	});
-	const record = resultRows(answer.result).find((row) => String(row.virtualnum) === virtualnum) ?? resultRows(answer.result)[0];
+	const record =
+		resultRows(answer.result).find((row) => String(row.virtualnum) === virtualnum) ??
+		resultRows(answer.result)[0];
 	if (!record) {
-		throw new NodeOperationError(this.getNode(), `The virtual number ${virtualnum} is not in this account (get_virtualnum found no record of it)`, {
-			itemIndex,
-			description: 'Pick the number from the list, or check that it was not released.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The virtual number ${virtualnum} is not in this account (get_virtualnum found no record of it)`,
+			{
+				itemIndex,
+				description: 'Pick the number from the list, or check that it was not released.',
+			},
+		);
 	}
 	return record;
 }
@@ -79,9 +104,11 @@ export async function updateVirtualnum(
 ): Promise<IDataObject> {
 	const params: IDataObject = { ...changes, virtualnum };
 	if (isEmpty(params.description) || isEmpty(params.call_destination_phone)) {
-		const current = options.current ?? (await getVirtualnum.call(this, virtualnum, options.itemIndex));
+		const current =
+			options.current ?? (await getVirtualnum.call(this, virtualnum, options.itemIndex));
 		if (isEmpty(params.description)) params.description = current.description;
-		if (isEmpty(params.call_destination_phone)) params.call_destination_phone = current.call_destination_phone;
+		if (isEmpty(params.call_destination_phone))
+			params.call_destination_phone = current.call_destination_phone;
 	}
 	const answer = await virtualnumRequest.call(this, {
 		service: 'update_virtualnum',
@@ -113,14 +140,20 @@ export async function searchVirtualnums(
 			(row) =>
 				!needle ||
 				String(row.virtualnum ?? '').includes(needle) ||
-				String(row.description ?? '').toLowerCase().includes(needle),
+				String(row.description ?? '')
+					.toLowerCase()
+					.includes(needle),
 		)
 		.map((row) => ({
 			name: `${String(row.virtualnum)}${row.description ? ` — ${String(row.description)}` : ''}${status === 'suspended' ? ' (suspended)' : ''}`,
 			value: String(row.virtualnum),
 		}));
 	const next =
-		batch.length === VIRTUALNUM_PAGE_SIZE ? `${status}:${page + 1}` : status === 'active' ? 'suspended:0' : undefined;
+		batch.length === VIRTUALNUM_PAGE_SIZE
+			? `${status}:${page + 1}`
+			: status === 'active'
+				? 'suspended:0'
+				: undefined;
 	return { results, paginationToken: next };
 }
 
@@ -147,7 +180,10 @@ export function virtualnumLocator(options: {
 				name: 'list',
 				type: 'list',
 				placeholder: 'Select a number...',
-				typeOptions: { searchListMethod: options.searchListMethod ?? 'searchVirtualnums', searchable: true },
+				typeOptions: {
+					searchListMethod: options.searchListMethod ?? 'searchVirtualnums',
+					searchable: true,
+				},
 			},
 			{
 				displayName: 'Number',

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { testCredential } from '../harness/engine.mts';
-import { startRecorder, type Recorder } from '../helpers/recorder.mts';
-import { specUnauthorizedTexts } from '../helpers/spec.mts';
+import { testCredential } from '../../dev/harness/engine.mts';
+import { startRecorder, type Recorder } from '../../dev/harness/recorder.mts';
+import { specUnauthorizedTexts } from '../../dev/harness/spec.mts';
 
 let server: Recorder;
 before(async () => {
@@ -13,7 +13,8 @@ after(async () => await server.close());
 
 describe('Virtual Number API credential test', () => {
 	const TOKEN = 'vn-credential-token';
-	const check = () => testCredential('virtualNumber', 'virtualnumApi', { baseUrl: server.url, accessToken: TOKEN });
+	const check = () =>
+		testCredential('virtualNumber', 'virtualnumApi', { baseUrl: server.url, accessToken: TOKEN });
 
 	test('passes when `test` answers status.code 200, sending format=json and the Bearer token', async () => {
 		server.answer({ body: { service: 'test', status: { code: 200, description: 'OK' } } });
@@ -36,7 +37,9 @@ describe('Virtual Number API credential test', () => {
 	});
 
 	test('fails unless status.code is 200', async () => {
-		server.answer({ body: { service: 'test', status: { code: 999, description: 'Internal error' } } });
+		server.answer({
+			body: { service: 'test', status: { code: 999, description: 'Internal error' } },
+		});
 		const result = await check();
 		assert.equal(result.status, 'Error');
 		assert.match(result.message, /code 999/);
@@ -63,7 +66,11 @@ describe('Virtual Number API credential test', () => {
 	}
 
 	test('an HTML page (wrong Base URL) fails with a hint about the Base URL', async () => {
-		server.answer({ status: 200, headers: { 'Content-Type': 'text/html' }, body: '<html><body>Welcome</body></html>' });
+		server.answer({
+			status: 200,
+			headers: { 'Content-Type': 'text/html' },
+			body: '<html><body>Welcome</body></html>',
+		});
 		const result = await check();
 		assert.equal(result.status, 'Error');
 		assert.match(result.message, /HTML page/);
@@ -99,20 +106,30 @@ describe('Virtual Number SMS API credential test', () => {
 
 	test('sends no token parameter when the account token is empty', async () => {
 		server.answer({ body: { status: 'success', senders: [] } });
-		await testCredential('bulkSms', 'virtualnumSmsApi', { baseUrl: server.url, accessToken: TOKEN, accountToken: '' });
+		await testCredential('bulkSms', 'virtualnumSmsApi', {
+			baseUrl: server.url,
+			accessToken: TOKEN,
+			accountToken: '',
+		});
 		assert.deepEqual(server.requests.at(-1)!.query, { service: 'get_sender_list' });
 	});
 
 	test("fails with the service's words unless status is success", async () => {
 		server.answer({ body: { status: 'error', description: 'Account token does not match' } });
-		const result = await testCredential('bulkSms', 'virtualnumSmsApi', { baseUrl: server.url, accessToken: TOKEN });
+		const result = await testCredential('bulkSms', 'virtualnumSmsApi', {
+			baseUrl: server.url,
+			accessToken: TOKEN,
+		});
 		assert.equal(result.status, 'Error');
 		assert.match(result.message, /Account token does not match/);
 	});
 
 	test('fails on a 401 with the advice for that text', async () => {
 		server.answer({ status: 401, body: 'Unauthorized - Token Expired' });
-		const result = await testCredential('bulkSms', 'virtualnumSmsApi', { baseUrl: server.url, accessToken: TOKEN });
+		const result = await testCredential('bulkSms', 'virtualnumSmsApi', {
+			baseUrl: server.url,
+			accessToken: TOKEN,
+		});
 		assert.equal(result.status, 'Error');
 		assert.match(result.message, /Create a new access token/);
 	});
@@ -120,25 +137,56 @@ describe('Virtual Number SMS API credential test', () => {
 	// The real SMS service also checks the caller's IP (its public documentation; not the contract),
 	// and may refuse in any form: every failure of the test names the allowed IP list.
 	const refusals: Array<[string, () => void]> = [
-		['a 401 about the token', () => server.answer({ status: 401, body: 'Unauthorized - Invalid Token' })],
-		['a 401 about the IP', () => server.answer({ status: 401, body: "Unauthorized - IP Address:'198.51.100.4' is not allowed" })],
-		['a 403 page', () => server.answer({ status: 403, headers: { 'Content-Type': 'text/html' }, body: '<html><body>Forbidden</body></html>' })],
-		["the service's refusal", () => server.answer({ body: { status: 'error', description: 'Access denied' } })],
+		[
+			'a 401 about the token',
+			() => server.answer({ status: 401, body: 'Unauthorized - Invalid Token' }),
+		],
+		[
+			'a 401 about the IP',
+			() =>
+				server.answer({
+					status: 401,
+					body: "Unauthorized - IP Address:'198.51.100.4' is not allowed",
+				}),
+		],
+		[
+			'a 403 page',
+			() =>
+				server.answer({
+					status: 403,
+					headers: { 'Content-Type': 'text/html' },
+					body: '<html><body>Forbidden</body></html>',
+				}),
+		],
+		[
+			"the service's refusal",
+			() => server.answer({ body: { status: 'error', description: 'Access denied' } }),
+		],
 	];
 	for (const [name, answer] of refusals) {
 		test(`${name}: the failure says that n8n's IP must be on the account's allowed IP list`, async () => {
 			answer();
-			const result = await testCredential('bulkSms', 'virtualnumSmsApi', { baseUrl: server.url, accessToken: TOKEN });
+			const result = await testCredential('bulkSms', 'virtualnumSmsApi', {
+				baseUrl: server.url,
+				accessToken: TOKEN,
+			});
 			assert.equal(result.status, 'Error');
 			assert.match(result.message, /allowed IP list/);
 			// Said once: not added again where the answer itself is about the IP.
-			assert.equal(result.message.match(/also checks the IP address/g)?.length ?? 0, /IP Address:/.test(result.message) ? 0 : 1, result.message);
+			assert.equal(
+				result.message.match(/also checks the IP address/g)?.length ?? 0,
+				/IP Address:/.test(result.message) ? 0 : 1,
+				result.message,
+			);
 			assert.ok(!result.message.includes(TOKEN));
 		});
 	}
 
 	test('an unreachable host (a firewall may drop refused addresses) names the IP list too', async () => {
-		const result = await testCredential('bulkSms', 'virtualnumSmsApi', { baseUrl: 'http://127.0.0.1:9', accessToken: TOKEN });
+		const result = await testCredential('bulkSms', 'virtualnumSmsApi', {
+			baseUrl: 'http://127.0.0.1:9',
+			accessToken: TOKEN,
+		});
 		assert.equal(result.status, 'Error');
 		assert.match(result.message, /127\.0\.0\.1:9/);
 		assert.match(result.message, /allowed IP list/);

@@ -9,8 +9,13 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 
 import type { INodeProperties } from 'n8n-workflow';
 
-import { credentialType, loadPackage, runWorkflow, testCredential } from '../harness/engine.mts';
-import { startSandbox, type Sandbox } from '../../sandbox/index.mts';
+import {
+	credentialType,
+	loadPackage,
+	runWorkflow,
+	testCredential,
+} from '../../dev/harness/engine.mts';
+import { startSandbox, type Sandbox } from '../../dev/sandbox/index.mts';
 
 describe('Virtual Number API: the Access Token is optional', () => {
 	let sandbox: Sandbox;
@@ -22,13 +27,25 @@ describe('Virtual Number API: the Access Token is optional', () => {
 
 	const readNumber = (accessToken: string) =>
 		runWorkflow({
-			nodes: [{ name: 'Node', type: 'virtualNumber', parameters: { resource: 'virtualnum', operation: 'get', virtualnum: { __rl: true, mode: 'id', value: '0722000100' } } }],
+			nodes: [
+				{
+					name: 'Node',
+					type: 'virtualNumber',
+					parameters: {
+						resource: 'virtualnum',
+						operation: 'get',
+						virtualnum: { __rl: true, mode: 'id', value: '0722000100' },
+					},
+				},
+			],
 			credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken } },
 		});
 
 	test('the field is not required', async () => {
 		const type = credentialType(await loadPackage(), 'virtualnumApi');
-		const field = type.properties.find((property: INodeProperties) => property.name === 'accessToken');
+		const field = type.properties.find(
+			(property: INodeProperties) => property.name === 'accessToken',
+		);
 		assert.notEqual(field?.required, true);
 		assert.equal(field?.typeOptions?.password, true);
 	});
@@ -45,24 +62,42 @@ describe('Virtual Number API: the Access Token is optional', () => {
 	test('a token of only spaces counts as empty', async () => {
 		sandbox.control.configure({ apiToken: false });
 		assert.equal((await readNumber('   ')).error, undefined);
-		assert.equal(sandbox.control.requests({ operation: 'get_virtualnum' })[0].headers.authorization, undefined);
+		assert.equal(
+			sandbox.control.requests({ operation: 'get_virtualnum' })[0].headers.authorization,
+			undefined,
+		);
 	});
 
 	test('for an account with a token, an empty Access Token is refused with what to do', async () => {
 		const result = await readNumber('');
-		assert.match(String(result.error?.message), /The service requires an access token and none was sent/);
-		assert.match(String(result.error?.description), /Enter the account's API access token in the credential/);
+		assert.match(
+			String(result.error?.message),
+			/The service requires an access token and none was sent/,
+		);
+		assert.match(
+			String(result.error?.description),
+			/Enter the account's API access token in the credential/,
+		);
 	});
 
 	test('the credential test passes without a token for such an account, sending no Authorization header', async () => {
 		sandbox.control.configure({ apiToken: false });
-		const result = await testCredential('virtualNumber', 'virtualnumApi', { baseUrl: sandbox.vnUrl, accessToken: '' });
+		const result = await testCredential('virtualNumber', 'virtualnumApi', {
+			baseUrl: sandbox.vnUrl,
+			accessToken: '',
+		});
 		assert.deepEqual(result, { status: 'OK', message: 'Connection successful' });
-		assert.equal(sandbox.control.requests({ operation: 'test' })[0].headers.authorization, undefined);
+		assert.equal(
+			sandbox.control.requests({ operation: 'test' })[0].headers.authorization,
+			undefined,
+		);
 	});
 
 	test('a token that is set is still sent as Authorization: Bearer', async () => {
 		assert.equal((await readNumber(sandbox.tokens.vn)).error, undefined);
-		assert.equal(sandbox.control.requests({ operation: 'get_virtualnum' })[0].headers.authorization, `Bearer ${sandbox.tokens.vn}`);
+		assert.equal(
+			sandbox.control.requests({ operation: 'get_virtualnum' })[0].headers.authorization,
+			`Bearer ${sandbox.tokens.vn}`,
+		);
 	});
 });

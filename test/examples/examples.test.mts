@@ -11,12 +11,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import type { IDataObject, INode, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INode,
+	INodeProperties,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { loadPackage } from '../harness/engine.mts';
-import { nodeIssuesToString, safeParseWorkflowStructure } from '../harness/n8nCompat.mts';
-import { startSandbox, type Sandbox } from '../../sandbox/index.mts';
+import { loadPackage } from '../../dev/harness/engine.mts';
+import { nodeIssuesToString, safeParseWorkflowStructure } from '../../dev/harness/n8nCompat.mts';
+import { startSandbox, type Sandbox } from '../../dev/sandbox/index.mts';
 import {
 	CORE_TRIGGERS,
 	EXAMPLES_DIR,
@@ -30,7 +36,7 @@ import {
 	triggerOf,
 	type ExampleNode,
 	type ExampleWorkflow,
-} from '../../demo/workflows.mts';
+} from '../../dev/demo/workflows.mts';
 
 /** The files the README lists; a new example must be added here and there. */
 const EXPECTED_FILES = [
@@ -62,7 +68,15 @@ const CORE: Record<string, { file: string; versions: number[]; parameters: strin
 	'n8n-nodes-base.webhook': {
 		file: 'Webhook/Webhook.node.js',
 		versions: [1, 1.1, 2, 2.1],
-		parameters: ['multipleMethods', 'httpMethod', 'path', 'responseMode', 'responseData', 'responseBinaryPropertyName', 'options'],
+		parameters: [
+			'multipleMethods',
+			'httpMethod',
+			'path',
+			'responseMode',
+			'responseData',
+			'responseBinaryPropertyName',
+			'options',
+		],
 	},
 };
 
@@ -73,7 +87,11 @@ const CORE: Record<string, { file: string; versions: number[]; parameters: strin
  * queue-mode run (`npm run e2e:queue`) runs them against a real Postgres.
  */
 const CORE_ACTIONS: Record<string, { examples: string[]; version: number; credential: string }> = {
-	'n8n-nodes-base.postgres': { examples: ['crm-sync-call-records.json'], version: 2.6, credential: 'postgres' },
+	'n8n-nodes-base.postgres': {
+		examples: ['crm-sync-call-records.json'],
+		version: 2.6,
+		credential: 'postgres',
+	},
 };
 
 const CREDENTIALS: Record<string, { id: string; name: string }> = {
@@ -125,13 +143,17 @@ function valueProblems(property: INodeProperties, value: unknown, path: string):
 	switch (property.type) {
 		case 'options': {
 			const values = (property.options ?? []).map((option) => (option as { value: unknown }).value);
-			if (!property.typeOptions?.loadOptionsMethod && !values.includes(value as never)) problems.push(`${path}: "${String(value)}" is not one of ${values.join(', ')}`);
+			if (!property.typeOptions?.loadOptionsMethod && !values.includes(value as never))
+				problems.push(`${path}: "${String(value)}" is not one of ${values.join(', ')}`);
 			break;
 		}
 		case 'multiOptions': {
 			const values = (property.options ?? []).map((option) => (option as { value: unknown }).value);
 			if (!Array.isArray(value)) problems.push(`${path}: must be a list`);
-			else for (const entry of value) if (!isExpression(entry) && !values.includes(entry as never)) problems.push(`${path}: "${String(entry)}" is not one of ${values.join(', ')}`);
+			else
+				for (const entry of value)
+					if (!isExpression(entry) && !values.includes(entry as never))
+						problems.push(`${path}: "${String(entry)}" is not one of ${values.join(', ')}`);
 			break;
 		}
 		case 'boolean':
@@ -147,16 +169,22 @@ function valueProblems(property: INodeProperties, value: unknown, path: string):
 		case 'resourceLocator': {
 			const locator = value as { __rl?: unknown; mode?: unknown; value?: unknown };
 			const modes = (property.modes ?? []).map((mode) => mode.name);
-			if (!locator || locator.__rl !== true) problems.push(`${path}: a resource locator needs "__rl": true`);
-			else if (!modes.includes(String(locator.mode))) problems.push(`${path}: mode "${String(locator.mode)}" is not one of ${modes.join(', ')}`);
-			else if (typeof locator.value !== 'string' || locator.value === '') problems.push(`${path}: no value`);
+			if (!locator || locator.__rl !== true)
+				problems.push(`${path}: a resource locator needs "__rl": true`);
+			else if (!modes.includes(String(locator.mode)))
+				problems.push(`${path}: mode "${String(locator.mode)}" is not one of ${modes.join(', ')}`);
+			else if (typeof locator.value !== 'string' || locator.value === '')
+				problems.push(`${path}: no value`);
 			break;
 		}
 		case 'collection': {
 			const options = (property.options ?? []) as INodeProperties[];
 			for (const [key, entry] of Object.entries((value ?? {}) as IDataObject)) {
 				const option = options.find((candidate) => candidate.name === key);
-				if (!option) problems.push(`${path}.${key}: not an option of ${property.displayName} (${options.map((o) => o.name).join(', ')})`);
+				if (!option)
+					problems.push(
+						`${path}.${key}: not an option of ${property.displayName} (${options.map((o) => o.name).join(', ')})`,
+					);
 				else problems.push(...valueProblems(option, entry, `${path}.${key}`));
 			}
 			break;
@@ -173,8 +201,12 @@ function valueProblems(property: INodeProperties, value: unknown, path: string):
 				rows.forEach((row, index) => {
 					for (const [field, fieldValue] of Object.entries((row ?? {}) as IDataObject)) {
 						const definition = group.values.find((candidate) => candidate.name === field);
-						if (!definition) problems.push(`${path}.${key}[${index}].${field}: not a field of ${group.name}`);
-						else problems.push(...valueProblems(definition, fieldValue, `${path}.${key}[${index}].${field}`));
+						if (!definition)
+							problems.push(`${path}.${key}[${index}].${field}: not a field of ${group.name}`);
+						else
+							problems.push(
+								...valueProblems(definition, fieldValue, `${path}.${key}[${index}].${field}`),
+							);
 					}
 				});
 			}
@@ -191,7 +223,15 @@ function parameterProblems(node: ExampleNode, description: INodeTypeDescription)
 	const problems: string[] = [];
 	const inode = asINode(node);
 	// What n8n resolves from the node's values: the parameters shown for them, with defaults.
-	const shown = NodeHelpers.getNodeParameters(description.properties, inode.parameters, true, false, inode, description) ?? {};
+	const shown =
+		NodeHelpers.getNodeParameters(
+			description.properties,
+			inode.parameters,
+			true,
+			false,
+			inode,
+			description,
+		) ?? {};
 	for (const [key, value] of Object.entries(node.parameters)) {
 		const candidates = description.properties.filter((property) => property.name === key);
 		if (candidates.length === 0) {
@@ -199,10 +239,14 @@ function parameterProblems(node: ExampleNode, description: INodeTypeDescription)
 			continue;
 		}
 		if (!(key in shown)) {
-			problems.push(`${key}: not shown for these settings (resource ${String(node.parameters.resource)}, operation ${String(node.parameters.operation)})`);
+			problems.push(
+				`${key}: not shown for these settings (resource ${String(node.parameters.resource)}, operation ${String(node.parameters.operation)})`,
+			);
 			continue;
 		}
-		const displayed = candidates.filter((property) => NodeHelpers.displayParameter(shown, property, inode, description));
+		const displayed = candidates.filter((property) =>
+			NodeHelpers.displayParameter(shown, property, inode, description),
+		);
 		const property = displayed[0] ?? candidates[0];
 		problems.push(...valueProblems(property, value, key));
 	}
@@ -212,18 +256,31 @@ function parameterProblems(node: ExampleNode, description: INodeTypeDescription)
 	return problems;
 }
 
-const N8N_NODES_BASE = fileURLToPath(new URL('../../e2e/node_modules/n8n-nodes-base/', import.meta.url));
+const N8N_NODES_BASE = fileURLToPath(
+	new URL('../../e2e/node_modules/n8n-nodes-base/', import.meta.url),
+);
 
 /** The node descriptions n8n's editor uses (n8n-nodes-base's dist/types/nodes.json), when the e2e install is present. */
-function installedCoreDescriptions(): { version: string; byName: (name: string, typeVersion: number) => INodeTypeDescription | undefined } | undefined {
+function installedCoreDescriptions():
+	| {
+			version: string;
+			byName: (name: string, typeVersion: number) => INodeTypeDescription | undefined;
+	  }
+	| undefined {
 	const file = `${N8N_NODES_BASE}dist/types/nodes.json`;
 	if (!existsSync(file)) return undefined;
 	const all = JSON.parse(readFileSync(file, 'utf8')) as INodeTypeDescription[];
-	const { version } = JSON.parse(readFileSync(`${N8N_NODES_BASE}package.json`, 'utf8')) as { version: string };
+	const { version } = JSON.parse(readFileSync(`${N8N_NODES_BASE}package.json`, 'utf8')) as {
+		version: string;
+	};
 	return {
 		version,
 		byName: (name, typeVersion) =>
-			all.find((description) => description.name === name && ([] as number[]).concat(description.version).includes(typeVersion)),
+			all.find(
+				(description) =>
+					description.name === name &&
+					([] as number[]).concat(description.version).includes(typeVersion),
+			),
 	};
 }
 
@@ -241,18 +298,27 @@ describe('examples/', () => {
 		assert.equal(installed.version, '2.40.2');
 		for (const [type, core] of Object.entries(CORE)) {
 			const name = type.replace('n8n-nodes-base.', '');
-			for (const version of core.versions) assert.ok(installed.byName(name, version), `${type} has typeVersion ${version}`);
+			for (const version of core.versions)
+				assert.ok(installed.byName(name, version), `${type} has typeVersion ${version}`);
 			for (const parameter of core.parameters) {
 				const description = installed.byName(name, core.versions[core.versions.length - 1])!;
-				assert.ok(description.properties.some((property) => property.name === parameter), `${type} defines ${parameter}`);
+				assert.ok(
+					description.properties.some((property) => property.name === parameter),
+					`${type} defines ${parameter}`,
+				);
 			}
 		}
 		for (const file of EXPECTED_FILES) {
 			const workflow = loadExample(file);
 			const trigger = triggerOf(workflow);
-			const core = workflow.nodes.filter((node) => node === trigger ? !isOurs(node.type) : CORE_ACTIONS[node.type] !== undefined);
+			const core = workflow.nodes.filter((node) =>
+				node === trigger ? !isOurs(node.type) : CORE_ACTIONS[node.type] !== undefined,
+			);
 			for (const node of core) {
-				const description = installed.byName(node.type.replace('n8n-nodes-base.', ''), node.typeVersion);
+				const description = installed.byName(
+					node.type.replace('n8n-nodes-base.', ''),
+					node.typeVersion,
+				);
 				assert.ok(description, `${file}: ${node.type} has no typeVersion ${node.typeVersion}`);
 				assert.deepEqual(parameterProblems(node, description), [], `${file}: ${node.name}`);
 			}
@@ -268,7 +334,8 @@ describe('examples/', () => {
 			});
 
 			test("passes n8n's own structure check of imported workflows (n8n-workflow 2.40.1, as in n8n 2.40.7)", (t) => {
-				if (!safeParseWorkflowStructure) return t.skip('n8n-workflow 1.x has no such check (n8n 1.x imports without it)');
+				if (!safeParseWorkflowStructure)
+					return t.skip('n8n-workflow 1.x has no such check (n8n 1.x imports without it)');
 				const result = safeParseWorkflowStructure(structuredClone(workflow));
 				assert.equal(result.success, true, JSON.stringify(result.success ? '' : result.issues));
 			});
@@ -286,7 +353,12 @@ describe('examples/', () => {
 				assert.equal(new Set(names).size, names.length, 'node names are unique');
 				for (const node of workflow.nodes) {
 					assert.match(node.id, UUID, `${node.name}: id`);
-					assert.ok(Array.isArray(node.position) && node.position.length === 2 && node.position.every(Number.isFinite), `${node.name}: position`);
+					assert.ok(
+						Array.isArray(node.position) &&
+							node.position.length === 2 &&
+							node.position.every(Number.isFinite),
+						`${node.name}: position`,
+					);
 					assert.equal(typeof node.parameters, 'object', `${node.name}: parameters`);
 					assert.notEqual(node.name, 'Start', 'the name Start is the harness start node');
 				}
@@ -298,29 +370,63 @@ describe('examples/', () => {
 					if (node === trigger) continue;
 					const core = CORE_ACTIONS[node.type];
 					if (core) {
-						assert.ok(core.examples.includes(file), `${node.name}: ${node.type} is not listed for ${file}`);
+						assert.ok(
+							core.examples.includes(file),
+							`${node.name}: ${node.type} is not listed for ${file}`,
+						);
 						assert.equal(node.typeVersion, core.version, `${node.name}: typeVersion`);
-						assert.deepEqual(node.credentials, { [core.credential]: CREDENTIALS[core.credential] }, `${node.name}: credentials`);
+						assert.deepEqual(
+							node.credentials,
+							{ [core.credential]: CREDENTIALS[core.credential] },
+							`${node.name}: credentials`,
+						);
 						continue;
 					}
-					assert.ok(isOurs(node.type), `${node.name}: ${node.type} is not a node of n8n-nodes-virtualnum`);
+					assert.ok(
+						isOurs(node.type),
+						`${node.name}: ${node.type} is not a node of n8n-nodes-virtualnum`,
+					);
 					assert.ok(!isTrigger(node), `${node.name}: a second trigger`);
-					assert.ok(descriptions.has(node.type), `${node.name}: ${node.type} is not a node this package has`);
-					assert.equal(node.typeVersion, newestVersion(descriptions.get(node.type)!), `${node.name}: typeVersion (the version n8n gives a new node)`);
+					assert.ok(
+						descriptions.has(node.type),
+						`${node.name}: ${node.type} is not a node this package has`,
+					);
+					assert.equal(
+						node.typeVersion,
+						newestVersion(descriptions.get(node.type)!),
+						`${node.name}: typeVersion (the version n8n gives a new node)`,
+					);
 				}
 				if (trigger.type === OUR_TRIGGER) {
 					assert.equal(trigger.typeVersion, newestVersion(descriptions.get(OUR_TRIGGER)!));
 				} else {
-					assert.ok(CORE_TRIGGERS.includes(trigger.type), `${trigger.type} is not an allowed core trigger`);
+					assert.ok(
+						CORE_TRIGGERS.includes(trigger.type),
+						`${trigger.type} is not an allowed core trigger`,
+					);
 					const core = CORE[trigger.type];
-					assert.ok(core.versions.includes(trigger.typeVersion), `${trigger.type} has no typeVersion ${trigger.typeVersion} in n8n-nodes-base 2.40.2`);
+					assert.ok(
+						core.versions.includes(trigger.typeVersion),
+						`${trigger.type} has no typeVersion ${trigger.typeVersion} in n8n-nodes-base 2.40.2`,
+					);
 					for (const key of Object.keys(trigger.parameters)) {
-						assert.ok(core.parameters.includes(key), `${trigger.name}: ${trigger.type} has no parameter ${key}`);
+						assert.ok(
+							core.parameters.includes(key),
+							`${trigger.name}: ${trigger.type} has no parameter ${key}`,
+						);
 					}
-					assert.equal(trigger.credentials, undefined, `${trigger.name}: the core trigger needs no credential here`);
+					assert.equal(
+						trigger.credentials,
+						undefined,
+						`${trigger.name}: the core trigger needs no credential here`,
+					);
 				}
 				if (trigger.type !== 'n8n-nodes-base.scheduleTrigger') {
-					assert.match(String(trigger.webhookId), UUID, `${trigger.name}: a webhook trigger has a webhookId, so its URL stays the same on import`);
+					assert.match(
+						String(trigger.webhookId),
+						UUID,
+						`${trigger.name}: a webhook trigger has a webhookId, so its URL stays the same on import`,
+					);
 				}
 			});
 
@@ -334,7 +440,10 @@ describe('examples/', () => {
 						assert.equal(type, 'main');
 						for (const targets of outputs) {
 							for (const target of targets) {
-								assert.ok(names.has(target.node), `connection from "${from}" to "${target.node}", which is not a node`);
+								assert.ok(
+									names.has(target.node),
+									`connection from "${from}" to "${target.node}", which is not a node`,
+								);
 								assert.equal(target.type, 'main');
 								assert.equal(target.index, 0);
 								assert.notEqual(target.node, trigger.name, 'nothing leads into the trigger');
@@ -353,13 +462,20 @@ describe('examples/', () => {
 						}
 					}
 				}
-				assert.deepEqual([...reached].sort(), [...names].sort(), 'every node is reached from the trigger');
+				assert.deepEqual(
+					[...reached].sort(),
+					[...names].sort(),
+					'every node is reached from the trigger',
+				);
 			});
 
 			test('pins sample items on the trigger, and only on existing nodes', () => {
 				const trigger = triggerOf(workflow);
 				for (const name of Object.keys(workflow.pinData ?? {})) {
-					assert.ok(workflow.nodes.some((node) => node.name === name), `pinned data on "${name}", which is not a node`);
+					assert.ok(
+						workflow.nodes.some((node) => node.name === name),
+						`pinned data on "${name}", which is not a node`,
+					);
 				}
 				const items = pinnedItems(workflow, trigger.name);
 				assert.ok(items.length > 0);
@@ -378,9 +494,16 @@ describe('examples/', () => {
 
 			test('our nodes reference their credentials by name: "Virtual Number sandbox" (id 1), "SMS sandbox" (id 2)', () => {
 				for (const node of workflow.nodes.filter((candidate) => isOurs(candidate.type))) {
-					const wanted = (descriptions.get(node.type)!.credentials ?? []).map((credential) => credential.name).sort();
-					assert.deepEqual(Object.keys(node.credentials ?? {}).sort(), wanted, `${node.name}: credentials`);
-					for (const type of wanted) assert.deepEqual(node.credentials![type], CREDENTIALS[type], `${node.name}: ${type}`);
+					const wanted = (descriptions.get(node.type)!.credentials ?? [])
+						.map((credential) => credential.name)
+						.sort();
+					assert.deepEqual(
+						Object.keys(node.credentials ?? {}).sort(),
+						wanted,
+						`${node.name}: credentials`,
+					);
+					for (const type of wanted)
+						assert.deepEqual(node.credentials![type], CREDENTIALS[type], `${node.name}: ${type}`);
 				}
 			});
 		});
@@ -396,20 +519,43 @@ describe('the parameter check itself', () => {
 		position: [0, 0],
 		parameters,
 	});
-	const problems = (parameters: IDataObject) => parameterProblems(node(parameters), descriptions.get('n8n-nodes-virtualnum.virtualNumber')!);
-	const add = { resource: 'blacklist', operation: 'add', callerNumber: '0501234567', scope: 'global' };
+	const problems = (parameters: IDataObject) =>
+		parameterProblems(node(parameters), descriptions.get('n8n-nodes-virtualnum.virtualNumber')!);
+	const add = {
+		resource: 'blacklist',
+		operation: 'add',
+		callerNumber: '0501234567',
+		scope: 'global',
+	};
 
 	test('accepts a valid node', () => {
 		assert.deepEqual(problems(add), []);
 	});
 
 	test('finds an unknown parameter, a hidden one, a bad option value, a bad collection key, a locator in an unknown mode, a missing required value', () => {
-		assert.match(problems({ ...add, color: 'red' }).join('\n'), /color: the node has no such parameter/);
+		assert.match(
+			problems({ ...add, color: 'red' }).join('\n'),
+			/color: the node has no such parameter/,
+		);
 		assert.match(problems({ ...add, sql: 'SELECT 1' }).join('\n'), /sql: not shown/);
 		assert.match(problems({ ...add, scope: 'planet' }).join('\n'), /scope: "planet" is not one of/);
-		assert.match(problems({ resource: 'cdr', operation: 'query', options: { colour: 1 } }).join('\n'), /options\.colour: not an option/);
-		assert.match(problems({ resource: 'call', operation: 'clickToCall', destination: '1', virtualnum: { __rl: true, mode: 'url', value: 'x' } }).join('\n'), /mode "url"/);
-		assert.match(problems({ resource: 'blacklist', operation: 'add', scope: 'global' }).join('\n'), /Caller Number|callerNumber/);
+		assert.match(
+			problems({ resource: 'cdr', operation: 'query', options: { colour: 1 } }).join('\n'),
+			/options\.colour: not an option/,
+		);
+		assert.match(
+			problems({
+				resource: 'call',
+				operation: 'clickToCall',
+				destination: '1',
+				virtualnum: { __rl: true, mode: 'url', value: 'x' },
+			}).join('\n'),
+			/mode "url"/,
+		);
+		assert.match(
+			problems({ resource: 'blacklist', operation: 'add', scope: 'global' }).join('\n'),
+			/Caller Number|callerNumber/,
+		);
 	});
 });
 
@@ -420,19 +566,27 @@ describe("the campaign's Delivery Report URL", () => {
 	});
 	after(async () => await sandbox.close());
 
-	test("is, in n8n, the Production URL of the delivery-report trigger (same webhook id)", async () => {
+	test('is, in n8n, the Production URL of the delivery-report trigger (same webhook id)', async () => {
 		const campaign = loadExample('sms-campaign-scheduled.json');
 		const reports = loadExample('sms-delivery-reports.json');
 		const trigger = triggerOf(reports);
 		const run = await runExample(campaign, {
 			input: pinnedItems(campaign, triggerOf(campaign).name),
-			credentials: { virtualnumSmsApi: { baseUrl: sandbox.smsUrl, accessToken: sandbox.tokens.sms } },
+			credentials: {
+				virtualnumSmsApi: { baseUrl: sandbox.smsUrl, accessToken: sandbox.tokens.sms },
+			},
 		});
 		assert.equal(run.error, undefined, run.error?.message);
 		const [request] = sandbox.control.requests({ operation: 'send_sms' });
 		const messages = request.body as Array<{ callback_url?: string }>;
 		// The harness runs as an n8n whose webhook base is http://localhost:5678/webhook.
-		const production = NodeHelpers.getNodeWebhookUrl('http://localhost:5678/webhook', 'any', asINode(trigger), 'webhook', false);
+		const production = NodeHelpers.getNodeWebhookUrl(
+			'http://localhost:5678/webhook',
+			'any',
+			asINode(trigger),
+			'webhook',
+			false,
+		);
 		assert.equal(production, `http://localhost:5678/webhook/${trigger.webhookId}/webhook`);
 		assert.equal(messages.length, 3);
 		for (const message of messages) assert.equal(message.callback_url, production);

@@ -55,13 +55,16 @@ describe('package.json: what n8n and npm need to publish and verify the package'
 	test('the author has a name and an email that is not a placeholder (n8n checks both)', () => {
 		assert.ok(pkg.author.name.trim().length > 0);
 		assert.match(pkg.author.email, /^[^@\s]+@[^@\s]+\.[a-z]+$/);
-		assert.doesNotMatch(pkg.author.email, /\.(invalid|test|example|localhost)$|@example\.(com|org|net)$/);
+		assert.doesNotMatch(
+			pkg.author.email,
+			/\.(invalid|test|example|localhost)$|@example\.(com|org|net)$/,
+		);
 	});
 
 	test('npm publishes it only with provenance, publicly', () => {
 		assert.deepEqual(pkg.publishConfig, { access: 'public', provenance: true });
-		assert.equal(pkg.scripts.prepublishOnly, 'node scripts/release.mjs --guard');
-		assert.equal(pkg.scripts.release, 'node scripts/release.mjs');
+		assert.equal(pkg.scripts.prepublishOnly, 'node dev/scripts/release.mjs --guard');
+		assert.equal(pkg.scripts.release, 'node dev/scripts/release.mjs');
 	});
 
 	test('n8n-workflow is the only peer dependency, as "*" (n8n\'s scanner refuses a range; docs/install.md states it)', () => {
@@ -79,7 +82,10 @@ describe('documentation links n8n shows', () => {
 	test("each credential's documentationUrl opens a section of the repository's documentation", () => {
 		const require = createRequire(join(ROOT, 'package.json'));
 		for (const file of pkg.n8n.credentials as string[]) {
-			const exported = require(join(ROOT, file)) as Record<string, new () => { documentationUrl: string }>;
+			const exported = require(join(ROOT, file)) as Record<
+				string,
+				new () => { documentationUrl: string }
+			>;
 			for (const Credential of Object.values(exported)) {
 				assert.equal(documentationProblem(new Credential().documentationUrl), undefined, file);
 			}
@@ -90,9 +96,10 @@ describe('documentation links n8n shows', () => {
 		for (const file of pkg.n8n.nodes as string[]) {
 			const codexFile = join(ROOT, file.replace(/^dist\//, '').replace(/\.js$/, '.json'));
 			const codex = JSON.parse(readFileSync(codexFile, 'utf8'));
-			const urls = [...codex.resources.primaryDocumentation, ...codex.resources.credentialDocumentation].map(
-				(resource: { url: string }) => resource.url,
-			);
+			const urls = [
+				...codex.resources.primaryDocumentation,
+				...codex.resources.credentialDocumentation,
+			].map((resource: { url: string }) => resource.url);
 			assert.equal(codex.resources.primaryDocumentation.length, 1, codexFile);
 			for (const url of urls) assert.equal(documentationProblem(url), undefined, codexFile);
 		}
@@ -125,7 +132,14 @@ describe('icons', () => {
  * tryToParseDateTime: 1.83.0 has it with one argument (value), the only form nodes/shared/dates.ts uses;
  * sleep(ms): in 1.83.0's utils, as in 2.x.
  */
-const N8N_WORKFLOW_EXPORTS_IN_1_83 = ['NodeApiError', 'NodeConnectionTypes', 'NodeOperationError', 'sleep', 'tryToParseDateTime', 'updateDisplayOptions'];
+const N8N_WORKFLOW_EXPORTS_IN_1_83 = [
+	'NodeApiError',
+	'NodeConnectionTypes',
+	'NodeOperationError',
+	'sleep',
+	'tryToParseDateTime',
+	'updateDisplayOptions',
+];
 
 test('the compiled package uses only n8n-workflow exports that n8n 1.85 has', () => {
 	const used = new Set<string>();
@@ -134,21 +148,28 @@ test('the compiled package uses only n8n-workflow exports that n8n 1.85 has', ()
 			const path = join(dir, entry.name);
 			if (entry.isDirectory()) walk(path);
 			else if (entry.name.endsWith('.js')) {
-				for (const match of readFileSync(path, 'utf8').matchAll(/\bn8n_workflow_\d+\.(\w+)/g)) used.add(match[1]);
+				for (const match of readFileSync(path, 'utf8').matchAll(/\bn8n_workflow_\d+\.(\w+)/g))
+					used.add(match[1]);
 			}
 		}
 	};
 	walk(join(ROOT, 'dist'));
 	assert.ok(used.size > 0, 'dist/ is built and uses n8n-workflow');
-	assert.deepEqual([...used].filter((name) => !N8N_WORKFLOW_EXPORTS_IN_1_83.includes(name)), []);
+	assert.deepEqual(
+		[...used].filter((name) => !N8N_WORKFLOW_EXPORTS_IN_1_83.includes(name)),
+		[],
+	);
 });
 
 describe('GitHub workflows', () => {
-	const workflow = (name: string) => parse(readFileSync(join(ROOT, '.github/workflows', name), 'utf8'));
-	const runs = (job: { steps: Array<{ run?: string }> }) => job.steps.map((step) => step.run ?? '').join('\n');
-	const uses = (job: { steps: Array<{ uses?: string }> }) => job.steps.map((step) => step.uses?.split('@')[0]);
+	const workflow = (name: string) =>
+		parse(readFileSync(join(ROOT, '.github/workflows', name), 'utf8'));
+	const runs = (job: { steps: Array<{ run?: string }> }) =>
+		job.steps.map((step) => step.run ?? '').join('\n');
+	const uses = (job: { steps: Array<{ uses?: string }> }) =>
+		job.steps.map((step) => step.uses?.split('@')[0]);
 
-	test('publish.yml publishes a version tag from GitHub Actions with npm provenance, as n8n\'s starter does', () => {
+	test("publish.yml publishes a version tag from GitHub Actions with npm provenance, as n8n's starter does", () => {
 		const publish = workflow('publish.yml');
 		assert.deepEqual(publish.on, { push: { tags: ['*.*.*'] } });
 		const job = publish.jobs.publish;

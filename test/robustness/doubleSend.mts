@@ -9,7 +9,7 @@ import { beforeEach, describe, test } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import type { FaultSpec, Sandbox } from '../../sandbox/index.mts';
+import type { FaultSpec, Sandbox } from '../../dev/sandbox/index.mts';
 import { MAY_HAVE_HAPPENED, failureOf, outputOf, rl, runOne, type NodeType } from './support.mts';
 
 interface Send {
@@ -28,7 +28,13 @@ const SENDS: Send[] = [
 		type: 'bulkSms',
 		server: 'sms',
 		service: 'send_sms',
-		parameters: { resource: 'message', operation: 'send', sender: rl('VirtualNum'), to: '0501234567, 0527654321, 0541112233', message: 'Once only' },
+		parameters: {
+			resource: 'message',
+			operation: 'send',
+			sender: rl('VirtualNum'),
+			to: '0501234567, 0527654321, 0541112233',
+			message: 'Once only',
+		},
 		done: (sandbox) => sandbox.control.messages().length,
 	},
 	{
@@ -36,7 +42,12 @@ const SENDS: Send[] = [
 		type: 'virtualNumber',
 		server: 'vn',
 		service: 'create_virtualnum_call',
-		parameters: { resource: 'call', operation: 'clickToCall', virtualnum: rl('0722000100'), destination: '0501234567' },
+		parameters: {
+			resource: 'call',
+			operation: 'clickToCall',
+			virtualnum: rl('0722000100'),
+			destination: '0501234567',
+		},
 		done: (sandbox) => sandbox.control.cdrs().length,
 	},
 	{
@@ -44,7 +55,13 @@ const SENDS: Send[] = [
 		type: 'virtualNumber',
 		server: 'vn',
 		service: 'create_virtualnum_call_v2',
-		parameters: { resource: 'call', operation: 'twoLegCall', virtualnum1: rl('0722000100'), destination1: '0501234567', destination2: '0527654321' },
+		parameters: {
+			resource: 'call',
+			operation: 'twoLegCall',
+			virtualnum1: rl('0722000100'),
+			destination1: '0501234567',
+			destination2: '0527654321',
+		},
 		done: (sandbox) => sandbox.control.cdrs().length,
 	},
 ];
@@ -53,7 +70,11 @@ const LOST: Array<{ name: string; fault: FaultSpec; accepted: boolean }> = [
 	{ name: 'HTTP 500', fault: { kind: 'http500' }, accepted: false },
 	{ name: 'a 502 proxy page', fault: { kind: 'html' }, accepted: false },
 	{ name: 'an empty answer', fault: { kind: 'empty' }, accepted: false },
-	{ name: 'an answer cut off after the service accepted', fault: { kind: 'truncatedJson' }, accepted: true },
+	{
+		name: 'an answer cut off after the service accepted',
+		fault: { kind: 'truncatedJson' },
+		accepted: true,
+	},
 ];
 
 export function doubleSendSuite(sandbox: () => Sandbox): void {
@@ -66,25 +87,52 @@ export function doubleSendSuite(sandbox: () => Sandbox): void {
 					for (const continueOnFail of [false, true]) {
 						sandbox().control.reset();
 						const before = send.done(sandbox());
-						sandbox().control.injectFaults({ ...lost.fault, server: send.server, operation: send.service });
-						const result = await runOne(`double send ${send.service} ${lost.name}`, sandbox(), send.type, send.parameters, { continueOnFail });
+						sandbox().control.injectFaults({
+							...lost.fault,
+							server: send.server,
+							operation: send.service,
+						});
+						const result = await runOne(
+							`double send ${send.service} ${lost.name}`,
+							sandbox(),
+							send.type,
+							send.parameters,
+							{ continueOnFail },
+						);
 
-						assert.equal(sandbox().control.requests({ service: send.server, operation: send.service }).length, 1, 'exactly one request, no retry');
+						assert.equal(
+							sandbox().control.requests({ service: send.server, operation: send.service }).length,
+							1,
+							'exactly one request, no retry',
+						);
 						// The sandbox really did (or did not) carry it out: the node cannot know, so it must say "may have".
 						assert.equal(send.done(sandbox()) > before, lost.accepted, 'what the service did');
 						let words: string[];
 						if (continueOnFail) {
 							const items = outputOf(result);
-							assert.ok(items.length > 0 && items.every((item) => item.json.error !== undefined), 'error items only: nothing reported as sent');
-							words = items.map((item) => `${String(item.json.error)}\n${String(item.json.errorDescription ?? '')}`);
+							assert.ok(
+								items.length > 0 && items.every((item) => item.json.error !== undefined),
+								'error items only: nothing reported as sent',
+							);
+							words = items.map(
+								(item) => `${String(item.json.error)}\n${String(item.json.errorDescription ?? '')}`,
+							);
 						} else {
 							const error = failureOf(result);
 							words = [`${error.message}\n${error.description ?? ''}`];
 						}
 						for (const text of words) {
-							assert.match(text, new RegExp(`\\b${send.service}\\b`), `names ${send.service}: ${text}`);
+							assert.match(
+								text,
+								new RegExp(`\\b${send.service}\\b`),
+								`names ${send.service}: ${text}`,
+							);
 							assert.match(text, MAY_HAVE_HAPPENED, `says it may have been carried out: ${text}`);
-							assert.match(text, /check (the notifications report )?before (running it|sending) again/i, `says to check before repeating: ${text}`);
+							assert.match(
+								text,
+								/check (the notifications report )?before (running it|sending) again/i,
+								`says to check before repeating: ${text}`,
+							);
 						}
 					}
 				});

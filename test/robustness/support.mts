@@ -9,11 +9,11 @@ import { createRequire } from 'node:module';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { runWorkflow, type RunResult } from '../harness/engine.mts';
-import { selectedNumbers } from '../harness/trigger.mts';
-import { capturedLogs } from '../harness/logger.mts';
-import { refusedKeys } from '../helpers/outputKeys.mts';
-import type { Sandbox } from '../../sandbox/index.mts';
+import { runWorkflow, type RunResult } from '../../dev/harness/engine.mts';
+import { selectedNumbers } from '../../dev/harness/trigger.mts';
+import { capturedLogs } from '../../dev/harness/logger.mts';
+import { refusedKeys } from '../../dev/harness/outputKeys.mts';
+import type { Sandbox } from '../../dev/sandbox/index.mts';
 
 /** The password the user operations use (it must never come back out). */
 export const PASSWORD = 'Robust-Passw0rd-4217';
@@ -40,7 +40,8 @@ export const rl = (value: string) => ({ __rl: true, mode: 'list', value });
 
 /** The trigger's "Virtual Numbers" picked From List. */
 export function listedNumbers(numbers: string[]): IDataObject {
-	for (const value of numbers) picked.push({ type: 'virtualNumberTrigger', name: 'virtualnum', value });
+	for (const value of numbers)
+		picked.push({ type: 'virtualNumberTrigger', name: 'virtualnum', value });
 	return selectedNumbers(numbers, 'list');
 }
 
@@ -54,7 +55,12 @@ export function notePicked(type: string, parameters: unknown, name = ''): void {
 	}
 	if (parameters === null || typeof parameters !== 'object') return;
 	const locator = parameters as { __rl?: unknown; mode?: unknown; value?: unknown };
-	if (locator.__rl === true && locator.mode === 'list' && typeof locator.value === 'string' && !locator.value.startsWith('=')) {
+	if (
+		locator.__rl === true &&
+		locator.mode === 'list' &&
+		typeof locator.value === 'string' &&
+		!locator.value.startsWith('=')
+	) {
 		picked.push({ type, name, value: locator.value });
 		return;
 	}
@@ -63,7 +69,9 @@ export function notePicked(type: string, parameters: unknown, name = ''): void {
 
 /** Every distinct value the suite picked From List, with its node type and parameter name. */
 export function pickedLocators(): Array<{ type: string; name: string; value: string }> {
-	const seen = new Map(picked.map((entry) => [`${entry.type} ${entry.name} ${entry.value}`, entry]));
+	const seen = new Map(
+		picked.map((entry) => [`${entry.type} ${entry.name} ${entry.value}`, entry]),
+	);
 	return [...seen.values()];
 }
 
@@ -74,7 +82,9 @@ const timedRegex = { calls: 0 };
  * n8n-core uses), passing every call on unchanged.
  */
 function spyOnTimedRegex(): void {
-	const { safeRegex } = createRequire(import.meta.url)('n8n-workflow') as { safeRegex: Record<string, (...args: unknown[]) => unknown> };
+	const { safeRegex } = createRequire(import.meta.url)('n8n-workflow') as {
+		safeRegex: Record<string, (...args: unknown[]) => unknown>;
+	};
 	for (const method of Object.keys(safeRegex)) {
 		const original = safeRegex[method];
 		safeRegex[method] = (...args: unknown[]) => {
@@ -102,11 +112,15 @@ const produced: Produced[] = [];
 
 function safeJson(value: unknown): string {
 	try {
-		return JSON.stringify(value, (key, inner: unknown) =>
-			// n8n keeps the workflow's node (its parameters as typed, passwords included) on errors and in
-			// the execution stack, like any workflow JSON: that is the user's own input, not output.
-			(key === 'node' || key === 'nodes') && inner && typeof inner === 'object' ? '[workflow node]' : inner,
-		) ?? '';
+		return (
+			JSON.stringify(value, (key, inner: unknown) =>
+				// n8n keeps the workflow's node (its parameters as typed, passwords included) on errors and in
+				// the execution stack, like any workflow JSON: that is the user's own input, not output.
+				(key === 'node' || key === 'nodes') && inner && typeof inner === 'object'
+					? '[workflow node]'
+					: inner,
+			) ?? ''
+		);
 	} catch {
 		return String(value);
 	}
@@ -115,11 +129,22 @@ function safeJson(value: unknown): string {
 /** Keeps an error's message, description and context (data shown in n8n's error pane). */
 export function collectError(source: string, error: unknown): void {
 	if (error === undefined || error === null) return;
-	const e = error as { message?: unknown; description?: unknown; context?: unknown; cause?: unknown; stack?: unknown };
+	const e = error as {
+		message?: unknown;
+		description?: unknown;
+		context?: unknown;
+		cause?: unknown;
+		stack?: unknown;
+	};
 	produced.push({
 		source,
 		kind: 'error',
-		text: [String(e.message ?? error), String(e.description ?? ''), safeJson(e.context), safeJson(e.cause)].join('\n'),
+		text: [
+			String(e.message ?? error),
+			String(e.description ?? ''),
+			safeJson(e.context),
+			safeJson(e.cause),
+		].join('\n'),
 	});
 }
 
@@ -141,7 +166,12 @@ export function collectRun(source: string, result: RunResult): RunResult {
 export function collectItem(source: string, item: INodeExecutionData): void {
 	collectKeys(source, item);
 	const binary = item.binary
-		? Object.fromEntries(Object.entries(item.binary).map(([key, value]) => [key, { ...value, data: value.id ? value.data : `(${value.data.length} base64 characters)` }]))
+		? Object.fromEntries(
+				Object.entries(item.binary).map(([key, value]) => [
+					key,
+					{ ...value, data: value.id ? value.data : `(${value.data.length} base64 characters)` },
+				]),
+			)
 		: undefined;
 	produced.push({ source, kind: 'item', text: safeJson({ json: item.json, binary }) });
 }
@@ -161,9 +191,15 @@ function collectKeys(source: string, item: INodeExecutionData): void {
 }
 
 /** The items collected whose source matches, and the refused keys found in them. */
-export function sweptKeys(match: (source: string) => boolean): { items: number; refused: Array<{ source: string; key: string }> } {
+export function sweptKeys(match: (source: string) => boolean): {
+	items: number;
+	refused: Array<{ source: string; key: string }>;
+} {
 	const swept = producedKeys.filter((entry) => match(entry.source));
-	return { items: swept.length, refused: swept.flatMap((entry) => entry.refused.map((key) => ({ source: entry.source, key }))) };
+	return {
+		items: swept.length,
+		refused: swept.flatMap((entry) => entry.refused.map((key) => ({ source: entry.source, key }))),
+	};
 }
 
 export function collectedCount(): { items: number; errors: number; logs: number } {
@@ -175,13 +211,26 @@ export function collectedCount(): { items: number; errors: number; logs: number 
 }
 
 /** Every collected text and every log line n8n-core wrote in this process that contains one of the secrets. */
-export function findSecrets(secrets: string[], extra: Produced[] = []): Array<{ source: string; kind: string; secret: string; excerpt: string }> {
-	const all: Produced[] = [...produced, ...capturedLogs.map((text) => ({ source: 'n8n log', kind: 'log' as const, text })), ...extra];
+export function findSecrets(
+	secrets: string[],
+	extra: Produced[] = [],
+): Array<{ source: string; kind: string; secret: string; excerpt: string }> {
+	const all: Produced[] = [
+		...produced,
+		...capturedLogs.map((text) => ({ source: 'n8n log', kind: 'log' as const, text })),
+		...extra,
+	];
 	const found: Array<{ source: string; kind: string; secret: string; excerpt: string }> = [];
 	for (const entry of all) {
 		for (const secret of secrets) {
 			const at = entry.text.indexOf(secret);
-			if (at >= 0) found.push({ source: entry.source, kind: entry.kind, secret, excerpt: entry.text.slice(Math.max(0, at - 60), at + secret.length + 20) });
+			if (at >= 0)
+				found.push({
+					source: entry.source,
+					kind: entry.kind,
+					secret,
+					excerpt: entry.text.slice(Math.max(0, at - 60), at + secret.length + 20),
+				});
 		}
 	}
 	return found;
@@ -194,7 +243,11 @@ export type NodeType = 'virtualNumber' | 'bulkSms';
 export function credentialsFor(sandbox: Sandbox, base?: { vn?: string; sms?: string }) {
 	return {
 		virtualnumApi: { baseUrl: base?.vn ?? sandbox.vnUrl, accessToken: sandbox.tokens.vn },
-		virtualnumSmsApi: { baseUrl: base?.sms ?? sandbox.smsUrl, accessToken: sandbox.tokens.sms, accountToken: sandbox.tokens.smsAccount },
+		virtualnumSmsApi: {
+			baseUrl: base?.sms ?? sandbox.smsUrl,
+			accessToken: sandbox.tokens.sms,
+			accountToken: sandbox.tokens.smsAccount,
+		},
 	};
 }
 
@@ -227,7 +280,8 @@ export async function runOne(
 }
 
 /** The node's output items (none when it failed). */
-export const outputOf = (result: RunResult): INodeExecutionData[] => result.run.data.resultData.runData[NODE]?.[0]?.data?.main?.[0] ?? [];
+export const outputOf = (result: RunResult): INodeExecutionData[] =>
+	result.run.data.resultData.runData[NODE]?.[0]?.data?.main?.[0] ?? [];
 
 /** The error of a run that must fail, checked to be one of n8n's node errors (not a crash of the code). */
 export function failureOf(result: RunResult): NonNullable<RunResult['error']> {
@@ -240,12 +294,20 @@ export function failureOf(result: RunResult): NonNullable<RunResult['error']> {
 	return result.error;
 }
 
-const CRASH = /Cannot read propert|is not a function|is not iterable|undefined is not|Unexpected token|Maximum call stack|of undefined|of null/;
+const CRASH =
+	/Cannot read propert|is not a function|is not iterable|undefined is not|Unexpected token|Maximum call stack|of undefined|of null/;
 
 /** An error n8n shows as the node's (NodeApiError / NodeOperationError), with words a user can act on. */
 export function assertNodeError(error: Error & { description?: string | null }): void {
-	assert.ok(['NodeApiError', 'NodeOperationError'].includes(error.name), `a node error, not a ${error.name}: ${error.message}`);
-	assert.doesNotMatch(`${error.message}\n${error.description ?? ''}`, CRASH, 'an error of the code itself');
+	assert.ok(
+		['NodeApiError', 'NodeOperationError'].includes(error.name),
+		`a node error, not a ${error.name}: ${error.message}`,
+	);
+	assert.doesNotMatch(
+		`${error.message}\n${error.description ?? ''}`,
+		CRASH,
+		'an error of the code itself',
+	);
 }
 
 // ---- the representative operation of each resource ----------------------------------------------
@@ -297,7 +359,12 @@ export const OPERATIONS: Operation[] = [
 		type: 'virtualNumber',
 		server: 'vn',
 		service: 'create_virtualnum_call',
-		parameters: () => ({ resource: 'call', operation: 'clickToCall', virtualnum: rl(A_NUMBER), destination: '050-1234567' }),
+		parameters: () => ({
+			resource: 'call',
+			operation: 'clickToCall',
+			virtualnum: rl(A_NUMBER),
+			destination: '050-1234567',
+		}),
 		sideEffect: true,
 		wrongLength: 'noArray',
 	},
@@ -306,7 +373,13 @@ export const OPERATIONS: Operation[] = [
 		type: 'virtualNumber',
 		server: 'vn',
 		service: 'cdr_query',
-		parameters: () => ({ resource: 'cdr', operation: 'query', queryMode: 'builder', columns: ['cdr_uniqueid', 'call_status'], limit: 5 }),
+		parameters: () => ({
+			resource: 'cdr',
+			operation: 'query',
+			queryMode: 'builder',
+			columns: ['cdr_uniqueid', 'call_status'],
+			limit: 5,
+		}),
 		sideEffect: false,
 		timeout: (seconds) => ({ options: { timeout: seconds } }),
 		wrongLength: 'fewerItems',
@@ -331,7 +404,12 @@ export const OPERATIONS: Operation[] = [
 		type: 'virtualNumber',
 		server: 'vn',
 		service: 'set_user',
-		parameters: () => ({ resource: 'user', operation: 'create', email: 'robust.user@example.com', password: PASSWORD }),
+		parameters: () => ({
+			resource: 'user',
+			operation: 'create',
+			email: 'robust.user@example.com',
+			password: PASSWORD,
+		}),
 		sideEffect: true,
 		wrongLength: 'noArray',
 	},
@@ -350,7 +428,13 @@ export const OPERATIONS: Operation[] = [
 		type: 'virtualNumber',
 		server: 'vn',
 		service: 'add_number_to_blacklist',
-		parameters: () => ({ resource: 'blacklist', operation: 'add', callerNumber: '050-3333333', scope: 'global', note: 'robustness' }),
+		parameters: () => ({
+			resource: 'blacklist',
+			operation: 'add',
+			callerNumber: '050-3333333',
+			scope: 'global',
+			note: 'robustness',
+		}),
 		sideEffect: true,
 		wrongLength: 'noArray',
 	},
@@ -410,4 +494,5 @@ export const requestsTo = (sandbox: Sandbox, op: { server: 'vn' | 'sms'; service
 export const namesOperation = (op: Operation) => op.names ?? new RegExp(`\\b${op.service}\\b`);
 
 /** Words that tell the user a change may have been made (so a blind retry may repeat it). */
-export const MAY_HAVE_HAPPENED = /may have been (carried out|sent|made|placed)|may or may not have been made|change was made/i;
+export const MAY_HAVE_HAPPENED =
+	/may have been (carried out|sent|made|placed)|may or may not have been made|change was made/i;

@@ -56,7 +56,8 @@ export function phoneSenderField(description: string, hint?: string): INodePrope
 export function readPhoneSender(check: InputChecks, field: string, value: unknown): string {
 	const text = check.required(field, value);
 	const sender = normalizeSmsSender(text);
-	if (!sender || sender.kind === 'text') check.fail(field, `is not valid: ${SMS_SENDER_RULES.phone}`, text);
+	if (!sender || sender.kind === 'text')
+		check.fail(field, `is not valid: ${SMS_SENDER_RULES.phone}`, text);
 	return sender.value;
 }
 

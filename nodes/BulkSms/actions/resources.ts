@@ -10,5 +10,9 @@ export const resources = { credit, message, sender };
 export const resourceOptions: INodePropertyOptions[] = [
 	{ name: 'Credit', value: 'credit', description: 'The SMS credit balance of the account' },
 	{ name: 'Message', value: 'message', description: 'Text messages, sent in batches' },
-	{ name: 'Sender', value: 'sender', description: 'Sender names and phone numbers messages are sent from' },
+	{
+		name: 'Sender',
+		value: 'sender',
+		description: 'Sender names and phone numbers messages are sent from',
+	},
 ];

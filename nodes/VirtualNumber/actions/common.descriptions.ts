@@ -36,7 +36,10 @@ export function returnAllFields(range: LimitRange = GET_MANY_LIMIT): INodeProper
 			displayName: 'Limit',
 			name: 'limit',
 			type: 'number',
-			typeOptions: { minValue: range.min, ...(range.max < Number.MAX_SAFE_INTEGER ? { maxValue: range.max } : {}) },
+			typeOptions: {
+				minValue: range.min,
+				...(range.max < Number.MAX_SAFE_INTEGER ? { maxValue: range.max } : {}),
+			},
 			default: 50,
 			description: 'Max number of results to return',
 			displayOptions: { show: { returnAll: [false] } },

@@ -11,22 +11,52 @@ import * as tag from './tag';
 import * as user from './user';
 import * as virtualnum from './virtualnum';
 
-export const resources = { account, virtualnum, call, cdr, offlineConversion, user, tag, blacklist, prompt };
+export const resources = {
+	account,
+	virtualnum,
+	call,
+	cdr,
+	offlineConversion,
+	user,
+	tag,
+	blacklist,
+	prompt,
+};
 
 export const resourceOptions: INodePropertyOptions[] = [
 	{ name: 'Account', value: 'account', description: 'Check the connection to the service' },
-	{ name: 'Blacklist', value: 'blacklist', description: 'Block and unblock callers, globally or per virtual number' },
+	{
+		name: 'Blacklist',
+		value: 'blacklist',
+		description: 'Block and unblock callers, globally or per virtual number',
+	},
 	{ name: 'Call', value: 'call', description: 'Place click-to-call and two-leg calls' },
-	{ name: 'Call Record', value: 'cdr', description: 'Query call records, download recordings, add records' },
+	{
+		name: 'Call Record',
+		value: 'cdr',
+		description: 'Query call records, download recordings, add records',
+	},
 	{
 		name: 'Offline Conversion',
 		value: 'offlineConversion',
 		description: 'Read and set the advertising conversion value of a call',
 	},
 	{ name: 'Tag', value: 'tag', description: 'Group virtual numbers with tags' },
-	{ name: 'User', value: 'user', description: 'Manage users, their virtual numbers and their access log' },
-	{ name: 'Virtual Number', value: 'virtualnum', description: 'List, allocate, change, release and restore numbers' },
-	{ name: 'Voice Prompt', value: 'prompt', description: 'List, download, upload, delete and record voice prompts' },
+	{
+		name: 'User',
+		value: 'user',
+		description: 'Manage users, their virtual numbers and their access log',
+	},
+	{
+		name: 'Virtual Number',
+		value: 'virtualnum',
+		description: 'List, allocate, change, release and restore numbers',
+	},
+	{
+		name: 'Voice Prompt',
+		value: 'prompt',
+		description: 'List, download, upload, delete and record voice prompts',
+	},
 ];
 
 const resourceField: INodeProperties = {

@@ -14,12 +14,18 @@ import { virtualnumRequest, type VirtualnumAnswer } from '../../shared/transport
 /** The value of a resource locator (or of a plain value from an expression), trimmed. */
 export function locatorValue(this: IExecuteFunctions, name: string, itemIndex: number): string {
 	const value = this.getNodeParameter(name, itemIndex, '', { extractValue: true }) as unknown;
-	if (value !== null && typeof value === 'object' && 'value' in value) return String((value as IDataObject).value ?? '').trim();
+	if (value !== null && typeof value === 'object' && 'value' in value)
+		return String((value as IDataObject).value ?? '').trim();
 	return String(value ?? '').trim();
 }
 
 /** A virtual number from a locator field, checked and returned as digits (`+972 3-555 1234` → `97235551234`). */
-export function readVirtualnum(this: IExecuteFunctions, checks: InputChecks, name = 'virtualnum', field = 'Virtual Number'): string {
+export function readVirtualnum(
+	this: IExecuteFunctions,
+	checks: InputChecks,
+	name = 'virtualnum',
+	field = 'Virtual Number',
+): string {
 	return checkVirtualnum(checks, field, locatorValue.call(this, name, checks.itemIndex));
 }
 
@@ -32,9 +38,18 @@ export interface LimitRange {
 export const GET_MANY_LIMIT: LimitRange = { min: 1, max: Number.MAX_SAFE_INTEGER };
 
 /** How many rows to return: Infinity with Return All on, else the Limit, checked. */
-export function readLimit(this: IExecuteFunctions, checks: InputChecks, range: LimitRange = GET_MANY_LIMIT): number {
+export function readLimit(
+	this: IExecuteFunctions,
+	checks: InputChecks,
+	range: LimitRange = GET_MANY_LIMIT,
+): number {
 	if (this.getNodeParameter('returnAll', checks.itemIndex, false) as boolean) return Infinity;
-	return checks.integerInRange('Limit', this.getNodeParameter('limit', checks.itemIndex, 50), range.min, range.max);
+	return checks.integerInRange(
+		'Limit',
+		this.getNodeParameter('limit', checks.itemIndex, 50),
+		range.min,
+		range.max,
+	);
 }
 
 /**
@@ -42,15 +57,28 @@ export function readLimit(this: IExecuteFunctions, checks: InputChecks, range: L
  * stay out of URLs and logs, and marked as a write, so a lost answer is reported as "may have
  * been carried out" instead of inviting a blind retry.
  */
-export async function sendWrite(this: IExecuteFunctions, service: string, params: IDataObject, itemIndex: number): Promise<VirtualnumAnswer> {
-	return await virtualnumRequest.call(this, { service, params, method: 'POST', itemIndex, sideEffect: true });
+export async function sendWrite(
+	this: IExecuteFunctions,
+	service: string,
+	params: IDataObject,
+	itemIndex: number,
+): Promise<VirtualnumAnswer> {
+	return await virtualnumRequest.call(this, {
+		service,
+		params,
+		method: 'POST',
+		itemIndex,
+		sideEffect: true,
+	});
 }
 
 /** An operation's result as one object (first row of an array; a bare value under `result`). */
 export function resultObject(result: unknown): IDataObject {
 	if (Array.isArray(result)) return resultObject(result[0]);
 	if (result !== null && typeof result === 'object') return result as IDataObject;
-	return result === undefined || result === null || result === '' ? {} : { result: result as string };
+	return result === undefined || result === null || result === ''
+		? {}
+		: { result: result as string };
 }
 
 /**
@@ -73,7 +101,10 @@ const CALL_ID = callField('callId');
 
 /** The Call ID field (actions/common.descriptions.ts callIdField), required. */
 export function readCallId(this: IExecuteFunctions, checks: InputChecks): string {
-	return checks.required(CALL_ID.displayName, this.getNodeParameter('callUuid', checks.itemIndex, ''));
+	return checks.required(
+		CALL_ID.displayName,
+		this.getNodeParameter('callUuid', checks.itemIndex, ''),
+	);
 }
 
 /**

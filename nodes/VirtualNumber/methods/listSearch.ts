@@ -9,10 +9,18 @@ import { searchTagNames, searchTags } from './tagSearch';
 import { searchUsers } from './userSearch';
 
 /** The pool of available numbers, by the digits typed (get_available_virtualnum allocates nothing). */
-async function searchAvailableVirtualnums(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+async function searchAvailableVirtualnums(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const digits = (filter ?? '').replace(/\D/g, '');
-	const rows = await getAvailableVirtualnums.call(this, { virtualnum: digits, amount: VN_LIMITS.availableAmount.max });
-	return { results: rows.map((row) => ({ name: String(row.virtualnum), value: String(row.virtualnum) })) };
+	const rows = await getAvailableVirtualnums.call(this, {
+		virtualnum: digits,
+		amount: VN_LIMITS.availableAmount.max,
+	});
+	return {
+		results: rows.map((row) => ({ name: String(row.virtualnum), value: String(row.virtualnum) })),
+	};
 }
 
 export const listSearch = {

@@ -3,8 +3,14 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from '
 
 import { virtualnumRequest } from '../../shared/transport/virtualnumApi';
 
-export async function searchPrompts(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	const answer = await virtualnumRequest.call(this, { service: 'get_prompts_list', noResultsAsEmpty: true });
+export async function searchPrompts(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const answer = await virtualnumRequest.call(this, {
+		service: 'get_prompts_list',
+		noResultsAsEmpty: true,
+	});
 	const prompts = Array.isArray(answer.result) ? (answer.result as IDataObject[]) : [];
 	const needle = (filter ?? '').trim().toLowerCase();
 	const results = prompts

@@ -16,7 +16,10 @@ function label(tag: IDataObject): string {
 	return `${String(tag.tag_name ?? '')}${count}`;
 }
 
-export async function searchTags(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchTags(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const rows = await tags.call(this, filter);
 	return {
 		results: rows
@@ -25,7 +28,10 @@ export async function searchTags(this: ILoadOptionsFunctions, filter?: string): 
 	};
 }
 
-export async function searchTagNames(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchTagNames(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const rows = await tags.call(this, filter);
 	return {
 		results: rows

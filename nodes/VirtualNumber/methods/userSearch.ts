@@ -3,8 +3,14 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from '
 
 import { virtualnumRequest } from '../../shared/transport/virtualnumApi';
 
-export async function searchUsers(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	const answer = await virtualnumRequest.call(this, { service: 'get_users', noResultsAsEmpty: true });
+export async function searchUsers(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const answer = await virtualnumRequest.call(this, {
+		service: 'get_users',
+		noResultsAsEmpty: true,
+	});
 	const users = Array.isArray(answer.result) ? (answer.result as IDataObject[]) : [];
 	const needle = (filter ?? '').trim().toLowerCase();
 	const results = users
@@ -17,7 +23,10 @@ export async function searchUsers(this: ILoadOptionsFunctions, filter?: string):
 		.filter((user) => user.id !== '')
 		.filter(
 			(user) =>
-				!needle || user.id === needle || user.login.toLowerCase().includes(needle) || user.email.toLowerCase().includes(needle),
+				!needle ||
+				user.id === needle ||
+				user.login.toLowerCase().includes(needle) ||
+				user.email.toLowerCase().includes(needle),
 		)
 		.map((user) => ({
 			name: `${user.login || user.email}${user.email && user.login ? ` — ${user.email}` : ''}${user.inactive ? ' (inactive)' : ''}`,

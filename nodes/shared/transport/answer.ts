@@ -22,7 +22,12 @@ export function bodyToText(body: unknown): string {
 }
 
 export function decodeAnswer(body: unknown): DecodedAnswer {
-	if (body !== null && typeof body === 'object' && !Buffer.isBuffer(body) && !(body instanceof ArrayBuffer)) {
+	if (
+		body !== null &&
+		typeof body === 'object' &&
+		!Buffer.isBuffer(body) &&
+		!(body instanceof ArrayBuffer)
+	) {
 		return { kind: 'json', value: body };
 	}
 	const text = bodyToText(body).replace(/^\uFEFF/, '');
@@ -64,7 +69,10 @@ function decodeXmlText(text: string): string {
 
 /** A short, safe excerpt of an unexpected body for an error description. */
 export function excerpt(text: string, max = 200): string {
-	const flat = text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+	const flat = text
+		.replace(/<[^>]+>/g, ' ')
+		.replace(/\s+/g, ' ')
+		.trim();
 	return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 

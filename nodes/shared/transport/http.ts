@@ -73,13 +73,15 @@ export function serviceCodeOf(error: unknown): number | string | undefined {
 	const data = (error as { context?: { data?: { code?: unknown } } } | undefined)?.context?.data;
 	const code = data?.code;
 	if (typeof code === 'number' && Number.isFinite(code)) return code;
-	if (typeof code === 'string' && code.trim() !== '') return /^\d+$/.test(code.trim()) ? Number(code) : code.trim();
+	if (typeof code === 'string' && code.trim() !== '')
+		return /^\d+$/.test(code.trim()) ? Number(code) : code.trim();
 	return undefined;
 }
 
 /** The network code (ECONNREFUSED, ETIMEDOUT, …) of a failure that got no answer, as networkError records it. */
 export function networkCodeOfFailure(error: unknown): string | undefined {
-	const code = (error as { context?: { data?: { networkCode?: unknown } } } | undefined)?.context?.data?.networkCode;
+	const code = (error as { context?: { data?: { networkCode?: unknown } } } | undefined)?.context
+		?.data?.networkCode;
 	return typeof code === 'string' && code !== '' ? code : undefined;
 }
 
@@ -91,7 +93,8 @@ export function baseUrlFrom(value: unknown, serviceLabel: string, node: INode): 
 			{ message: 'Base URL missing' },
 			{
 				message: `The ${serviceLabel} credential has no valid Base URL`,
-				description: 'Open the credential and enter the Base URL the provider gave you, starting with https://',
+				description:
+					'Open the credential and enter the Base URL the provider gave you, starting with https://',
 			},
 		);
 	}
@@ -103,7 +106,8 @@ const NEVER_SENT = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'];
 
 /** Whether a request's error says the connection was never made (refused, or the host unknown): nothing reached the service. */
 export function connectionNeverMade(error: unknown): boolean {
-	const code = (error as { context?: { data?: { networkCode?: unknown } } } | undefined)?.context?.data?.networkCode;
+	const code = (error as { context?: { data?: { networkCode?: unknown } } } | undefined)?.context
+		?.data?.networkCode;
 	return typeof code === 'string' && NEVER_SENT.includes(code);
 }
 
@@ -134,7 +138,11 @@ export async function sendRequest(
 	} catch (error) {
 		throw networkError(context, error, timeout, options.url);
 	}
-	const raw = { statusCode: response.statusCode, headers: response.headers ?? {}, body: response.body };
+	const raw = {
+		statusCode: response.statusCode,
+		headers: response.headers ?? {},
+		body: response.body,
+	};
 	if (isRedirect(raw.statusCode)) {
 		discardBody(raw.body);
 		throw redirectFailure(context, raw, options.url);
@@ -148,18 +156,23 @@ export function isRedirect(statusCode: number): boolean {
 
 function discardBody(body: unknown): void {
 	const stream = body as { destroy?: () => void } | undefined;
-	if (stream && typeof stream === 'object' && typeof stream.destroy === 'function') stream.destroy();
+	if (stream && typeof stream === 'object' && typeof stream.destroy === 'function')
+		stream.destroy();
 }
 
 /** A redirect answer, naming the status and the target's origin (never its path or query string, which may carry anything). */
-export function redirectFailure(context: FailureContext, raw: RawAnswer, requestUrl: string): NodeApiError {
+export function redirectFailure(
+	context: FailureContext,
+	raw: RawAnswer,
+	requestUrl: string,
+): NodeApiError {
 	const location = headerText(raw.headers.location);
 	const target = location ? safeOrigin(location, requestUrl) : undefined;
 	return serviceError(
 		context,
 		`The ${context.serviceLabel} service answered ${context.operation} with a redirect (HTTP ${raw.statusCode})${target ? ` to ${target}` : ''}; it was not followed`,
 		[
-			"Redirects are not followed, so that the access token and the request never go to another address.",
+			'Redirects are not followed, so that the access token and the request never go to another address.',
 			target && target !== safeOrigin(requestUrl)
 				? `Check the credential's Base URL: if ${target} is the service's own address (for example https:// instead of http://, or another host name the provider gave), enter it as the Base URL.`
 				: "Check the credential's Base URL: enter the exact address the provider gave (with https:// and without a path beyond /api/).",
@@ -178,18 +191,26 @@ function headerText(value: string | string[] | undefined): string {
  * `code` or `cause.code` (n8n 2.x), n8n-workflow 1.x's NodeApiError in `httpCode`.
  */
 function networkCodeOf(error: unknown): string {
-	const shape = error as { code?: unknown; httpCode?: unknown; cause?: { code?: unknown } } | undefined;
+	const shape = error as
+		| { code?: unknown; httpCode?: unknown; cause?: { code?: unknown } }
+		| undefined;
 	for (const candidate of [shape?.code, shape?.cause?.code, shape?.httpCode]) {
 		if (typeof candidate === 'string' && /^E[A-Z_]+$/.test(candidate)) return candidate;
 	}
 	return '';
 }
 
-function networkError(context: FailureContext, error: unknown, timeoutMs: number, url: string): NodeApiError {
+function networkError(
+	context: FailureContext,
+	error: unknown,
+	timeoutMs: number,
+	url: string,
+): NodeApiError {
 	const message = String((error as { message?: unknown } | undefined)?.message ?? '');
 	const code = networkCodeOf(error);
 	const origin = safeOrigin(url);
-	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout|timed out/i.test(message);
+	const timedOut =
+		code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout|timed out/i.test(message);
 	if (timedOut) {
 		return serviceError(
 			context,

@@ -44,14 +44,20 @@ export interface SmsCredentials {
 
 export async function smsCredentials(this: RequestContext): Promise<SmsCredentials> {
 	const credentials = await this.getCredentials(SMS_CREDENTIAL);
-	const accountToken = typeof credentials.accountToken === 'string' ? credentials.accountToken.trim() : '';
+	const accountToken =
+		typeof credentials.accountToken === 'string' ? credentials.accountToken.trim() : '';
 	return {
 		baseUrl: baseUrlFrom(credentials.baseUrl, SMS_LABEL, this.getNode()),
 		accountToken: accountToken || undefined,
 	};
 }
 
-function context(this: RequestContext, operation: string, itemIndex?: number, sideEffect = false): FailureContext {
+function context(
+	this: RequestContext,
+	operation: string,
+	itemIndex?: number,
+	sideEffect = false,
+): FailureContext {
 	return { node: this.getNode(), serviceLabel: SMS_LABEL, operation, itemIndex, sideEffect };
 }
 
@@ -68,7 +74,9 @@ export async function sendSmsBatch(
 ): Promise<SmsResult[]> {
 	const { baseUrl, accountToken } = options.credentials ?? (await smsCredentials.call(this));
 	const failure = context.call(this, 'send_sms', undefined, true);
-	const body = accountToken ? messages.map((message) => ({ ...message, token: accountToken })) : messages;
+	const body = accountToken
+		? messages.map((message) => ({ ...message, token: accountToken }))
+		: messages;
 	const raw = await sendRequest.call(
 		this,
 		SMS_CREDENTIAL,
@@ -105,7 +113,9 @@ export async function sendSmsBatch(
 		);
 	}
 	// The results echo the messages; none may carry the account token on into the output.
-	if (accountToken) for (const result of results) if (result !== null && typeof result === 'object' && 'token' in result) delete result.token;
+	if (accountToken)
+		for (const result of results)
+			if (result !== null && typeof result === 'object' && 'token' in result) delete result.token;
 	return results;
 }
 
@@ -115,7 +125,9 @@ export async function sendSmsBatch(
  * it answers before reading the batch). Any other failure may have come after it took the batch.
  */
 export function batchNeverReachedService(error: unknown): boolean {
-	return connectionNeverMade(error) || (error as { httpCode?: unknown } | undefined)?.httpCode === '401';
+	return (
+		connectionNeverMade(error) || (error as { httpCode?: unknown } | undefined)?.httpCode === '401'
+	);
 }
 
 /** A sender operation on ws.php; fails with the service's words unless `status` is `success`. */
@@ -132,7 +144,13 @@ export async function smsSenderRequest(
 	const raw = await sendRequest.call(
 		this,
 		SMS_CREDENTIAL,
-		{ method: options.method ?? 'GET', url: `${baseUrl}/api/ws.php`, qs, json: false, encoding: 'text' },
+		{
+			method: options.method ?? 'GET',
+			url: `${baseUrl}/api/ws.php`,
+			qs,
+			json: false,
+			encoding: 'text',
+		},
 		failure,
 	);
 	return readSenderAnswer(raw, failure);
@@ -144,7 +162,7 @@ export function readSenderAnswer(raw: RawAnswer, failure: FailureContext): IData
 		throw serviceError(
 			failure,
 			`The ${SMS_LABEL} service answered ${failure.operation} with ${describe(decoded)}`,
-			bodyExcerpt(decoded) || 'Check the credential\'s Base URL.',
+			bodyExcerpt(decoded) || "Check the credential's Base URL.",
 			raw.statusCode,
 		);
 	}
@@ -156,14 +174,20 @@ export function readSenderAnswer(raw: RawAnswer, failure: FailureContext): IData
 			`${SMS_LABEL} ${failure.operation} failed${words ? `: ${words}` : ''}`,
 			`The service answered status "${String(answer.status ?? '(none)')}".`,
 			raw.statusCode,
-			answer.code === undefined ? { answer: answer as never } : { answer: answer as never, code: answer.code as never },
+			answer.code === undefined
+				? { answer: answer as never }
+				: { answer: answer as never, code: answer.code as never },
 		);
 	}
 	return answer;
 }
 
 /** GET of the credit operation, whose path the spec does not show (default `/credit`). */
-export async function smsCreditRequest(this: RequestContext, path: string, itemIndex?: number): Promise<IDataObject> {
+export async function smsCreditRequest(
+	this: RequestContext,
+	path: string,
+	itemIndex?: number,
+): Promise<IDataObject> {
 	const { baseUrl } = await smsCredentials.call(this);
 	const failure = context.call(this, 'credit', itemIndex);
 	const cleanPath = `/${path.trim().replace(/^\/+/, '')}`;
@@ -178,7 +202,11 @@ export async function smsCreditRequest(this: RequestContext, path: string, itemI
 		// The answer's shape is not shown; a status other than success (the sender operations'
 		// {status:"error", description}) is a failure, never a balance.
 		const status = decoded.value.status;
-		if (typeof status === 'string' && status.trim() !== '' && status.trim().toLowerCase() !== 'success') {
+		if (
+			typeof status === 'string' &&
+			status.trim() !== '' &&
+			status.trim().toLowerCase() !== 'success'
+		) {
 			const words = serviceWords(decoded.value);
 			throw serviceError(
 				failure,
@@ -190,7 +218,8 @@ export async function smsCreditRequest(this: RequestContext, path: string, itemI
 		}
 		return decoded.value;
 	}
-	if (decoded.kind === 'text' && /^\s*-?\d+(\.\d+)?\s*$/.test(decoded.text)) return { credit: Number(decoded.text) };
+	if (decoded.kind === 'text' && /^\s*-?\d+(\.\d+)?\s*$/.test(decoded.text))
+		return { credit: Number(decoded.text) };
 	throw serviceError(
 		failure,
 		`The ${SMS_LABEL} service answered the credit request with ${describe(decoded)}`,
@@ -217,7 +246,8 @@ export const SMS_IP_HINT =
 	"The SMS service also checks the IP address n8n calls from: the public IP of your n8n server must be on the account's allowed IP list.";
 
 function withIpHint<T extends { description: string | null | undefined }>(error: T): T {
-	if (!/allowed IP list/i.test(error.description ?? '')) error.description = [error.description, SMS_IP_HINT].filter(Boolean).join(' ');
+	if (!/allowed IP list/i.test(error.description ?? ''))
+		error.description = [error.description, SMS_IP_HINT].filter(Boolean).join(' ');
 	return error;
 }
 
@@ -225,7 +255,8 @@ function checkHttp(raw: RawAnswer, failure: FailureContext): DecodedAnswer {
 	const decoded = decodeAnswer(raw.body);
 	if (raw.statusCode === 401) throw withIpHint(unauthorizedFailure(failure, decoded));
 	if (raw.statusCode < 200 || raw.statusCode >= 300) {
-		const words = decoded.kind === 'json' && isDataObject(decoded.value) ? serviceWords(decoded.value) : '';
+		const words =
+			decoded.kind === 'json' && isDataObject(decoded.value) ? serviceWords(decoded.value) : '';
 		const server = raw.statusCode >= 500;
 		const error = serviceError(
 			failure,
@@ -279,6 +310,7 @@ function bodyExcerpt(decoded: DecodedAnswer): string {
  */
 export function isSmsSent(result: IDataObject): boolean {
 	const id = result.message_id;
-	const hasId = (typeof id === 'number' && Number.isFinite(id)) || (typeof id === 'string' && id.trim() !== '');
+	const hasId =
+		(typeof id === 'number' && Number.isFinite(id)) || (typeof id === 'string' && id.trim() !== '');
 	return hasId && !/^\s*error\b/i.test(String(result.status ?? ''));
 }

@@ -4,7 +4,12 @@
  * or a NodeApiError naming the operation, the status code, its meaning and the service's words.
  * Uploads (multipart) are in virtualnumUpload.ts, file downloads in virtualnumDownload.ts.
  */
-import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	JsonObject,
+} from 'n8n-workflow';
 
 import { NO_RESULT_CODES, SUCCESS_CODE, describeStatusCode } from '../statusCodes';
 import { decodeAnswer, excerpt, isDataObject, type DecodedAnswer } from './answer';
@@ -62,7 +67,10 @@ export function cleanParams(params: IDataObject = {}): Record<string, string> {
 	return clean;
 }
 
-export function buildVirtualnumRequest(baseUrl: string, request: VirtualnumRequest): IHttpRequestOptions {
+export function buildVirtualnumRequest(
+	baseUrl: string,
+	request: VirtualnumRequest,
+): IHttpRequestOptions {
 	const method = request.method ?? 'GET';
 	const params = cleanParams(request.params);
 	const qs: IDataObject = { service: request.service, format: 'json' };
@@ -118,15 +126,27 @@ export function readVirtualnumAnswer(
 ): VirtualnumAnswer {
 	const decoded = decodeAnswer(raw.body);
 	if (raw.statusCode === 401) throw unauthorizedFailure(context, decoded);
-	if (raw.statusCode < 200 || raw.statusCode >= 300) throw httpFailure(context, raw.statusCode, decoded);
+	if (raw.statusCode < 200 || raw.statusCode >= 300)
+		throw httpFailure(context, raw.statusCode, decoded);
 
 	const answer = asAnswerObject(context, decoded);
 	const status = answer.status as VirtualnumAnswer['status'];
 	const code = Number(status.code);
 	if (code === SUCCESS_CODE) {
-		return { service: String(answer.service ?? context.operation), status, result: answer.result, answer };
+		return {
+			service: String(answer.service ?? context.operation),
+			status,
+			result: answer.result,
+			answer,
+		};
 	}
-	if (isNoResults(context.operation, { code, description: String(status.description ?? '') }, noResultsAsEmpty)) {
+	if (
+		isNoResults(
+			context.operation,
+			{ code, description: String(status.description ?? '') },
+			noResultsAsEmpty,
+		)
+	) {
 		return { service: String(answer.service ?? context.operation), status, result: [], answer };
 	}
 	throw statusFailure(context, code, String(status.description ?? ''), answer);
@@ -142,7 +162,11 @@ function isNoResults(
 }
 
 function asAnswerObject(context: FailureContext, decoded: DecodedAnswer): IDataObject {
-	if (decoded.kind === 'json' && isDataObject(decoded.value) && isDataObject(decoded.value.status)) {
+	if (
+		decoded.kind === 'json' &&
+		isDataObject(decoded.value) &&
+		isDataObject(decoded.value.status)
+	) {
 		const status = decoded.value.status;
 		if (status.code !== undefined && Number.isFinite(Number(status.code))) return decoded.value;
 	}
@@ -174,9 +198,15 @@ export function statusFailure(
 	const parts = [
 		description ? `The service said: "${description}".` : '',
 		info?.hint ? `${info.hint}.` : '',
-		info?.assumed ? '(The spec lists no codes for this operation; the meaning is the one this package assumes.)' : '',
-		info?.reported ? '(The spec lists no codes for this operation; public integrations with the service report this one.)' : '',
-		code === 999 && context.sideEffect ? 'The change may or may not have been made: check before repeating it.' : '',
+		info?.assumed
+			? '(The spec lists no codes for this operation; the meaning is the one this package assumes.)'
+			: '',
+		info?.reported
+			? '(The spec lists no codes for this operation; public integrations with the service report this one.)'
+			: '',
+		code === 999 && context.sideEffect
+			? 'The change may or may not have been made: check before repeating it.'
+			: '',
 	].filter(Boolean);
 	return serviceError(
 		context,
@@ -188,9 +218,18 @@ export function statusFailure(
 }
 
 function httpFailure(context: FailureContext, statusCode: number, decoded: DecodedAnswer) {
-	if (decoded.kind === 'json' && isDataObject(decoded.value) && isDataObject(decoded.value.status)) {
+	if (
+		decoded.kind === 'json' &&
+		isDataObject(decoded.value) &&
+		isDataObject(decoded.value.status)
+	) {
 		const status = decoded.value.status;
-		return statusFailure(context, Number(status.code), String(status.description ?? ''), decoded.value);
+		return statusFailure(
+			context,
+			Number(status.code),
+			String(status.description ?? ''),
+			decoded.value,
+		);
 	}
 	const body = 'text' in decoded ? excerpt(decoded.text) : '';
 	const server = statusCode >= 500;
@@ -217,7 +256,12 @@ export function unexpectedAnswer(context: FailureContext, decoded: DecodedAnswer
 		text: 'an answer that is not valid JSON (it may have been cut off)',
 		empty: 'an empty answer',
 	};
-	const body = 'text' in decoded ? excerpt(decoded.text) : decoded.kind === 'json' ? excerpt(JSON.stringify(decoded.value)) : '';
+	const body =
+		'text' in decoded
+			? excerpt(decoded.text)
+			: decoded.kind === 'json'
+				? excerpt(JSON.stringify(decoded.value))
+				: '';
 	return serviceError(
 		context,
 		`The ${VIRTUALNUM_LABEL} service answered ${context.operation} with ${what[decoded.kind]}`,

@@ -90,12 +90,17 @@ export async function virtualnumDownload(
 	const audio = ok ? sniffAudio(head) : undefined;
 	if (!audio) {
 		try {
-			throw looksLikeStatus(raw, head) ? await statusInsteadOfFile(raw, head, stream, context) : notAudio(context, raw, head);
+			throw looksLikeStatus(raw, head)
+				? await statusInsteadOfFile(raw, head, stream, context)
+				: notAudio(context, raw, head);
 		} finally {
 			stream.destroy();
 		}
 	}
-	tally.expected = Math.max(wavAnnouncedLength(head) ?? 0, Number(header(raw, 'content-length')) || 0);
+	tally.expected = Math.max(
+		wavAnnouncedLength(head) ?? 0,
+		Number(header(raw, 'content-length')) || 0,
+	);
 	const early = tally.failure ?? (tally.ended ? shortOf(tally, context) : undefined);
 	if (early) {
 		stream.destroy();
@@ -113,7 +118,8 @@ export async function virtualnumDownload(
 
 function asStream(body: unknown): AnswerStream {
 	const stream = body as Partial<AnswerStream> | undefined;
-	if (stream && typeof stream.push === 'function' && typeof stream.read === 'function') return stream as AnswerStream;
+	if (stream && typeof stream.push === 'function' && typeof stream.read === 'function')
+		return stream as AnswerStream;
 	throw new Error('The download did not arrive as a stream');
 }
 
@@ -123,7 +129,12 @@ function asStream(body: unknown): AnswerStream {
  */
 function countPushes(stream: AnswerStream, context: FailureContext, limit: number): Tally {
 	const state = (stream as unknown as { _readableState?: { ended?: boolean } })._readableState;
-	const tally: Tally = { received: stream.readableLength, ended: state?.ended === true, expected: 0, limit };
+	const tally: Tally = {
+		received: stream.readableLength,
+		ended: state?.ended === true,
+		expected: 0,
+		limit,
+	};
 	const push = stream.push.bind(stream);
 	stream.push = (chunk: unknown, encoding?: BufferEncoding) => {
 		if (tally.failure) return false;
@@ -136,7 +147,8 @@ function countPushes(stream: AnswerStream, context: FailureContext, limit: numbe
 			}
 			return push(null);
 		}
-		tally.received += typeof chunk === 'string' ? Buffer.byteLength(chunk, encoding) : (chunk as Buffer).length;
+		tally.received +=
+			typeof chunk === 'string' ? Buffer.byteLength(chunk, encoding) : (chunk as Buffer).length;
 		if (tally.received > tally.limit) {
 			stream.destroy((tally.failure = tooLarge(context)));
 			return false;
@@ -149,7 +161,8 @@ function countPushes(stream: AnswerStream, context: FailureContext, limit: numbe
 /** The error of a stream that ended before what it announced had arrived, if it did. */
 function shortOf(tally: Tally, context: FailureContext): NodeApiError | undefined {
 	if (tally.received > tally.limit) return (tally.failure = tooLarge(context));
-	if (tally.received < tally.expected) return (tally.failure = incomplete(context, tally.received, tally.expected));
+	if (tally.received < tally.expected)
+		return (tally.failure = incomplete(context, tally.received, tally.expected));
 	return undefined;
 }
 
@@ -199,13 +212,24 @@ function header(raw: RawAnswer, name: string): string {
 
 function looksLikeStatus(raw: RawAnswer, head: Buffer): boolean {
 	if (raw.statusCode < 200 || raw.statusCode >= 300 || head.length === 0) return true;
-	return STATUS_CONTENT_TYPE.test(header(raw, 'content-type')) || /^(\uFEFF)?\s*[{<[]/.test(head.toString('utf8'));
+	return (
+		STATUS_CONTENT_TYPE.test(header(raw, 'content-type')) ||
+		/^(\uFEFF)?\s*[{<[]/.test(head.toString('utf8'))
+	);
 }
 
 /** The error of a status answer (or of a success that brought no file). */
-async function statusInsteadOfFile(raw: RawAnswer, head: Buffer, stream: AnswerStream, context: FailureContext): Promise<NodeApiError> {
+async function statusInsteadOfFile(
+	raw: RawAnswer,
+	head: Buffer,
+	stream: AnswerStream,
+	context: FailureContext,
+): Promise<NodeApiError> {
 	const rest = await readBytes(stream, MAX_STATUS_ANSWER_BYTES - head.length, context);
-	const answer = readVirtualnumAnswer({ ...raw, body: Buffer.concat([head, rest]).toString('utf8') }, context);
+	const answer = readVirtualnumAnswer(
+		{ ...raw, body: Buffer.concat([head, rest]).toString('utf8') },
+		context,
+	);
 	return serviceError(
 		context,
 		`The ${VIRTUALNUM_LABEL} service answered ${context.operation} with a status instead of a file`,
@@ -218,7 +242,9 @@ async function statusInsteadOfFile(raw: RawAnswer, head: Buffer, stream: AnswerS
 function notAudio(context: FailureContext, raw: RawAnswer, head: Buffer): NodeApiError {
 	const type = header(raw, 'content-type');
 	const printable = /^[\t\n\r\x20-\x7e\u00a0-\uffff]*$/.test(head.toString('utf8'));
-	const shown = printable ? `"${excerpt(head.toString('utf8'), 60)}"` : `bytes ${head.subarray(0, 8).toString('hex').replace(/(..)/g, '$1 ').trim()}`;
+	const shown = printable
+		? `"${excerpt(head.toString('utf8'), 60)}"`
+		: `bytes ${head.subarray(0, 8).toString('hex').replace(/(..)/g, '$1 ').trim()}`;
 	return serviceError(
 		context,
 		`The ${VIRTUALNUM_LABEL} service answered ${context.operation} with something that is not an audio file${type ? ` (although labelled ${type})` : ''}`,
@@ -271,12 +297,17 @@ function readStatusData(bytes: Buffer): { code: number; description: string } | 
 	const text = bytes.toString('utf8').trim();
 	if (text === '') return undefined;
 	const decoded = decodeAnswer(text);
-	if (decoded.kind === 'json' && isDataObject(decoded.value) && isDataObject(decoded.value.status)) {
+	if (
+		decoded.kind === 'json' &&
+		isDataObject(decoded.value) &&
+		isDataObject(decoded.value.status)
+	) {
 		const code = Number(decoded.value.status.code);
 		if (!Number.isFinite(code)) return undefined;
 		return { code, description: String(decoded.value.status.description ?? '') };
 	}
-	if (decoded.kind === 'xml' && decoded.status && /<\/response>$/i.test(text)) return decoded.status;
+	if (decoded.kind === 'xml' && decoded.status && /<\/response>$/i.test(text))
+		return decoded.status;
 	return undefined;
 }
 
@@ -286,18 +317,24 @@ function readStatusData(bytes: Buffer): { code: number; description: string } | 
  * `<?xml…`/`<response>` XML block that reads as a complete status answer up to the end is the
  * appended data. Anything else stays part of the file.
  */
-export function splitAppendedStatus(bytes: Buffer): { file: Buffer; status?: { code: number; description: string } } {
+export function splitAppendedStatus(bytes: Buffer): {
+	file: Buffer;
+	status?: { code: number; description: string };
+} {
 	const end = wavAnnouncedLength(bytes.subarray(0, AUDIO_HEAD_BYTES));
 	if (end !== undefined && end <= bytes.length) {
 		const rest = bytes.subarray(end);
 		const status = readStatusData(rest);
-		if (status || rest.toString('latin1').trim() === '') return { file: bytes.subarray(0, end), status };
+		if (status || rest.toString('latin1').trim() === '')
+			return { file: bytes.subarray(0, end), status };
 	}
 	const offset = Math.max(0, bytes.length - STATUS_TAIL_BYTES);
 	// latin1 maps every byte to one character, so string positions are byte positions.
 	const tail = bytes.toString('latin1', offset);
 	for (const pattern of [/\{\s*"(?:service|status)"\s*:/g, /<\?xml\b/g, /<response\b/g]) {
-		const positions = [...tail.matchAll(pattern)].map((match) => offset + (match.index ?? 0)).reverse();
+		const positions = [...tail.matchAll(pattern)]
+			.map((match) => offset + (match.index ?? 0))
+			.reverse();
 		for (const position of positions) {
 			const status = readStatusData(bytes.subarray(position));
 			if (status) return { file: bytes.subarray(0, position), status };
@@ -307,9 +344,13 @@ export function splitAppendedStatus(bytes: Buffer): { file: Buffer; status?: { c
 }
 
 /** The file of a download_prompt answer: the bytes without the appended status, which must say success. */
-export function promptFileOf(bytes: Buffer, context: FailureContext): { file: Buffer; strippedBytes: number } {
+export function promptFileOf(
+	bytes: Buffer,
+	context: FailureContext,
+): { file: Buffer; strippedBytes: number } {
 	const { file, status } = splitAppendedStatus(bytes);
-	if (status && status.code !== SUCCESS_CODE) throw statusFailure(context, status.code, status.description);
+	if (status && status.code !== SUCCESS_CODE)
+		throw statusFailure(context, status.code, status.description);
 	if (file.length === 0) throw unexpectedAnswer(context, { kind: 'empty' });
 	if (file.length > MAX_DOWNLOAD_BYTES) throw tooLarge(context);
 	return { file, strippedBytes: bytes.length - file.length };

@@ -3,7 +3,12 @@
  * URL, the fields and the file as multipart/form-data. Hand-written because the package may add no
  * runtime dependency (no `form-data`), and n8n-workflow offers no multipart builder.
  */
-import { cleanParams, virtualnumRequest, type VirtualnumAnswer, type VirtualnumRequest } from './virtualnumApi';
+import {
+	cleanParams,
+	virtualnumRequest,
+	type VirtualnumAnswer,
+	type VirtualnumRequest,
+} from './virtualnumApi';
 import type { RequestContext } from './http';
 
 /** One file part of a multipart/form-data request. */
@@ -26,12 +31,18 @@ export function buildMultipartBody(
 	// The boundary must not occur in any part; a random one almost never does, but it is checked.
 	do {
 		boundary = `----n8nVirtualnum${Date.now().toString(16)}${Math.random().toString(16).slice(2)}`;
-	} while (files.some((file) => file.data.includes(boundary)) || Object.values(fields).some((v) => v.includes(boundary)));
+	} while (
+		files.some((file) => file.data.includes(boundary)) ||
+		Object.values(fields).some((v) => v.includes(boundary))
+	);
 	const quote = (text: string) => text.replace(/[\r\n]+/g, ' ').replace(/"/g, '%22');
 	const parts: Buffer[] = [];
 	for (const [name, value] of Object.entries(fields)) {
 		parts.push(
-			Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`, 'utf8'),
+			Buffer.from(
+				`--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`,
+				'utf8',
+			),
 		);
 	}
 	for (const file of files) {

@@ -3,9 +3,9 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
-import { runWorkflow } from '../../harness/engine.mts';
-import { startRecorder, type Recorder } from '../../helpers/recorder.mts';
+import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
+import { runWorkflow } from '../../../dev/harness/engine.mts';
+import { startRecorder, type Recorder } from '../../../dev/harness/recorder.mts';
 
 const NODE = 'Bulk SMS';
 
@@ -20,10 +20,17 @@ describe('Bulk SMS → Credit → Get Balance', () => {
 	const run = (options: IDataObject = {}, input: IDataObject[] = [{}], continueOnFail = false) =>
 		runWorkflow({
 			nodes: [
-				{ name: NODE, type: 'bulkSms', parameters: { resource: 'credit', operation: 'getBalance', options }, continueOnFail },
+				{
+					name: NODE,
+					type: 'bulkSms',
+					parameters: { resource: 'credit', operation: 'getBalance', options },
+					continueOnFail,
+				},
 			],
 			input: input.map((json) => ({ json })),
-			credentials: { virtualnumSmsApi: { baseUrl: sandbox.smsUrl, accessToken: sandbox.tokens.sms } },
+			credentials: {
+				virtualnumSmsApi: { baseUrl: sandbox.smsUrl, accessToken: sandbox.tokens.sms },
+			},
 		});
 
 	test('GET {sms_base_url}/credit with the Bearer token; the answer is returned as is', async () => {
@@ -55,7 +62,12 @@ describe('Bulk SMS → Credit → Get Balance', () => {
 	});
 
 	test('a 401 answer explains what to do', async () => {
-		sandbox.control.injectFaults({ kind: 'unauthorized', text: 'Account Suspended', server: 'sms', operation: 'credit' });
+		sandbox.control.injectFaults({
+			kind: 'unauthorized',
+			text: 'Account Suspended',
+			server: 'sms',
+			operation: 'credit',
+		});
 		const result = await run();
 		assert.ok(result.error);
 		assert.match(result.error.message, /Bulk SMS refused credit: The account is suspended/);
@@ -70,7 +82,13 @@ describe('Bulk SMS → Credit → Get Balance', () => {
 
 		const runOn = () =>
 			runWorkflow({
-				nodes: [{ name: NODE, type: 'bulkSms', parameters: { resource: 'credit', operation: 'getBalance' } }],
+				nodes: [
+					{
+						name: NODE,
+						type: 'bulkSms',
+						parameters: { resource: 'credit', operation: 'getBalance' },
+					},
+				],
 				credentials: { virtualnumSmsApi: { baseUrl: server.url, accessToken: 'tok-credit-1' } },
 			});
 
@@ -82,7 +100,11 @@ describe('Bulk SMS → Credit → Get Balance', () => {
 		});
 
 		test('an HTML page points to the Credit Path option', async () => {
-			server.answer({ status: 404, headers: { 'Content-Type': 'text/html' }, body: '<html><body>Not Found</body></html>' });
+			server.answer({
+				status: 404,
+				headers: { 'Content-Type': 'text/html' },
+				body: '<html><body>Not Found</body></html>',
+			});
 			const result = await runOn();
 			assert.ok(result.error);
 			assert.match(result.error.message, /HTTP 404/);

@@ -6,9 +6,9 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { DateTime } from 'luxon';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
-import { runWorkflow, type RunResult } from '../../harness/engine.mts';
-import { startRecorder, type Recorder } from '../../helpers/recorder.mts';
+import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
+import { runWorkflow, type RunResult } from '../../../dev/harness/engine.mts';
+import { startRecorder, type Recorder } from '../../../dev/harness/recorder.mts';
 
 const NODE = 'Bulk SMS';
 
@@ -19,7 +19,12 @@ interface SendParams {
 	options?: IDataObject;
 }
 
-function sendParameters({ sender = 'VirtualNum', to = '={{ $json.to }}', message = 'Hello from n8n', options = {} }: SendParams = {}) {
+function sendParameters({
+	sender = 'VirtualNum',
+	to = '={{ $json.to }}',
+	message = 'Hello from n8n',
+	options = {},
+}: SendParams = {}) {
 	return {
 		resource: 'message',
 		operation: 'send',
@@ -31,7 +36,8 @@ function sendParameters({ sender = 'VirtualNum', to = '={{ $json.to }}', message
 }
 
 /** The items the node output, or none when it failed. */
-const outputOf = (result: RunResult) => result.run.data.resultData.runData[NODE]?.[0]?.data?.main?.[0] ?? [];
+const outputOf = (result: RunResult) =>
+	result.run.data.resultData.runData[NODE]?.[0]?.data?.main?.[0] ?? [];
 
 /** Distinct, valid Israeli mobile numbers. */
 const phone = (i: number) => `9725${String(10000000 + i).padStart(8, '0')}`;
@@ -54,7 +60,14 @@ describe('Bulk SMS → Message → Send', () => {
 		extra: { continueOnFail?: boolean; timezone?: string; credentials?: IDataObject } = {},
 	): Promise<RunResult> {
 		return await runWorkflow({
-			nodes: [{ name: NODE, type: 'bulkSms', parameters: sendParameters(params), continueOnFail: extra.continueOnFail }],
+			nodes: [
+				{
+					name: NODE,
+					type: 'bulkSms',
+					parameters: sendParameters(params),
+					continueOnFail: extra.continueOnFail,
+				},
+			],
 			input: input.map((json) => ({ json })),
 			credentials: credentials(extra.credentials),
 			timezone: extra.timezone,
@@ -64,7 +77,10 @@ describe('Bulk SMS → Message → Send', () => {
 	const sendRequests = () => sandbox.control.requests({ service: 'sms', operation: 'send_sms' });
 	const smsRequests = () => sandbox.control.requests({ service: 'sms' });
 	const noToken = (result: RunResult) =>
-		assert.ok(!JSON.stringify(result.run).includes(sandbox.tokens.sms), 'the access token must not appear in the run data');
+		assert.ok(
+			!JSON.stringify(result.run).includes(sandbox.tokens.sms),
+			'the access token must not appear in the run data',
+		);
 
 	test('250 items with Batch Size 100 → exactly 3 requests with the right bodies, 250 items each paired to its input', async () => {
 		const input = Array.from({ length: 250 }, (_, i) => ({ to: phone(i) }));
@@ -111,7 +127,9 @@ describe('Bulk SMS → Message → Send', () => {
 
 	test('the default Batch Size is 100, and batches span items with several recipients each', async () => {
 		// 70 items × 3 recipients = 210 messages → 100 + 100 + 10.
-		const input = Array.from({ length: 70 }, (_, i) => ({ to: [phone(3 * i), phone(3 * i + 1), phone(3 * i + 2)].join(', ') }));
+		const input = Array.from({ length: 70 }, (_, i) => ({
+			to: [phone(3 * i), phone(3 * i + 1), phone(3 * i + 2)].join(', '),
+		}));
 		const result = await send(input);
 		assert.equal(result.error, undefined, result.error?.message);
 		assert.deepEqual(
@@ -127,7 +145,9 @@ describe('Bulk SMS → Message → Send', () => {
 	});
 
 	test('To: several numbers in one item, comma/semicolon/newline separated, normalized to digits, one message each', async () => {
-		const result = await send([{ to: '+972-50-123 4567; (052) 111.2222\n0533333333, +972-50-123-4567' }]);
+		const result = await send([
+			{ to: '+972-50-123 4567; (052) 111.2222\n0533333333, +972-50-123-4567' },
+		]);
 		assert.equal(result.error, undefined, result.error?.message);
 		const [request] = sendRequests();
 		assert.deepEqual(
@@ -143,8 +163,16 @@ describe('Bulk SMS → Message → Send', () => {
 	test('the sender picked from the list and a phone sender typed with dashes are both sent as the service expects', async () => {
 		const result = await runWorkflow({
 			nodes: [
-				{ name: 'From list', type: 'bulkSms', parameters: sendParameters({ sender: { __rl: true, mode: 'list', value: 'Shop24' } }) },
-				{ name: 'Typed phone', type: 'bulkSms', parameters: sendParameters({ sender: '050-123-4567', to: '0521112222' }) },
+				{
+					name: 'From list',
+					type: 'bulkSms',
+					parameters: sendParameters({ sender: { __rl: true, mode: 'list', value: 'Shop24' } }),
+				},
+				{
+					name: 'Typed phone',
+					type: 'bulkSms',
+					parameters: sendParameters({ sender: '050-123-4567', to: '0521112222' }),
+				},
 			],
 			input: [{ json: { to: '0529998888' } }],
 			credentials: credentials(),
@@ -160,8 +188,18 @@ describe('Bulk SMS → Message → Send', () => {
 		const hebrew = 'שלום! ההזמנה שלך מוכנה לאיסוף';
 		const long = 'x'.repeat(161);
 		const result = await runWorkflow({
-			nodes: [{ name: NODE, type: 'bulkSms', parameters: sendParameters({ message: '={{ $json.text }}' }) }],
-			input: [{ json: { to: phone(1), text: hebrew } }, { json: { to: phone(2), text: long } }, { json: { to: phone(3), text: 'Price: 10€ [promo]' } }],
+			nodes: [
+				{
+					name: NODE,
+					type: 'bulkSms',
+					parameters: sendParameters({ message: '={{ $json.text }}' }),
+				},
+			],
+			input: [
+				{ json: { to: phone(1), text: hebrew } },
+				{ json: { to: phone(2), text: long } },
+				{ json: { to: phone(3), text: 'Price: 10€ [promo]' } },
+			],
 			credentials: credentials(),
 		});
 		assert.equal(result.error, undefined, result.error?.message);
@@ -179,7 +217,13 @@ describe('Bulk SMS → Message → Send', () => {
 
 	describe('failed recipients', () => {
 		// The sandbox answers "Invalid dest" for numbers of fewer than 7 digits: a per-message failure.
-		const input = [{ to: phone(1) }, { to: '12345' }, { to: phone(3) }, { to: '0000' }, { to: phone(5) }];
+		const input = [
+			{ to: phone(1) },
+			{ to: '12345' },
+			{ to: phone(3) },
+			{ to: '0000' },
+			{ to: phone(5) },
+		];
 
 		test('with Continue On Fail: the 2 failed recipients are error items beside the 3 sent ones, each paired to its input', async () => {
 			const result = await send(input, {}, { continueOnFail: true });
@@ -201,7 +245,10 @@ describe('Bulk SMS → Message → Send', () => {
 				assert.deepEqual(json.errorDetails, { recipient: dest, sender: 'VirtualNum' });
 				assert.equal(json.errorCode, 'Error - 403 Forbidden');
 				assert.match(String(json.errorDescription), /Invalid dest/);
-				assert.match(String(json.error), new RegExp(`The message to ${dest} was not sent: Error - 403 Forbidden`));
+				assert.match(
+					String(json.error),
+					new RegExp(`The message to ${dest} was not sent: Error - 403 Forbidden`),
+				);
 				assert.deepEqual(items[i].pairedItem, { item: i });
 			}
 		});
@@ -242,7 +289,10 @@ describe('Bulk SMS → Message → Send', () => {
 			assert.ok(result.error);
 			assert.equal(sendRequests().length, 1, 'only the first batch was sent');
 			assert.match(result.error.message, /^1 of 5 SMS messages failed: 12345 \(item 1\)/);
-			assert.match(String(result.error.description), /Not sent \(3\): the messages of the later batches, items 2-4/);
+			assert.match(
+				String(result.error.description),
+				/Not sent \(3\): the messages of the later batches, items 2-4/,
+			);
 			const data = (result.error.context as IDataObject).data as IDataObject;
 			assert.deepEqual(
 				(data.notSent as IDataObject[]).map((n) => n.dest),
@@ -250,8 +300,12 @@ describe('Bulk SMS → Message → Send', () => {
 			);
 		});
 
-		test('an unapproved (unverified) sender fails every message with the service\'s authorization error', async () => {
-			const result = await send([{ to: phone(1) }, { to: phone(2) }], { sender: '0527654321' }, { continueOnFail: true });
+		test("an unapproved (unverified) sender fails every message with the service's authorization error", async () => {
+			const result = await send(
+				[{ to: phone(1) }, { to: phone(2) }],
+				{ sender: '0527654321' },
+				{ continueOnFail: true },
+			);
 			const items = result.items(NODE);
 			assert.equal(items.length, 2);
 			for (const item of items) {
@@ -263,23 +317,47 @@ describe('Bulk SMS → Message → Send', () => {
 
 	describe('missing token: the service answers each message with Error - 403 Forbidden', () => {
 		test('without Continue On Fail the error names the recipients and points to the Access Token', async () => {
-			const result = await send([{ to: phone(1) }, { to: phone(2) }], {}, { credentials: { accessToken: '' } });
+			const result = await send(
+				[{ to: phone(1) }, { to: phone(2) }],
+				{},
+				{ credentials: { accessToken: '' } },
+			);
 			assert.ok(result.error);
 			const [request] = sendRequests();
-			assert.equal(request.headers.authorization?.trim() ?? '', 'Bearer', 'the request carried no token');
+			assert.equal(
+				request.headers.authorization?.trim() ?? '',
+				'Bearer',
+				'the request carried no token',
+			);
 			assert.match(result.error.message, /^2 of 2 SMS messages failed/);
-			assert.match(result.error.message, new RegExp(`${phone(1)} \\(item 0\\): Error - 403 Forbidden – Missing mandatory fields: token`));
+			assert.match(
+				result.error.message,
+				new RegExp(
+					`${phone(1)} \\(item 0\\): Error - 403 Forbidden – Missing mandatory fields: token`,
+				),
+			);
 			assert.match(String(result.error.description), /check the credential's Access Token/);
-			assert.match(String(result.error.description), /No message of this run was confirmed as sent/);
+			assert.match(
+				String(result.error.description),
+				/No message of this run was confirmed as sent/,
+			);
 			assert.equal(sandbox.control.messages().length, 0);
 		});
 
-		test('with Continue On Fail every recipient is an error item with the service\'s status and description', async () => {
-			const result = await send([{ to: phone(1) }, { to: phone(2) }], {}, { credentials: { accessToken: '' }, continueOnFail: true });
+		test("with Continue On Fail every recipient is an error item with the service's status and description", async () => {
+			const result = await send(
+				[{ to: phone(1) }, { to: phone(2) }],
+				{},
+				{ credentials: { accessToken: '' }, continueOnFail: true },
+			);
 			assert.equal(result.error, undefined);
 			const items = result.items(NODE);
 			assert.deepEqual(
-				items.map((i) => [(i.json.errorDetails as IDataObject).recipient, i.json.errorCode, i.pairedItem]),
+				items.map((i) => [
+					(i.json.errorDetails as IDataObject).recipient,
+					i.json.errorCode,
+					i.pairedItem,
+				]),
 				[
 					[phone(1), 'Error - 403 Forbidden', { item: 0 }],
 					[phone(2), 'Error - 403 Forbidden', { item: 1 }],
@@ -291,19 +369,38 @@ describe('Bulk SMS → Message → Send', () => {
 
 	describe('wrong number of results', () => {
 		test('an answer with one result too few is an error that says how many were sent, and no result is guessed', async () => {
-			sandbox.control.injectFaults({ kind: 'wrongLength', server: 'sms', operation: 'send_sms', delta: -1 });
+			sandbox.control.injectFaults({
+				kind: 'wrongLength',
+				server: 'sms',
+				operation: 'send_sms',
+				delta: -1,
+			});
 			const result = await send([{ to: phone(1) }, { to: phone(2) }, { to: phone(3) }]);
 			assert.ok(result.error);
 			assert.equal(sendRequests().length, 1);
 			assert.match(result.error.message, /answered 2 results for a batch of 3 messages/);
-			assert.match(String(result.error.description), /All 3 messages of this batch were sent to the service/);
+			assert.match(
+				String(result.error.description),
+				/All 3 messages of this batch were sent to the service/,
+			);
 			assert.equal(outputOf(result).length, 0, 'no result is output');
 		});
 
 		test('a wrong-length second batch: the error lists the message ids of the first batch, and the third batch is not sent', async () => {
 			// Faults are taken in order: a harmless slow(0) for the first batch, the wrong length for the second.
-			sandbox.control.injectFaults({ kind: 'slow', server: 'sms', operation: 'send_sms', delayMs: 0, count: 1 });
-			sandbox.control.injectFaults({ kind: 'wrongLength', server: 'sms', operation: 'send_sms', delta: 2 });
+			sandbox.control.injectFaults({
+				kind: 'slow',
+				server: 'sms',
+				operation: 'send_sms',
+				delayMs: 0,
+				count: 1,
+			});
+			sandbox.control.injectFaults({
+				kind: 'wrongLength',
+				server: 'sms',
+				operation: 'send_sms',
+				delta: 2,
+			});
 			const input = Array.from({ length: 5 }, (_, i) => ({ to: phone(i) }));
 			const result = await send(input, { options: { batchSize: 2 } });
 			assert.ok(result.error);
@@ -311,7 +408,8 @@ describe('Bulk SMS → Message → Send', () => {
 			assert.match(result.error.message, /answered 4 results for a batch of 2 messages/);
 			const first = sandbox.control.messages().slice(0, 2);
 			const description = String(result.error.description);
-			for (const message of first) assert.ok(description.includes(`${message.message_id} → ${message.dest}`), description);
+			for (const message of first)
+				assert.ok(description.includes(`${message.message_id} → ${message.dest}`), description);
 			assert.match(description, /Not sent \(1\)/);
 			const data = (result.error.context as IDataObject).data as IDataObject;
 			assert.equal(data.sent && (data.sent as unknown[]).length, 2);
@@ -319,7 +417,12 @@ describe('Bulk SMS → Message → Send', () => {
 		});
 
 		test('with Continue On Fail the recipients of the failed batch are error items and the other batches go on', async () => {
-			sandbox.control.injectFaults({ kind: 'wrongLength', server: 'sms', operation: 'send_sms', delta: -1 });
+			sandbox.control.injectFaults({
+				kind: 'wrongLength',
+				server: 'sms',
+				operation: 'send_sms',
+				delta: -1,
+			});
 			const input = Array.from({ length: 4 }, (_, i) => ({ to: phone(i) }));
 			const result = await send(input, { options: { batchSize: 2 } }, { continueOnFail: true });
 			assert.equal(result.error, undefined);
@@ -354,16 +457,30 @@ describe('Bulk SMS → Message → Send', () => {
 			messageField: 'text',
 			...extra,
 		});
-		const runWith = async (parameters: IDataObject, input: IDataObject[], options: { batchSize?: number } = {}) => {
+		const runWith = async (
+			parameters: IDataObject,
+			input: IDataObject[],
+			options: { batchSize?: number } = {},
+		) => {
 			sandbox.control.reset();
 			const result = await runWorkflow({
-				nodes: [{ name: NODE, type: 'bulkSms', parameters: { ...parameters, options }, continueOnFail: true }],
+				nodes: [
+					{
+						name: NODE,
+						type: 'bulkSms',
+						parameters: { ...parameters, options },
+						continueOnFail: true,
+					},
+				],
 				input: input.map((json) => ({ json })),
 				credentials: credentials(),
 			});
 			assert.equal(result.error, undefined, result.error?.message);
 			// The send time is "now", to the second: the only value that may differ between two runs.
-			const items = result.items(NODE).map((item) => ({ json: { ...item.json, sendtime: item.json.sendtime ? 'now' : undefined } as IDataObject, pairedItem: item.pairedItem }));
+			const items = result.items(NODE).map((item) => ({
+				json: { ...item.json, sendtime: item.json.sendtime ? 'now' : undefined } as IDataObject,
+				pairedItem: item.pairedItem,
+			}));
 			return { items, requests: sendRequests().map((r) => r.body) };
 		};
 		/** The same failure named by its field: To (expression form) or the input field. */
@@ -383,7 +500,11 @@ describe('Bulk SMS → Message → Send', () => {
 		];
 
 		test('the same requests and the same output as To = {{ $json.phone }} and Message = {{ $json.text }}, failures included', async () => {
-			const expression = await runWith(sendParameters({ to: '={{ $json.phone }}', message: '={{ $json.text }}' }), mixed, { batchSize: 3 });
+			const expression = await runWith(
+				sendParameters({ to: '={{ $json.phone }}', message: '={{ $json.text }}' }),
+				mixed,
+				{ batchSize: 3 },
+			);
 			const fields = await runWith(fieldsParameters(), mixed, { batchSize: 3 });
 			assert.ok(expression.requests.length >= 3, 'several batches');
 			assert.deepEqual(fields.requests, expression.requests);
@@ -394,29 +515,68 @@ describe('Bulk SMS → Message → Send', () => {
 			);
 			// A failure names the input field instead of To or Message; otherwise it is the same item.
 			const failed = (run: typeof fields, labels: [string, string]) =>
-				sameFailure(sameFailure(run.items.filter((item) => item.json.error !== undefined), labels[0]) as never, labels[1]);
-			assert.deepEqual(failed(fields, ['phone (input field)', 'text (input field)']), failed(expression, ['To', 'Message']));
-			const errors = fields.items.filter((item) => item.json.error !== undefined).map((item) => [item.pairedItem, item.json.error]);
-			assert.deepEqual(errors.map(([paired]) => paired), [{ item: 4 }, { item: 5 }, { item: 6 }]);
+				sameFailure(
+					sameFailure(
+						run.items.filter((item) => item.json.error !== undefined),
+						labels[0],
+					) as never,
+					labels[1],
+				);
+			assert.deepEqual(
+				failed(fields, ['phone (input field)', 'text (input field)']),
+				failed(expression, ['To', 'Message']),
+			);
+			const errors = fields.items
+				.filter((item) => item.json.error !== undefined)
+				.map((item) => [item.pairedItem, item.json.error]);
+			assert.deepEqual(
+				errors.map(([paired]) => paired),
+				[{ item: 4 }, { item: 5 }, { item: 6 }],
+			);
 			assert.match(String(errors[0][1]), /^phone \(input field\): must be phone numbers/);
 			assert.match(String(errors[1][1]), /^phone \(input field\): is required/);
 			assert.match(String(errors[2][1]), /^text \(input field\): is required/);
 		});
 
 		test('250 items, Batch Size 100, the same text for all (Message From: Message Below): the requests and output of the expression form', async () => {
-			const input = Array.from({ length: 250 }, (_, i) => ({ phone: `+972 5${String(10000000 + i).padStart(8, '0')}` }));
-			const expression = await runWith(sendParameters({ to: '={{ $json.phone }}', message: 'Sale starts today' }), input, { batchSize: 100 });
-			const fields = await runWith(fieldsParameters({ messageFrom: 'text', message: 'Sale starts today' }), input, { batchSize: 100 });
-			assert.deepEqual(fields.requests.map((body) => (body as unknown[]).length), [100, 100, 50]);
+			const input = Array.from({ length: 250 }, (_, i) => ({
+				phone: `+972 5${String(10000000 + i).padStart(8, '0')}`,
+			}));
+			const expression = await runWith(
+				sendParameters({ to: '={{ $json.phone }}', message: 'Sale starts today' }),
+				input,
+				{ batchSize: 100 },
+			);
+			const fields = await runWith(
+				fieldsParameters({ messageFrom: 'text', message: 'Sale starts today' }),
+				input,
+				{ batchSize: 100 },
+			);
+			assert.deepEqual(
+				fields.requests.map((body) => (body as unknown[]).length),
+				[100, 100, 50],
+			);
 			assert.deepEqual(fields.requests, expression.requests);
 			assert.deepEqual(fields.items, expression.items);
 		});
 
 		test('a dotted name reads a nested field; a field whose own name has the dot comes first', async () => {
-			const input = [{ contact: { phone: '0501112222' }, text: 'Nested' }, { 'contact.phone': '0503334444', contact: { phone: '0509999999' }, text: 'Flat' }];
-			const expression = await runWith(sendParameters({ to: "={{ $json['contact.phone'] ?? $json.contact.phone }}", message: '={{ $json.text }}' }), input);
+			const input = [
+				{ contact: { phone: '0501112222' }, text: 'Nested' },
+				{ 'contact.phone': '0503334444', contact: { phone: '0509999999' }, text: 'Flat' },
+			];
+			const expression = await runWith(
+				sendParameters({
+					to: "={{ $json['contact.phone'] ?? $json.contact.phone }}",
+					message: '={{ $json.text }}',
+				}),
+				input,
+			);
 			const fields = await runWith(fieldsParameters({ phoneField: 'contact.phone' }), input);
-			assert.deepEqual((fields.requests[0] as IDataObject[]).map((m) => m.dest), ['0501112222', '0503334444']);
+			assert.deepEqual(
+				(fields.requests[0] as IDataObject[]).map((m) => m.dest),
+				['0501112222', '0503334444'],
+			);
 			assert.deepEqual(fields.requests, expression.requests);
 		});
 
@@ -424,18 +584,36 @@ describe('Bulk SMS → Message → Send', () => {
 			const input = Array.from({ length: 50 }, (_, i) => ({ phone: phone(i) }));
 			sandbox.control.reset();
 			const result = await runWorkflow({
-				nodes: [{ name: NODE, type: 'bulkSms', parameters: { ...fieldsParameters({ messageFrom: 'text', message: 'Hi' }), options: {} } }],
+				nodes: [
+					{
+						name: NODE,
+						type: 'bulkSms',
+						parameters: {
+							...fieldsParameters({ messageFrom: 'text', message: 'Hi' }),
+							options: {},
+						},
+					},
+				],
 				input: input.map((json) => ({ json })),
 				credentials: credentials(),
 			});
 			assert.equal(result.error, undefined, result.error?.message);
 			assert.equal(result.items(NODE).length, 50);
-			assert.deepEqual((sendRequests()[0].body as IDataObject[]).map((m) => m.dest), input.map((item) => item.phone));
+			assert.deepEqual(
+				(sendRequests()[0].body as IDataObject[]).map((m) => m.dest),
+				input.map((item) => item.phone),
+			);
 		});
 
 		test('an empty Phone Number Field fails every item, naming the setting', async () => {
 			const empty = await runWorkflow({
-				nodes: [{ name: NODE, type: 'bulkSms', parameters: { ...fieldsParameters({ phoneField: ' ' }), options: {} } }],
+				nodes: [
+					{
+						name: NODE,
+						type: 'bulkSms',
+						parameters: { ...fieldsParameters({ phoneField: ' ' }), options: {} },
+					},
+				],
 				input: [{ json: { phone: phone(1), text: 'x' } }],
 				credentials: credentials(),
 			});
@@ -452,10 +630,21 @@ describe('Bulk SMS → Message → Send', () => {
 			sandbox.control.reset();
 			const parallel = await send(input, { options: { batchSize: 5, batchesInFlight: 4 } });
 			assert.equal(parallel.error, undefined, parallel.error?.message);
-			const sorted = (list: unknown[]) => [...list].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+			const sorted = (list: unknown[]) =>
+				[...list].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 			assert.deepEqual(sorted(sendRequests().map((r) => r.body)), sorted(bodies));
-			const strip = (items: INodeExecutionData[]) => items.map((item) => [item.pairedItem, item.json.dest, item.json.status, item.json.inputItem]);
-			assert.deepEqual(strip(parallel.items(NODE)), strip(sequential.items(NODE)), 'output in input order');
+			const strip = (items: INodeExecutionData[]) =>
+				items.map((item) => [
+					item.pairedItem,
+					item.json.dest,
+					item.json.status,
+					item.json.inputItem,
+				]);
+			assert.deepEqual(
+				strip(parallel.items(NODE)),
+				strip(sequential.items(NODE)),
+				'output in input order',
+			);
 		});
 
 		test('4 in flight really are: a service that answers only once 4 batches are open gets 4 at once (1 without the option)', async () => {
@@ -471,7 +660,15 @@ describe('Bulk SMS → Message → Send', () => {
 					const answer = () => {
 						open--;
 						res.writeHead(200, { 'Content-Type': 'application/json' });
-						res.end(JSON.stringify(messages.map((m, k) => ({ ...m, status: 'Message in Action', message_id: Number(m.dest) + k }))));
+						res.end(
+							JSON.stringify(
+								messages.map((m, k) => ({
+									...m,
+									status: 'Message in Action',
+									message_id: Number(m.dest) + k,
+								})),
+							),
+						);
 					};
 					open++;
 					most = Math.max(most, open);
@@ -487,7 +684,15 @@ describe('Bulk SMS → Message → Send', () => {
 				const input = Array.from({ length: 8 }, (_, i) => ({ to: phone(i) }));
 				const run = (batchesInFlight?: number) =>
 					runWorkflow({
-						nodes: [{ name: NODE, type: 'bulkSms', parameters: sendParameters({ options: { batchSize: 2, ...(batchesInFlight ? { batchesInFlight } : {}) } }) }],
+						nodes: [
+							{
+								name: NODE,
+								type: 'bulkSms',
+								parameters: sendParameters({
+									options: { batchSize: 2, ...(batchesInFlight ? { batchesInFlight } : {}) },
+								}),
+							},
+						],
 						input: input.map((json) => ({ json })),
 						credentials: { virtualnumSmsApi: { baseUrl, accessToken: 't' } },
 					});
@@ -498,7 +703,10 @@ describe('Bulk SMS → Message → Send', () => {
 				const sequential = await run();
 				assert.equal(sequential.error, undefined, sequential.error?.message);
 				assert.equal(most, 1);
-				assert.deepEqual(parallel.items(NODE).map((item) => item.json), sequential.items(NODE).map((item) => item.json));
+				assert.deepEqual(
+					parallel.items(NODE).map((item) => item.json),
+					sequential.items(NODE).map((item) => item.json),
+				);
 			} finally {
 				server.closeAllConnections();
 				await new Promise((resolve) => server.close(resolve));
@@ -507,11 +715,21 @@ describe('Bulk SMS → Message → Send', () => {
 
 		test('without Continue On Fail no batch starts after a failure; the batches in flight finish and are reported', async () => {
 			// 6 batches of 1, 2 in flight: batch 2 is refused (a number the service rejects); batch 1 (in flight) is sent.
-			const input = [{ to: phone(1) }, { to: '12345' }, { to: phone(3) }, { to: phone(4) }, { to: phone(5) }, { to: phone(6) }];
+			const input = [
+				{ to: phone(1) },
+				{ to: '12345' },
+				{ to: phone(3) },
+				{ to: phone(4) },
+				{ to: phone(5) },
+				{ to: phone(6) },
+			];
 			const result = await send(input, { options: { batchSize: 1, batchesInFlight: 2 } });
 			assert.ok(result.error);
 			const sentTo = sendRequests().map((r) => (r.body as IDataObject[])[0].dest);
-			assert.ok(sentTo.length <= 3, `at most the two in flight and the one started before the failure was seen: ${sentTo.join(', ')}`);
+			assert.ok(
+				sentTo.length <= 3,
+				`at most the two in flight and the one started before the failure was seen: ${sentTo.join(', ')}`,
+			);
 			assert.match(result.error.message, /^1 of 6 SMS messages failed: 12345 \(item 1\)/);
 			const data = (result.error.context as IDataObject).data as IDataObject;
 			assert.deepEqual(
@@ -519,7 +737,11 @@ describe('Bulk SMS → Message → Send', () => {
 				sandbox.control.messages().map((m) => m.dest),
 				'every message the service took is listed as sent',
 			);
-			assert.equal((data.sent as unknown[]).length + (data.notSent as unknown[]).length + 1, 6, 'each recipient is accounted for');
+			assert.equal(
+				(data.sent as unknown[]).length + (data.notSent as unknown[]).length + 1,
+				6,
+				'each recipient is accounted for',
+			);
 		});
 	});
 
@@ -527,29 +749,61 @@ describe('Bulk SMS → Message → Send', () => {
 		const ACCOUNT = 'sms-account-token';
 
 		test("with the credential's Account Token, every batch item carries it as token; it never reaches the output", async () => {
-			const result = await send([{ to: `${phone(1)}, ${phone(2)}` }, { to: phone(3) }], { options: { batchSize: 2 } }, { credentials: { accountToken: ACCOUNT } });
+			const result = await send(
+				[{ to: `${phone(1)}, ${phone(2)}` }, { to: phone(3) }],
+				{ options: { batchSize: 2 } },
+				{ credentials: { accountToken: ACCOUNT } },
+			);
 			assert.equal(result.error, undefined, result.error?.message);
 			const bodies = sendRequests().map((r) => r.body as IDataObject[]);
 			assert.equal(bodies.length, 2);
 			for (const message of bodies.flat()) assert.equal(message.token, ACCOUNT);
 			assert.equal(result.items(NODE).length, 3);
-			assert.ok(!JSON.stringify(result.run).includes(ACCOUNT), 'the account token must not appear in the run data');
+			assert.ok(
+				!JSON.stringify(result.run).includes(ACCOUNT),
+				'the account token must not appear in the run data',
+			);
 			noToken(result);
 		});
 
 		test('without it, the items carry no token field (the Bearer header authenticates the batch)', async () => {
 			await send([{ to: phone(1) }]);
-			assert.deepEqual(Object.keys((sendRequests()[0].body as IDataObject[])[0]), ['service', 'dest', 'sender', 'message']);
+			assert.deepEqual(Object.keys((sendRequests()[0].body as IDataObject[])[0]), [
+				'service',
+				'dest',
+				'sender',
+				'message',
+			]);
 		});
 
 		test('a token echoed back in a result is removed from the output', async () => {
 			const echo = await startRecorder();
 			try {
-				echo.answer({ body: [{ service: 'send_sms', status: 'Message in Action', message_id: 7, message: 'Hi', sender: 'VirtualNum', dest: phone(1), token: ACCOUNT }] });
+				echo.answer({
+					body: [
+						{
+							service: 'send_sms',
+							status: 'Message in Action',
+							message_id: 7,
+							message: 'Hi',
+							sender: 'VirtualNum',
+							dest: phone(1),
+							token: ACCOUNT,
+						},
+					],
+				});
 				const result = await runWorkflow({
-					nodes: [{ name: NODE, type: 'bulkSms', parameters: sendParameters({ to: phone(1), message: 'Hi' }) }],
+					nodes: [
+						{
+							name: NODE,
+							type: 'bulkSms',
+							parameters: sendParameters({ to: phone(1), message: 'Hi' }),
+						},
+					],
 					input: [{ json: {} }],
-					credentials: { virtualnumSmsApi: { baseUrl: echo.url, accessToken: 'a', accountToken: ACCOUNT } },
+					credentials: {
+						virtualnumSmsApi: { baseUrl: echo.url, accessToken: 'a', accountToken: ACCOUNT },
+					},
 				});
 				assert.equal(result.error, undefined, result.error?.message);
 				assert.equal(result.items(NODE)[0].json.message_id, 7);
@@ -560,11 +814,23 @@ describe('Bulk SMS → Message → Send', () => {
 		});
 
 		test('an unauthorized answer to a batch names the allowed IP list', async () => {
-			sandbox.control.injectFaults({ kind: 'unauthorized', text: 'Invalid Token', server: 'sms', operation: 'send_sms' });
+			sandbox.control.injectFaults({
+				kind: 'unauthorized',
+				text: 'Invalid Token',
+				server: 'sms',
+				operation: 'send_sms',
+			});
 			const result = await send([{ to: phone(1) }]);
 			assert.match(String(result.error?.message), /refused send_sms/);
-			assert.match(String(result.error?.description), /public IP of your n8n server must be on the account's allowed IP list/);
-			assert.match(String(result.error?.description), /Not sent \(1\)/, 'a refused caller: nothing of the batch was sent');
+			assert.match(
+				String(result.error?.description),
+				/public IP of your n8n server must be on the account's allowed IP list/,
+			);
+			assert.match(
+				String(result.error?.description),
+				/Not sent \(1\)/,
+				'a refused caller: nothing of the batch was sent',
+			);
 		});
 	});
 
@@ -618,7 +884,7 @@ describe('Bulk SMS → Message → Send', () => {
 			assert.equal(body.sendtime, at.toFormat('yyyy-MM-dd HH:mm:ss'));
 		});
 
-		test('an unscheduled message\'s delivery report arrives by itself', async () => {
+		test("an unscheduled message's delivery report arrives by itself", async () => {
 			const url = `${callbackServer.url}/report`;
 			const result = await send([{ to: phone(8) }], { options: { callbackUrl: url } });
 			assert.equal(result.error, undefined, result.error?.message);
@@ -626,18 +892,63 @@ describe('Bulk SMS → Message → Send', () => {
 				await new Promise((resolve) => setTimeout(resolve, 25));
 			}
 			assert.equal(callbackServer.requests.length, 1);
-			assert.equal((JSON.parse(callbackServer.requests[0].body) as IDataObject).message_id, result.items(NODE)[0].json.message_id);
+			assert.equal(
+				(JSON.parse(callbackServer.requests[0].body) as IDataObject).message_id,
+				result.items(NODE)[0].json.message_id,
+			);
 		});
 
 		const future = DateTime.utc().plus({ years: 2 }).year;
 		const cases: Array<[string, string, string | undefined, string | undefined, string]> = [
-			['ISO text without offset, in the chosen time zone', `${future}-01-15T10:30:00`, 'Asia/Jerusalem', undefined, `15/01/${future} 10:30`],
-			['ISO text with Z, converted to the chosen time zone', `${future}-01-15T10:30:00Z`, 'Asia/Jerusalem', undefined, `15/01/${future} 12:30`],
-			['ISO text without offset, in the workflow time zone', `${future}-07-01T09:05:00`, undefined, 'America/New_York', `01/07/${future} 09:05`],
-			['a Luxon DateTime from an expression', `={{ DateTime.fromISO('${future}-01-15T08:30:00Z') }}`, undefined, 'Asia/Jerusalem', `15/01/${future} 10:30`],
-			['a JS Date from an expression', `={{ new Date('${future}-01-15T08:30:00Z') }}`, 'Europe/London', undefined, `15/01/${future} 08:30`],
-			['the service\'s own format', `20/03/${future} 18:45`, 'UTC', undefined, `20/03/${future} 18:45`],
-			['epoch milliseconds from an expression', `={{ ${Date.UTC(future, 0, 15, 8, 30)} }}`, 'UTC', undefined, `15/01/${future} 08:30`],
+			[
+				'ISO text without offset, in the chosen time zone',
+				`${future}-01-15T10:30:00`,
+				'Asia/Jerusalem',
+				undefined,
+				`15/01/${future} 10:30`,
+			],
+			[
+				'ISO text with Z, converted to the chosen time zone',
+				`${future}-01-15T10:30:00Z`,
+				'Asia/Jerusalem',
+				undefined,
+				`15/01/${future} 12:30`,
+			],
+			[
+				'ISO text without offset, in the workflow time zone',
+				`${future}-07-01T09:05:00`,
+				undefined,
+				'America/New_York',
+				`01/07/${future} 09:05`,
+			],
+			[
+				'a Luxon DateTime from an expression',
+				`={{ DateTime.fromISO('${future}-01-15T08:30:00Z') }}`,
+				undefined,
+				'Asia/Jerusalem',
+				`15/01/${future} 10:30`,
+			],
+			[
+				'a JS Date from an expression',
+				`={{ new Date('${future}-01-15T08:30:00Z') }}`,
+				'Europe/London',
+				undefined,
+				`15/01/${future} 08:30`,
+			],
+			[
+				"the service's own format",
+				`20/03/${future} 18:45`,
+				'UTC',
+				undefined,
+				`20/03/${future} 18:45`,
+			],
+			[
+				'epoch milliseconds from an expression',
+				`={{ ${Date.UTC(future, 0, 15, 8, 30)} }}`,
+				'UTC',
+				undefined,
+				`15/01/${future} 08:30`,
+			],
 		];
 		for (const [name, sendAt, timeZone, workflowZone, expected] of cases) {
 			test(`Send At: ${name} → ${expected}`, async () => {
@@ -650,7 +961,9 @@ describe('Bulk SMS → Message → Send', () => {
 		}
 
 		test('a past Send At is sent when Allow Past Time is on', async () => {
-			const result = await send([{ to: phone(1) }], { options: { sendAt: '2020-01-01T00:00:00', allowPastTime: true } });
+			const result = await send([{ to: phone(1) }], {
+				options: { sendAt: '2020-01-01T00:00:00', allowPastTime: true },
+			});
 			assert.equal(result.error, undefined, result.error?.message);
 			assert.equal((sendRequests()[0].body as IDataObject[])[0].sendtime, '01/01/2020 00:00');
 		});
@@ -659,9 +972,14 @@ describe('Bulk SMS → Message → Send', () => {
 	describe('Check Credit First', () => {
 		test('reads the balance once and sends nothing when it is smaller than the number of recipients', async () => {
 			sandbox.control.setCredit(2);
-			const result = await send([{ to: `${phone(1)},${phone(2)}` }, { to: phone(3) }], { options: { checkCreditFirst: true } });
+			const result = await send([{ to: `${phone(1)},${phone(2)}` }, { to: phone(3) }], {
+				options: { checkCreditFirst: true },
+			});
 			assert.ok(result.error);
-			assert.match(result.error.message, /Not enough SMS credit: the balance is 2, and this run has 3 recipients/);
+			assert.match(
+				result.error.message,
+				/Not enough SMS credit: the balance is 2, and this run has 3 recipients/,
+			);
 			assert.match(String(result.error.description), /Nothing was sent/);
 			assert.equal(sandbox.control.requests({ service: 'sms', operation: 'credit' }).length, 1);
 			assert.equal(sendRequests().length, 0);
@@ -670,7 +988,11 @@ describe('Bulk SMS → Message → Send', () => {
 
 		test('with Continue On Fail every item gets the credit error and nothing is sent', async () => {
 			sandbox.control.setCredit(1);
-			const result = await send([{ to: phone(1) }, { to: phone(2) }], { options: { checkCreditFirst: true } }, { continueOnFail: true });
+			const result = await send(
+				[{ to: phone(1) }, { to: phone(2) }],
+				{ options: { checkCreditFirst: true } },
+				{ continueOnFail: true },
+			);
 			assert.equal(result.error, undefined);
 			const items = result.items(NODE);
 			assert.equal(items.length, 2);
@@ -698,13 +1020,20 @@ describe('Bulk SMS → Message → Send', () => {
 		});
 
 		test('the Credit Path option is used', async () => {
-			const result = await send([{ to: phone(1) }], { options: { checkCreditFirst: true, creditPath: 'api/credit' } });
+			const result = await send([{ to: phone(1) }], {
+				options: { checkCreditFirst: true, creditPath: 'api/credit' },
+			});
 			assert.equal(result.error, undefined, result.error?.message);
 			assert.equal(smsRequests()[0].path, '/api/credit');
 		});
 
 		test('a failing credit request stops the run before anything is sent', async () => {
-			sandbox.control.injectFaults({ kind: 'unauthorized', text: 'Token Expired', server: 'sms', operation: 'credit' });
+			sandbox.control.injectFaults({
+				kind: 'unauthorized',
+				text: 'Token Expired',
+				server: 'sms',
+				operation: 'credit',
+			});
 			const result = await send([{ to: phone(1) }], { options: { checkCreditFirst: true } });
 			assert.ok(result.error);
 			assert.match(result.error.message, /access token has expired/);
@@ -715,28 +1044,121 @@ describe('Bulk SMS → Message → Send', () => {
 	describe('bad input fails only the item concerned, before any request', () => {
 		// Item 1 carries the bad value; items 0 and 2 are good.
 		const cases: Array<[string, SendParams, IDataObject, RegExp]> = [
-			['an empty message', { message: '={{ $json.text }}' }, { text: '   ' }, /Message: is required and cannot be empty/],
-			['a text sender that is too short', { sender: '={{ $json.sender }}' }, { sender: 'ab' }, /Sender: is not valid: a text sender must be 3-11 characters.* \(got "ab"\)/],
-			['a text sender with a space', { sender: '={{ $json.sender }}' }, { sender: 'My Shop' }, /Sender: is not valid.*\(got "My Shop"\)/],
-			['a text sender of 12 characters', { sender: '={{ $json.sender }}' }, { sender: 'abcdefghijkl' }, /Sender: is not valid/],
-			['a phone sender with letters', { sender: '={{ $json.sender }}' }, { sender: '050-CALL-NOW' }, /Sender: is not valid/],
+			[
+				'an empty message',
+				{ message: '={{ $json.text }}' },
+				{ text: '   ' },
+				/Message: is required and cannot be empty/,
+			],
+			[
+				'a text sender that is too short',
+				{ sender: '={{ $json.sender }}' },
+				{ sender: 'ab' },
+				/Sender: is not valid: a text sender must be 3-11 characters.* \(got "ab"\)/,
+			],
+			[
+				'a text sender with a space',
+				{ sender: '={{ $json.sender }}' },
+				{ sender: 'My Shop' },
+				/Sender: is not valid.*\(got "My Shop"\)/,
+			],
+			[
+				'a text sender of 12 characters',
+				{ sender: '={{ $json.sender }}' },
+				{ sender: 'abcdefghijkl' },
+				/Sender: is not valid/,
+			],
+			[
+				'a phone sender with letters',
+				{ sender: '={{ $json.sender }}' },
+				{ sender: '050-CALL-NOW' },
+				/Sender: is not valid/,
+			],
 			['an empty sender', { sender: '={{ $json.sender }}' }, { sender: '' }, /Sender: is required/],
-			['a phone number with letters', {}, { to: '050123abc' }, /To: must be phone numbers .*each with digits and no letters.*\(got "050123abc"\)/],
-			['a phone number with no digits', {}, { to: '+-' }, /To: (must be phone numbers|needs at least one phone number)/],
-			['one bad number among good ones', {}, { to: `${phone(9)}, call me` }, /To: .*\(got "call me"\)/],
+			[
+				'a phone number with letters',
+				{},
+				{ to: '050123abc' },
+				/To: must be phone numbers .*each with digits and no letters.*\(got "050123abc"\)/,
+			],
+			[
+				'a phone number with no digits',
+				{},
+				{ to: '+-' },
+				/To: (must be phone numbers|needs at least one phone number)/,
+			],
+			[
+				'one bad number among good ones',
+				{},
+				{ to: `${phone(9)}, call me` },
+				/To: .*\(got "call me"\)/,
+			],
 			['no phone number', {}, { to: ' , ; ' }, /To: needs at least one phone number/],
-			['an unparseable Send At', { options: { sendAt: '={{ $json.when }}' } }, { when: 'next tuesday-ish' }, /Send At: must be a date.*\(got "next tuesday-ish"\)/],
-			['a past Send At', { options: { sendAt: '={{ $json.when }}' } }, { when: '2020-05-01T10:00:00' }, /Send At: is in the past \(2020-05-01 10:00 UTC\)/],
-			['an empty Send At', { options: { sendAt: '={{ $json.when }}' } }, { when: '' }, /Send At: is empty/],
-			['a Batch Size of 0', { options: { batchSize: '={{ $json.size }}' } }, { size: 0 }, /Batch Size: must be a whole number from 1 to 1000 \(got 0\)/],
-			['a Batch Size of 1001', { options: { batchSize: '={{ $json.size }}' } }, { size: 1001 }, /Batch Size: must be a whole number from 1 to 1000 \(got 1001\)/],
-			['a Batch Size of 2.5', { options: { batchSize: '={{ $json.size }}' } }, { size: 2.5 }, /Batch Size: must be a whole number/],
-			['a Delivery Report URL that is not http(s)', { options: { callbackUrl: '={{ $json.url }}' } }, { url: 'ftp://example.com/x' }, /Delivery Report URL: must be a full http/],
-			['an unknown time zone', { options: { sendAt: '2099-01-01T10:00:00', timeZone: '={{ $json.zone }}' } }, { zone: 'Mars/Olympus' }, /Time Zone: must be an IANA time zone.*\(got "Mars\/Olympus"\)/],
-			['a Credit Path that is a full URL', { options: { checkCreditFirst: true, creditPath: '={{ $json.path }}' } }, { path: 'https://elsewhere.example/credit' }, /Credit Path: must be a path on the SMS service/],
+			[
+				'an unparseable Send At',
+				{ options: { sendAt: '={{ $json.when }}' } },
+				{ when: 'next tuesday-ish' },
+				/Send At: must be a date.*\(got "next tuesday-ish"\)/,
+			],
+			[
+				'a past Send At',
+				{ options: { sendAt: '={{ $json.when }}' } },
+				{ when: '2020-05-01T10:00:00' },
+				/Send At: is in the past \(2020-05-01 10:00 UTC\)/,
+			],
+			[
+				'an empty Send At',
+				{ options: { sendAt: '={{ $json.when }}' } },
+				{ when: '' },
+				/Send At: is empty/,
+			],
+			[
+				'a Batch Size of 0',
+				{ options: { batchSize: '={{ $json.size }}' } },
+				{ size: 0 },
+				/Batch Size: must be a whole number from 1 to 1000 \(got 0\)/,
+			],
+			[
+				'a Batch Size of 1001',
+				{ options: { batchSize: '={{ $json.size }}' } },
+				{ size: 1001 },
+				/Batch Size: must be a whole number from 1 to 1000 \(got 1001\)/,
+			],
+			[
+				'a Batch Size of 2.5',
+				{ options: { batchSize: '={{ $json.size }}' } },
+				{ size: 2.5 },
+				/Batch Size: must be a whole number/,
+			],
+			[
+				'a Delivery Report URL that is not http(s)',
+				{ options: { callbackUrl: '={{ $json.url }}' } },
+				{ url: 'ftp://example.com/x' },
+				/Delivery Report URL: must be a full http/,
+			],
+			[
+				'an unknown time zone',
+				{ options: { sendAt: '2099-01-01T10:00:00', timeZone: '={{ $json.zone }}' } },
+				{ zone: 'Mars/Olympus' },
+				/Time Zone: must be an IANA time zone.*\(got "Mars\/Olympus"\)/,
+			],
+			[
+				'a Credit Path that is a full URL',
+				{ options: { checkCreditFirst: true, creditPath: '={{ $json.path }}' } },
+				{ path: 'https://elsewhere.example/credit' },
+				/Credit Path: must be a path on the SMS service/,
+			],
 		];
 
-		const defaults: IDataObject = { sender: 'VirtualNum', text: 'Hello', when: '2099-01-01T10:00:00', size: 100, url: 'https://example.com/r', zone: 'UTC', path: '/credit' };
+		const defaults: IDataObject = {
+			sender: 'VirtualNum',
+			text: 'Hello',
+			when: '2099-01-01T10:00:00',
+			size: 100,
+			url: 'https://example.com/r',
+			zone: 'UTC',
+			path: '/credit',
+		};
 		const inputFor = (bad: IDataObject) => [
 			{ ...defaults, to: phone(0) },
 			{ ...defaults, to: phone(1), ...bad },

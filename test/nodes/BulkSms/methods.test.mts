@@ -4,9 +4,9 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import type { INodeListSearchResult, INodePropertyOptions, INodeType } from 'n8n-workflow';
 
 import { SMS_LIMITS } from '../../../nodes/BulkSms/rules.ts';
-import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
-import { loadPackage } from '../../harness/engine.mts';
-import { callNodeMethod } from '../../harness/methods.mts';
+import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
+import { loadPackage } from '../../../dev/harness/engine.mts';
+import { callNodeMethod } from '../../../dev/harness/methods.mts';
 
 function callMethod<T>(
 	kind: 'listSearch' | 'loadOptions',
@@ -39,19 +39,29 @@ describe('Bulk SMS editor methods', () => {
 	test('the Sender picker lists only verified senders, each with its type', async () => {
 		const result = await callMethod<INodeListSearchResult>('listSearch', 'searchSenders', creds());
 		const verified = sandbox.control.senders().filter((s) => s.verified);
-		assert.ok(verified.length < sandbox.control.senders().length, 'the seed has an unverified sender');
+		assert.ok(
+			verified.length < sandbox.control.senders().length,
+			'the seed has an unverified sender',
+		);
 		assert.deepEqual(
 			result.results.map((r) => r.value).sort(),
 			verified.map((s) => s.sender).sort(),
 		);
 		assert.ok(result.results.some((r) => r.name === '0501234567 (phone) — Office mobile'));
 		assert.ok(result.results.some((r) => r.name === 'Shop24 (text) — Online shop'));
-		assert.deepEqual(sandbox.control.requests({ service: 'sms' })[0].query, { service: 'get_sender_list' });
+		assert.deepEqual(sandbox.control.requests({ service: 'sms' })[0].query, {
+			service: 'get_sender_list',
+		});
 	});
 
-	test('the picker\'s filter goes to the service as search, without characters it refuses', async () => {
-		const result = await callMethod<INodeListSearchResult>('listSearch', 'searchSenders', creds(), ['+050-123']);
-		assert.deepEqual(sandbox.control.requests({ service: 'sms' })[0].query, { service: 'get_sender_list', search: '050123' });
+	test("the picker's filter goes to the service as search, without characters it refuses", async () => {
+		const result = await callMethod<INodeListSearchResult>('listSearch', 'searchSenders', creds(), [
+			'+050-123',
+		]);
+		assert.deepEqual(sandbox.control.requests({ service: 'sms' })[0].query, {
+			service: 'get_sender_list',
+			search: '050123',
+		});
 		assert.deepEqual(
 			result.results.map((r) => r.value),
 			['0501234567'],
@@ -59,14 +69,23 @@ describe('Bulk SMS editor methods', () => {
 	});
 
 	test('the Time Zone list starts with the workflow time zone and holds the IANA zones', async () => {
-		const zones = await callMethod<INodePropertyOptions[]>('loadOptions', 'getTimeZones', creds(), [], 'Asia/Jerusalem');
+		const zones = await callMethod<INodePropertyOptions[]>(
+			'loadOptions',
+			'getTimeZones',
+			creds(),
+			[],
+			'Asia/Jerusalem',
+		);
 		assert.deepEqual(zones[0], {
 			name: 'Workflow Time Zone (Asia/Jerusalem)',
 			value: 'workflow',
 			description: "The time zone in the workflow's settings",
 		});
 		for (const zone of ['UTC', 'Asia/Jerusalem', 'Europe/London', 'America/New_York']) {
-			assert.ok(zones.some((z) => z.value === zone), zone);
+			assert.ok(
+				zones.some((z) => z.value === zone),
+				zone,
+			);
 		}
 	});
 
@@ -75,10 +94,20 @@ describe('Bulk SMS editor methods', () => {
 		const type = loader.getNode('bulkSms').type as INodeType;
 		const notice = type.description.properties.find((p) => p.name === 'retryNotice');
 		assert.equal(notice?.type, 'notice');
-		assert.match(notice!.displayName, /Retry On Fail.*a retry sends only the batches that never reached the service/);
-		assert.match(notice!.displayName, /a batch that may have reached it is never sent again, and each output item says in which try it was sent/);
-		const options = type.description.properties.find((p) => p.name === 'options' && p.displayOptions?.show?.resource?.includes('message'));
-		const batchSize = (options?.options as Array<{ name: string; hint?: string; default?: unknown }>).find((o) => o.name === 'batchSize');
+		assert.match(
+			notice!.displayName,
+			/Retry On Fail.*a retry sends only the batches that never reached the service/,
+		);
+		assert.match(
+			notice!.displayName,
+			/a batch that may have reached it is never sent again, and each output item says in which try it was sent/,
+		);
+		const options = type.description.properties.find(
+			(p) => p.name === 'options' && p.displayOptions?.show?.resource?.includes('message'),
+		);
+		const batchSize = (
+			options?.options as Array<{ name: string; hint?: string; default?: unknown }>
+		).find((o) => o.name === 'batchSize');
 		assert.match(String(batchSize?.hint), /never sent again, not even by Retry On Fail/);
 		assert.equal(batchSize?.default, SMS_LIMITS.batchSize.default);
 	});

@@ -10,9 +10,9 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
-import type { FaultSpec, Sandbox } from '../../../sandbox/index.mts';
-import { startSandbox } from '../../../sandbox/index.mts';
-import { runWorkflow, type RunResult } from '../../harness/engine.mts';
+import type { FaultSpec, Sandbox } from '../../../dev/sandbox/index.mts';
+import { startSandbox } from '../../../dev/sandbox/index.mts';
+import { runWorkflow, type RunResult } from '../../../dev/harness/engine.mts';
 
 const NODE = 'Bulk SMS';
 /** Six recipients, one per item, in three batches of two. */
@@ -27,7 +27,14 @@ describe('Bulk SMS → Send under Retry On Fail', { concurrency: 1 }, () => {
 	after(async () => await sandbox.close());
 	beforeEach(() => sandbox.control.reset());
 
-	const send = (options: { onError?: INode['onError']; maxTries?: number; accessToken?: string; batchesInFlight?: number } = {}) =>
+	const send = (
+		options: {
+			onError?: INode['onError'];
+			maxTries?: number;
+			accessToken?: string;
+			batchesInFlight?: number;
+		} = {},
+	) =>
 		runWorkflow({
 			nodes: [
 				{
@@ -39,7 +46,10 @@ describe('Bulk SMS → Send under Retry On Fail', { concurrency: 1 }, () => {
 						sender: { __rl: true, mode: 'id', value: 'VirtualNum' },
 						to: '={{ $json.to }}',
 						message: 'Once only',
-						options: { batchSize: 2, ...(options.batchesInFlight ? { batchesInFlight: options.batchesInFlight } : {}) },
+						options: {
+							batchSize: 2,
+							...(options.batchesInFlight ? { batchesInFlight: options.batchesInFlight } : {}),
+						},
 					},
 					retryOnFail: true,
 					maxTries: options.maxTries ?? 3,
@@ -47,34 +57,69 @@ describe('Bulk SMS → Send under Retry On Fail', { concurrency: 1 }, () => {
 				},
 			],
 			input: INPUT,
-			credentials: { virtualnumSmsApi: { baseUrl: sandbox.smsUrl, accessToken: options.accessToken ?? sandbox.tokens.sms } },
+			credentials: {
+				virtualnumSmsApi: {
+					baseUrl: sandbox.smsUrl,
+					accessToken: options.accessToken ?? sandbox.tokens.sms,
+				},
+			},
 		});
 
 	/** A fault on batch `n` (1-based) of the first try: harmless slow(0) answers for the batches before it. */
 	const faultOnBatch = (n: number, fault: FaultSpec, count = 1) => {
-		if (n > 1) sandbox.control.injectFaults({ kind: 'slow', delayMs: 0, server: 'sms', operation: 'send_sms', count: n - 1 });
+		if (n > 1)
+			sandbox.control.injectFaults({
+				kind: 'slow',
+				delayMs: 0,
+				server: 'sms',
+				operation: 'send_sms',
+				count: n - 1,
+			});
 		sandbox.control.injectFaults({ ...fault, server: 'sms', operation: 'send_sms', count });
 	};
-	const requestedDests = () => sandbox.control.requests({ service: 'sms', operation: 'send_sms' }).map((r) => (r.body as IDataObject[]).map((m) => String(m.dest)));
+	const requestedDests = () =>
+		sandbox.control
+			.requests({ service: 'sms', operation: 'send_sms' })
+			.map((r) => (r.body as IDataObject[]).map((m) => String(m.dest)));
 	const delivered = () => sandbox.control.messages().map((m) => m.dest);
 	/** Never twice: no recipient received two messages. */
 	const onceEach = () => {
 		const dests = delivered();
-		assert.deepEqual(dests, [...new Set(dests)], `a recipient got two messages: ${dests.join(', ')}`);
+		assert.deepEqual(
+			dests,
+			[...new Set(dests)],
+			`a recipient got two messages: ${dests.join(', ')}`,
+		);
 	};
-	const attempts = (result: RunResult) => result.items(NODE).map((item) => item.json.attempt ?? (item.json.errorDetails as IDataObject | undefined)?.attempt);
+	const attempts = (result: RunResult) =>
+		result
+			.items(NODE)
+			.map(
+				(item) => item.json.attempt ?? (item.json.errorDetails as IDataObject | undefined)?.attempt,
+			);
 
 	describe('without Continue On Fail', () => {
 		test('a second batch refused before the service read it (401): the retry sends it and the third, never the first again', async () => {
 			faultOnBatch(2, { kind: 'unauthorized', text: 'Token Expired' });
 			const result = await send();
 			assert.equal(result.error, undefined, result.error?.message);
-			assert.deepEqual(requestedDests(), [DESTS.slice(0, 2), DESTS.slice(2, 4), DESTS.slice(2, 4), DESTS.slice(4, 6)]);
+			assert.deepEqual(requestedDests(), [
+				DESTS.slice(0, 2),
+				DESTS.slice(2, 4),
+				DESTS.slice(2, 4),
+				DESTS.slice(4, 6),
+			]);
 			assert.deepEqual(delivered(), DESTS);
 			onceEach();
 			const items = result.items(NODE);
-			assert.deepEqual(items.map((item) => item.json.dest), DESTS);
-			assert.deepEqual(items.map((item) => item.pairedItem), DESTS.map((_, item) => ({ item })));
+			assert.deepEqual(
+				items.map((item) => item.json.dest),
+				DESTS,
+			);
+			assert.deepEqual(
+				items.map((item) => item.pairedItem),
+				DESTS.map((_, item) => ({ item })),
+			);
 			assert.deepEqual(attempts(result), [1, 1, 2, 2, 2, 2], 'each item says which try sent it');
 		});
 
@@ -89,23 +134,42 @@ describe('Bulk SMS → Send under Retry On Fail', { concurrency: 1 }, () => {
 				faultOnBatch(2, fault);
 				const result = await send();
 				assert.ok(result.error, 'the node fails: two messages are not confirmed as sent');
-				assert.deepEqual(requestedDests(), [DESTS.slice(0, 2), DESTS.slice(2, 4), DESTS.slice(4, 6)], 'each batch requested once');
-				assert.deepEqual(delivered(), carriedOut ? DESTS : [...DESTS.slice(0, 2), ...DESTS.slice(4, 6)]);
+				assert.deepEqual(
+					requestedDests(),
+					[DESTS.slice(0, 2), DESTS.slice(2, 4), DESTS.slice(4, 6)],
+					'each batch requested once',
+				);
+				assert.deepEqual(
+					delivered(),
+					carriedOut ? DESTS : [...DESTS.slice(0, 2), ...DESTS.slice(4, 6)],
+				);
 				onceEach();
-				assert.match(result.error.message, /^2 of 6 SMS messages may have been sent: the answer to their batch was lost, and they were not sent again/);
+				assert.match(
+					result.error.message,
+					/^2 of 6 SMS messages may have been sent: the answer to their batch was lost, and they were not sent again/,
+				);
 				const description = String(result.error.description);
 				assert.match(description, /Already sent \(4, do not send them again\)/);
 				assert.match(description, /→ 0521000001 \(item 0, try 1\)/);
 				assert.match(description, /→ 0521000005 \(item 4, try 2\)/);
-				assert.match(description, /Possibly sent \(2\), never sent again: .* items 2-3; check the notifications report/);
-				assert.match(description, /Retry On Fail is on: a retry sends only the messages that never reached the service/);
+				assert.match(
+					description,
+					/Possibly sent \(2\), never sent again: .* items 2-3; check the notifications report/,
+				);
+				assert.match(
+					description,
+					/Retry On Fail is on: a retry sends only the messages that never reached the service/,
+				);
 				const data = (result.error.context as IDataObject).data as IDataObject;
-				assert.deepEqual((data.sent as IDataObject[]).map((s) => [s.dest, s.attempt]), [
-					['0521000001', 1],
-					['0521000002', 1],
-					['0521000005', 2],
-					['0521000006', 2],
-				]);
+				assert.deepEqual(
+					(data.sent as IDataObject[]).map((s) => [s.dest, s.attempt]),
+					[
+						['0521000001', 1],
+						['0521000002', 1],
+						['0521000005', 2],
+						['0521000006', 2],
+					],
+				);
 				assert.deepEqual(data.possiblySent, [
 					{ dest: '0521000003', inputItem: 2 },
 					{ dest: '0521000004', inputItem: 3 },
@@ -115,12 +179,19 @@ describe('Bulk SMS → Send under Retry On Fail', { concurrency: 1 }, () => {
 		}
 
 		test("the second batch's recipients refused by the service: not sent again; the rest goes out, the node fails naming them", async () => {
-			faultOnBatch(2, { kind: 'serviceError', code: 403, description: 'Sender blocked for this route' });
+			faultOnBatch(2, {
+				kind: 'serviceError',
+				code: 403,
+				description: 'Sender blocked for this route',
+			});
 			const result = await send();
 			assert.ok(result.error);
 			assert.deepEqual(requestedDests(), [DESTS.slice(0, 2), DESTS.slice(2, 4), DESTS.slice(4, 6)]);
 			assert.deepEqual(delivered(), [...DESTS.slice(0, 2), ...DESTS.slice(4, 6)]);
-			assert.match(result.error.message, /^2 of 6 SMS messages failed: 0521000003 \(item 2\): Error - 403 – Sender blocked/);
+			assert.match(
+				result.error.message,
+				/^2 of 6 SMS messages failed: 0521000003 \(item 2\): Error - 403 – Sender blocked/,
+			);
 			assert.match(String(result.error.description), /Already sent \(4, do not send them again\)/);
 		});
 
@@ -128,32 +199,69 @@ describe('Bulk SMS → Send under Retry On Fail', { concurrency: 1 }, () => {
 			// Try 1: batch 1 sent, batch 2 refused (401). Try 2: batch 2 refused again (401). Try 3: batch 2
 			// sent, batch 3 cut off (it reached the service). Tries 4 and 5 send nothing.
 			faultOnBatch(2, { kind: 'unauthorized', text: 'Invalid Token' }, 2);
-			sandbox.control.injectFaults({ kind: 'slow', delayMs: 0, server: 'sms', operation: 'send_sms', count: 1 });
+			sandbox.control.injectFaults({
+				kind: 'slow',
+				delayMs: 0,
+				server: 'sms',
+				operation: 'send_sms',
+				count: 1,
+			});
 			sandbox.control.injectFaults({ kind: 'truncatedJson', server: 'sms', operation: 'send_sms' });
 			const result = await send({ maxTries: 5 });
 			assert.ok(result.error);
-			assert.deepEqual(requestedDests(), [DESTS.slice(0, 2), DESTS.slice(2, 4), DESTS.slice(2, 4), DESTS.slice(2, 4), DESTS.slice(4, 6)]);
+			assert.deepEqual(requestedDests(), [
+				DESTS.slice(0, 2),
+				DESTS.slice(2, 4),
+				DESTS.slice(2, 4),
+				DESTS.slice(2, 4),
+				DESTS.slice(4, 6),
+			]);
 			assert.deepEqual(delivered(), DESTS);
 			onceEach();
 			const data = (result.error.context as IDataObject).data as IDataObject;
-			assert.deepEqual((data.sent as IDataObject[]).map((s) => s.attempt), [1, 1, 3, 3]);
-			assert.deepEqual((data.possiblySent as IDataObject[]).map((s) => s.dest), DESTS.slice(4, 6));
+			assert.deepEqual(
+				(data.sent as IDataObject[]).map((s) => s.attempt),
+				[1, 1, 3, 3],
+			);
+			assert.deepEqual(
+				(data.possiblySent as IDataObject[]).map((s) => s.dest),
+				DESTS.slice(4, 6),
+			);
 		});
 
 		test('all three batches in flight together, one refused (401) and one lost (500): only the refused one is sent again', async () => {
 			// The faults go to the first two requests to arrive, whichever batches they are.
-			sandbox.control.injectFaults({ kind: 'unauthorized', text: 'Token Expired', server: 'sms', operation: 'send_sms' });
+			sandbox.control.injectFaults({
+				kind: 'unauthorized',
+				text: 'Token Expired',
+				server: 'sms',
+				operation: 'send_sms',
+			});
 			sandbox.control.injectFaults({ kind: 'http500', server: 'sms', operation: 'send_sms' });
 			const result = await send({ batchesInFlight: 3 });
 			assert.ok(result.error, 'the lost batch is not confirmed as sent');
 			const requested = requestedDests().map((dests) => dests.join(','));
-			assert.equal(requested.length, 4, `three batches, then the refused one again: ${requested.join(' | ')}`);
+			assert.equal(
+				requested.length,
+				4,
+				`three batches, then the refused one again: ${requested.join(' | ')}`,
+			);
 			const [refused, lost] = requested;
-			assert.equal(requested[3], refused, 'the batch refused before it was read is the one sent again');
-			assert.equal(requested.filter((batch) => batch === lost).length, 1, 'the lost one is never sent again');
+			assert.equal(
+				requested[3],
+				refused,
+				'the batch refused before it was read is the one sent again',
+			);
+			assert.equal(
+				requested.filter((batch) => batch === lost).length,
+				1,
+				'the lost one is never sent again',
+			);
 			onceEach();
 			const data = (result.error.context as IDataObject).data as IDataObject;
-			const sentIn = Object.fromEntries((data.sent as IDataObject[]).map((s) => [s.dest, s.attempt]));
+			const sentIn = Object.fromEntries(
+				(data.sent as IDataObject[]).map((s) => [s.dest, s.attempt]),
+			);
 			for (const dest of refused.split(',')) assert.equal(sentIn[dest], 2);
 			assert.deepEqual((data.possiblySent as IDataObject[]).map((s) => s.dest).join(','), lost);
 		});
@@ -163,7 +271,10 @@ describe('Bulk SMS → Send under Retry On Fail', { concurrency: 1 }, () => {
 			assert.ok(result.error);
 			assert.equal(requestedDests().length, 3, 'the first batch, once per try');
 			assert.deepEqual(delivered(), []);
-			assert.match(String(result.error.description), /No message of this run was confirmed as sent/);
+			assert.match(
+				String(result.error.description),
+				/No message of this run was confirmed as sent/,
+			);
 			assert.match(String(result.error.description), /allowed IP list/);
 		});
 	});
@@ -173,22 +284,41 @@ describe('Bulk SMS → Send under Retry On Fail', { concurrency: 1 }, () => {
 			faultOnBatch(1, { kind: 'truncatedJson' });
 			const result = await send({ onError: 'continueRegularOutput' });
 			assert.equal(result.error, undefined);
-			assert.deepEqual(requestedDests(), [DESTS.slice(0, 2), DESTS.slice(2, 4), DESTS.slice(4, 6)], 'n8n ran the node 3 times; each batch went once');
+			assert.deepEqual(
+				requestedDests(),
+				[DESTS.slice(0, 2), DESTS.slice(2, 4), DESTS.slice(4, 6)],
+				'n8n ran the node 3 times; each batch went once',
+			);
 			assert.deepEqual(delivered(), DESTS);
 			onceEach();
 			const items = result.items(NODE);
 			assert.equal(items.length, 6);
-			assert.match(String(items[0].json.error), /answered a batch of 2 messages with an answer that is not valid JSON/);
-			assert.deepEqual(items[0].json.errorDetails, { recipient: DESTS[0], sender: 'VirtualNum', attempt: 1 });
+			assert.match(
+				String(items[0].json.error),
+				/answered a batch of 2 messages with an answer that is not valid JSON/,
+			);
+			assert.deepEqual(items[0].json.errorDetails, {
+				recipient: DESTS[0],
+				sender: 'VirtualNum',
+				attempt: 1,
+			});
 			assert.deepEqual(attempts(result), [1, 1, 1, 1, 1, 1]);
-			assert.deepEqual(items.slice(2).map((item) => item.json.status), Array(4).fill('Message in Action'));
+			assert.deepEqual(
+				items.slice(2).map((item) => item.json.status),
+				Array(4).fill('Message in Action'),
+			);
 		});
 
 		test('the first batch refused before it was read (401): try 2 sends it, and the output is whole', async () => {
 			faultOnBatch(1, { kind: 'unauthorized', text: 'Token Expired' });
 			const result = await send({ onError: 'continueRegularOutput' });
 			assert.equal(result.error, undefined);
-			assert.deepEqual(requestedDests(), [DESTS.slice(0, 2), DESTS.slice(2, 4), DESTS.slice(4, 6), DESTS.slice(0, 2)]);
+			assert.deepEqual(requestedDests(), [
+				DESTS.slice(0, 2),
+				DESTS.slice(2, 4),
+				DESTS.slice(4, 6),
+				DESTS.slice(0, 2),
+			]);
 			onceEach();
 			assert.deepEqual(delivered().sort(), [...DESTS].sort());
 			assert.deepEqual(attempts(result), [2, 2, 1, 1, 1, 1]);
@@ -202,8 +332,14 @@ describe('Bulk SMS → Send under Retry On Fail', { concurrency: 1 }, () => {
 			assert.equal(requestedDests().length, 3);
 			onceEach();
 			const [success, failed] = result.outputs(NODE);
-			assert.deepEqual(success.map((item) => item.json.dest), DESTS.slice(2));
-			assert.deepEqual(failed.map((item) => item.pairedItem), [{ item: 0 }, { item: 1 }]);
+			assert.deepEqual(
+				success.map((item) => item.json.dest),
+				DESTS.slice(2),
+			);
+			assert.deepEqual(
+				failed.map((item) => item.pairedItem),
+				[{ item: 0 }, { item: 1 }],
+			);
 			for (const item of failed) {
 				assert.match(String(item.json.error), /HTTP 500/);
 				assert.match(String(item.json.errorDescription), /may have been carried out/);
@@ -213,8 +349,22 @@ describe('Bulk SMS → Send under Retry On Fail', { concurrency: 1 }, () => {
 
 	test('without Retry On Fail the output has no attempt field (unchanged)', async () => {
 		const result = await runWorkflow({
-			nodes: [{ name: NODE, type: 'bulkSms', parameters: { resource: 'message', operation: 'send', sender: { __rl: true, mode: 'id', value: 'VirtualNum' }, to: DESTS[0], message: 'x' } }],
-			credentials: { virtualnumSmsApi: { baseUrl: sandbox.smsUrl, accessToken: sandbox.tokens.sms } },
+			nodes: [
+				{
+					name: NODE,
+					type: 'bulkSms',
+					parameters: {
+						resource: 'message',
+						operation: 'send',
+						sender: { __rl: true, mode: 'id', value: 'VirtualNum' },
+						to: DESTS[0],
+						message: 'x',
+					},
+				},
+			],
+			credentials: {
+				virtualnumSmsApi: { baseUrl: sandbox.smsUrl, accessToken: sandbox.tokens.sms },
+			},
 		});
 		assert.equal(result.items(NODE)[0].json.attempt, undefined);
 	});

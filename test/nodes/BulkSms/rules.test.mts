@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { normalizeSmsSender, SMS_LIMITS } from '../../../nodes/BulkSms/rules.ts';
-import { readSpec } from '../../helpers/spec.mts';
+import { readSpec } from '../../../dev/harness/spec.mts';
 
 describe('Bulk SMS rules', () => {
 	const senders: Array<[string, ReturnType<typeof normalizeSmsSender>]> = [
@@ -22,12 +22,16 @@ describe('Bulk SMS rules', () => {
 		['', undefined],
 	];
 	for (const [raw, expected] of senders) {
-		test(`sender ${JSON.stringify(raw)} → ${JSON.stringify(expected)}`, () => assert.deepEqual(normalizeSmsSender(raw), expected));
+		test(`sender ${JSON.stringify(raw)} → ${JSON.stringify(expected)}`, () =>
+			assert.deepEqual(normalizeSmsSender(raw), expected));
 	}
 
 	test("the limits held as data are the spec's: text sender 3-11 characters, Latin letter first; 6-digit code", () => {
 		const spec = readSpec('sms-service.md');
-		assert.match(spec, /\| Text sender \| 3-11 characters, Latin letter first, no spaces, characters `a-z A-Z 0-9 _ -` \|/);
+		assert.match(
+			spec,
+			/\| Text sender \| 3-11 characters, Latin letter first, no spaces, characters `a-z A-Z 0-9 _ -` \|/,
+		);
 		assert.equal(SMS_LIMITS.textSender.minLength, 3);
 		assert.equal(SMS_LIMITS.textSender.maxLength, 11);
 		assert.ok(SMS_LIMITS.textSender.pattern.test('Shop_1'));
@@ -42,7 +46,10 @@ describe('Bulk SMS rules', () => {
 	});
 
 	test('the spec shows no maximum batch size: the package allows 1-1000, 100 by default', () => {
-		assert.match(readSpec('sms-service.md'), /Maximum batch size, message length and request rate: not shown\./);
+		assert.match(
+			readSpec('sms-service.md'),
+			/Maximum batch size, message length and request rate: not shown\./,
+		);
 		assert.deepEqual(SMS_LIMITS.batchSize, { min: 1, max: 1000, default: 100 });
 	});
 });

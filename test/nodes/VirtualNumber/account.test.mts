@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { runWorkflow } from '../../harness/engine.mts';
-import { startRecorder, type Recorder } from '../../helpers/recorder.mts';
+import { runWorkflow } from '../../../dev/harness/engine.mts';
+import { startRecorder, type Recorder } from '../../../dev/harness/recorder.mts';
 
 const TOKEN = 'vn-secret-token-123';
 
@@ -15,7 +15,13 @@ describe('Virtual Number → Account → Test Connection', () => {
 
 	const run = () =>
 		runWorkflow({
-			nodes: [{ name: 'Test', type: 'virtualNumber', parameters: { resource: 'account', operation: 'test' } }],
+			nodes: [
+				{
+					name: 'Test',
+					type: 'virtualNumber',
+					parameters: { resource: 'account', operation: 'test' },
+				},
+			],
 			credentials: { virtualnumApi: { baseUrl: server.url, accessToken: TOKEN } },
 		});
 
@@ -38,31 +44,49 @@ describe('Virtual Number → Account → Test Connection', () => {
 		server.answer({ status: 401, body: "Unauthorized - IP Address:'203.0.113.7' is not allowed" });
 		const result = await run();
 		assert.ok(result.error, 'the workflow should fail');
-		assert.match(result.error.message, /IP address of your n8n server is not in the allowed IP list/);
-		assert.match(String(result.error.description), /Add the IP of your n8n server to the account's allowed IP list/);
+		assert.match(
+			result.error.message,
+			/IP address of your n8n server is not in the allowed IP list/,
+		);
+		assert.match(
+			String(result.error.description),
+			/Add the IP of your n8n server to the account's allowed IP list/,
+		);
 		assert.match(String(result.error.description), /203\.0\.113\.7/);
-		assert.ok(!JSON.stringify(result.run).includes(TOKEN), 'the token must not appear in the run data');
+		assert.ok(
+			!JSON.stringify(result.run).includes(TOKEN),
+			'the token must not appear in the run data',
+		);
 	});
 });
 
 describe('Virtual Number → Account → Test Connection (sandbox)', () => {
-	let sandbox: import('../../../sandbox/index.mts').Sandbox;
+	let sandbox: import('../../../dev/sandbox/index.mts').Sandbox;
 	before(async () => {
-		const { startSandbox } = await import('../../../sandbox/index.mts');
+		const { startSandbox } = await import('../../../dev/sandbox/index.mts');
 		sandbox = await startSandbox();
 	});
 	after(async () => await sandbox.close());
 
 	const run = (accessToken: string) =>
 		runWorkflow({
-			nodes: [{ name: 'Test', type: 'virtualNumber', parameters: { resource: 'account', operation: 'test' } }],
+			nodes: [
+				{
+					name: 'Test',
+					type: 'virtualNumber',
+					parameters: { resource: 'account', operation: 'test' },
+				},
+			],
 			credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken } },
 		});
 
 	test('a valid token: one item saying connected, after one request of service=test', async () => {
 		const result = await run(sandbox.tokens.vn);
 		assert.equal(result.error, undefined, result.error?.message);
-		assert.deepEqual(result.items('Test').map((item) => item.json.connected), [true]);
+		assert.deepEqual(
+			result.items('Test').map((item) => item.json.connected),
+			[true],
+		);
 		const [request] = sandbox.control.requests({ operation: 'test' });
 		assert.equal(request.headers.authorization, `Bearer ${sandbox.tokens.vn}`);
 	});
@@ -71,6 +95,9 @@ describe('Virtual Number → Account → Test Connection (sandbox)', () => {
 		const result = await run(sandbox.tokens.expired);
 		assert.ok(result.error);
 		assert.match(`${result.error.message} ${result.error.description}`, /expired/i);
-		assert.ok(!JSON.stringify(result.run).includes(sandbox.tokens.expired), 'the token never appears');
+		assert.ok(
+			!JSON.stringify(result.run).includes(sandbox.tokens.expired),
+			'the token never appears',
+		);
 	});
 });

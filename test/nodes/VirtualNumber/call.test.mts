@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 
-import { loadPackage } from '../../harness/engine.mts';
-import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
+import { loadPackage } from '../../../dev/harness/engine.mts';
+import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
 import { expr, failure, jsons, rl, vnRequests, vnRunner } from './vnRun.mts';
 
 let sandbox: Sandbox;
@@ -26,7 +26,13 @@ async function refused(parameters: Record<string, unknown>, field: RegExp) {
 
 describe('Virtual Number → Call → Click to Call', () => {
 	const call = (parameters: Record<string, unknown>) =>
-		run({ resource: 'call', operation: 'clickToCall', virtualnum: rl(NUMBER), destination: '050-123 4567', ...parameters });
+		run({
+			resource: 'call',
+			operation: 'clickToCall',
+			virtualnum: rl(NUMBER),
+			destination: '050-123 4567',
+			...parameters,
+		});
 
 	test('places the call with create_virtualnum_call (POST, digits) and outputs the call ID', async () => {
 		const items = jsons(await call({}));
@@ -65,23 +71,48 @@ describe('Virtual Number → Call → Click to Call', () => {
 
 	test('with Continue On Fail each failed item becomes an error item paired to it', async () => {
 		const result = await run(
-			{ resource: 'call', operation: 'clickToCall', virtualnum: rl(NUMBER), destination: '={{ $json.phone }}' },
-			{ continueOnFail: true, input: [{ json: { phone: '0501234567' } }, { json: { phone: 'not a phone' } }, { json: { phone: '0501111111' } }] },
+			{
+				resource: 'call',
+				operation: 'clickToCall',
+				virtualnum: rl(NUMBER),
+				destination: '={{ $json.phone }}',
+			},
+			{
+				continueOnFail: true,
+				input: [
+					{ json: { phone: '0501234567' } },
+					{ json: { phone: 'not a phone' } },
+					{ json: { phone: '0501111111' } },
+				],
+			},
 		);
 		const items = jsons(result);
 		assert.equal(items.length, 3);
 		assert.match(String(items[0].call_uuid), /^\d+\.\d+$/);
 		assert.match(String(items[1].error), /^Phone Number to Call: must be a phone number/);
 		assert.match(String(items[2].error), /code 3013/);
-		assert.deepEqual(result.items('VN').map((item) => item.pairedItem), [{ item: 0 }, { item: 1 }, { item: 2 }]);
-		assert.equal(vnRequests(sandbox, 'create_virtualnum_call').length, 2, 'the bad item sent nothing');
+		assert.deepEqual(
+			result.items('VN').map((item) => item.pairedItem),
+			[{ item: 0 }, { item: 1 }, { item: 2 }],
+		);
+		assert.equal(
+			vnRequests(sandbox, 'create_virtualnum_call').length,
+			2,
+			'the bad item sent nothing',
+		);
 	});
 
 	test('bad inputs are refused before any request', async () => {
 		const base = { resource: 'call', operation: 'clickToCall', virtualnum: rl(NUMBER) };
 		await refused({ ...base, destination: expr('') }, /^Phone Number to Call: is required/);
-		await refused({ ...base, destination: expr('call me maybe') }, /^Phone Number to Call: must be a phone number/);
-		await refused({ ...base, destination: '0501234567', virtualnum: rl(expr('12'), 'id') }, /^Virtual Number: must be a phone number of at least 5 digits/);
+		await refused(
+			{ ...base, destination: expr('call me maybe') },
+			/^Phone Number to Call: must be a phone number/,
+		);
+		await refused(
+			{ ...base, destination: '0501234567', virtualnum: rl(expr('12'), 'id') },
+			/^Virtual Number: must be a phone number of at least 5 digits/,
+		);
 	});
 });
 
@@ -99,7 +130,12 @@ describe('Virtual Number → Call → Two-Leg Call', () => {
 	test('sends both legs and every custom parameter; they are stored on the call', async () => {
 		const items = jsons(
 			await twoLeg({
-				customParameters: { parameter: [{ name: 'crm_lead_id', value: '42' }, { name: 'campaign', value: 'spring sale' }] },
+				customParameters: {
+					parameter: [
+						{ name: 'crm_lead_id', value: '42' },
+						{ name: 'campaign', value: 'spring sale' },
+					],
+				},
 				options: { virtualnum2: '0722000101' },
 			}),
 		);
@@ -116,7 +152,10 @@ describe('Virtual Number → Call → Two-Leg Call', () => {
 		assert.match(String(items[0].call_uuid), /^\d+\.\d+$/);
 		assert.deepEqual(items[0].custom_parameters, { crm_lead_id: '42', campaign: 'spring sale' });
 		const record = sandbox.control.cdr(String(items[0].call_uuid));
-		assert.deepEqual(JSON.parse(String(record?.cdr_meta_data)), { crm_lead_id: '42', campaign: 'spring sale' });
+		assert.deepEqual(JSON.parse(String(record?.cdr_meta_data)), {
+			crm_lead_id: '42',
+			campaign: 'spring sale',
+		});
 	});
 
 	test('any number of custom parameters (25) reach the service', async () => {
@@ -134,27 +173,72 @@ describe('Virtual Number → Call → Two-Leg Call', () => {
 	});
 
 	test('bad custom parameters and numbers are refused before any request', async () => {
-		const base = { resource: 'call', operation: 'twoLegCall', virtualnum1: rl(NUMBER), destination1: '0501234567', destination2: '0527654321' };
-		const custom = (...parameter: Array<{ name: string; value: string }>) => ({ ...base, customParameters: { parameter } });
-		await refused(custom({ name: 'destination1', value: '0509999999' }), /^Custom Parameters \(parameter 1\): Name: cannot be destination1/);
+		const base = {
+			resource: 'call',
+			operation: 'twoLegCall',
+			virtualnum1: rl(NUMBER),
+			destination1: '0501234567',
+			destination2: '0527654321',
+		};
+		const custom = (...parameter: Array<{ name: string; value: string }>) => ({
+			...base,
+			customParameters: { parameter },
+		});
+		await refused(
+			custom({ name: 'destination1', value: '0509999999' }),
+			/^Custom Parameters \(parameter 1\): Name: cannot be destination1/,
+		);
 		await refused(custom({ name: 'Service', value: 'x' }), /cannot be Service/);
-		await refused(custom({ name: 'a', value: '1' }, { name: 'a', value: '2' }), /^Custom Parameters \(parameter 2\): Name: is used twice/);
-		await refused(custom({ name: '1abc', value: '1' }), /must be letters, digits and underscores, starting with a letter/);
+		await refused(
+			custom({ name: 'a', value: '1' }, { name: 'a', value: '2' }),
+			/^Custom Parameters \(parameter 2\): Name: is used twice/,
+		);
+		await refused(
+			custom({ name: '1abc', value: '1' }),
+			/must be letters, digits and underscores, starting with a letter/,
+		);
 		await refused(custom({ name: 'a b', value: '1' }), /must be letters, digits and underscores/);
 		await refused(custom({ name: expr(''), value: '1' }), /Name: is required/);
-		await refused({ ...base, destination2: expr('x') }, /^Second Destination: must be a phone number/);
+		await refused(
+			{ ...base, destination2: expr('x') },
+			/^Second Destination: must be a phone number/,
+		);
 		await refused({ ...base, destination1: expr('') }, /^First Destination: is required/);
-		await refused({ ...base, options: { virtualnum2: '12ab' } }, /^Caller ID for Second Leg: must be a phone number/);
+		await refused(
+			{ ...base, options: { virtualnum2: '12ab' } },
+			/^Caller ID for Second Leg: must be a phone number/,
+		);
 	});
 });
 
 describe('Virtual Number → Call → Create Click-to-Call Link', () => {
 	test('the field description says the link currently places no call', async () => {
 		const loader = await loadPackage();
-		const properties = (loader.getNode('virtualNumber').type as { description: { properties: Array<{ name: string; displayName: string; description?: string; type: string; displayOptions?: { show?: Record<string, unknown[]> } }> } }).description.properties;
-		const forLink = properties.filter((p) => p.displayOptions?.show?.operation?.includes('createLink'));
-		assert.ok(forLink.some((p) => p.type === 'notice' && /opening it currently places no call/.test(p.displayName)));
-		assert.match(String(forLink.find((p) => p.name === 'destination')?.description), /currently places no call/);
+		const properties = (
+			loader.getNode('virtualNumber').type as {
+				description: {
+					properties: Array<{
+						name: string;
+						displayName: string;
+						description?: string;
+						type: string;
+						displayOptions?: { show?: Record<string, unknown[]> };
+					}>;
+				};
+			}
+		).description.properties;
+		const forLink = properties.filter((p) =>
+			p.displayOptions?.show?.operation?.includes('createLink'),
+		);
+		assert.ok(
+			forLink.some(
+				(p) => p.type === 'notice' && /opening it currently places no call/.test(p.displayName),
+			),
+		);
+		assert.match(
+			String(forLink.find((p) => p.name === 'destination')?.description),
+			/currently places no call/,
+		);
 	});
 
 	test('creates a signed link with click2call_link and outputs its URL', async () => {
@@ -169,8 +253,18 @@ describe('Virtual Number → Call → Create Click-to-Call Link', () => {
 		);
 		const [request] = vnRequests(sandbox, 'click2call_link');
 		assert.deepEqual(
-			{ virtualnum: request.query.virtualnum, destination: request.query.destination, first_target: request.query.first_target, expire_days: request.query.expire_days },
-			{ virtualnum: NUMBER, destination: '0501234567', first_target: 'virtualnum', expire_days: '7' },
+			{
+				virtualnum: request.query.virtualnum,
+				destination: request.query.destination,
+				first_target: request.query.first_target,
+				expire_days: request.query.expire_days,
+			},
+			{
+				virtualnum: NUMBER,
+				destination: '0501234567',
+				first_target: 'virtualnum',
+				expire_days: '7',
+			},
 		);
 		const url = new URL(String(items[0].url));
 		assert.equal(url.searchParams.get('virtualnum'), NUMBER);
@@ -181,30 +275,69 @@ describe('Virtual Number → Call → Create Click-to-Call Link', () => {
 	});
 
 	test('without options, the service defaults apply (nothing extra sent)', async () => {
-		jsons(await run({ resource: 'call', operation: 'createLink', virtualnum: rl(NUMBER), destination: '0501234567' }));
+		jsons(
+			await run({
+				resource: 'call',
+				operation: 'createLink',
+				virtualnum: rl(NUMBER),
+				destination: '0501234567',
+			}),
+		);
 		const [request] = vnRequests(sandbox, 'click2call_link');
 		assert.equal(request.query.first_target, undefined);
 		assert.equal(request.query.expire_days, undefined);
 	});
 
 	test('a suspended number fails with the meaning of 3020', async () => {
-		const error = failure(await run({ resource: 'call', operation: 'createLink', virtualnum: rl(SUSPENDED), destination: '0501234567' }));
+		const error = failure(
+			await run({
+				resource: 'call',
+				operation: 'createLink',
+				virtualnum: rl(SUSPENDED),
+				destination: '0501234567',
+			}),
+		);
 		assert.match(error.message, /code 3020/);
 	});
 
 	test('bad inputs are refused before any request', async () => {
-		const base = { resource: 'call', operation: 'createLink', virtualnum: rl(NUMBER), destination: '0501234567' };
-		await refused({ ...base, options: { expireDays: 0 } }, /^Valid for \(Days\): must be a whole number from 1/);
+		const base = {
+			resource: 'call',
+			operation: 'createLink',
+			virtualnum: rl(NUMBER),
+			destination: '0501234567',
+		};
+		await refused(
+			{ ...base, options: { expireDays: 0 } },
+			/^Valid for \(Days\): must be a whole number from 1/,
+		);
 		await refused({ ...base, destination: expr('abc') }, /^Destination: must be a phone number/);
-		await refused({ ...base, options: { firstTarget: 'caller' } }, /^Call First: must be one of destination, virtualnum/);
+		await refused(
+			{ ...base, options: { firstTarget: 'caller' } },
+			/^Call First: must be one of destination, virtualnum/,
+		);
 	});
 });
 
-describe('Virtual Number → Call: the placed call\'s ID by node version', () => {
-	const clickToCall = { resource: 'call', operation: 'clickToCall', virtualnum: rl(NUMBER), destination: '0501234567' };
-	const twoLeg = { resource: 'call', operation: 'twoLegCall', virtualnum1: rl(NUMBER), destination1: '0501234567', destination2: '0527654321' };
+describe("Virtual Number → Call: the placed call's ID by node version", () => {
+	const clickToCall = {
+		resource: 'call',
+		operation: 'clickToCall',
+		virtualnum: rl(NUMBER),
+		destination: '0501234567',
+	};
+	const twoLeg = {
+		resource: 'call',
+		operation: 'twoLegCall',
+		virtualnum1: rl(NUMBER),
+		destination1: '0501234567',
+		destination2: '0527654321',
+	};
 
-	for (const [name, parameters] of [['Click to Call', clickToCall], ['Two-Leg Call', twoLeg]] as const) {
+	for (const [name, parameters] of [
+		['Click to Call', clickToCall],
+		['Two-Leg Call', twoLeg],
+	] as const) {
 		test(`${name}, version 1.1: callId first (the trigger's and Call Record's name), no call_uuid; it is the call the service recorded`, async () => {
 			const [item] = jsons(await run(parameters, { typeVersion: 1.1 }));
 			assert.equal(Object.keys(item)[0], 'callId');

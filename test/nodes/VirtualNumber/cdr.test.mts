@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 
 import { description as queryDescription } from '../../../nodes/VirtualNumber/actions/cdr/query.operation.ts';
-import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
+import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
 import { expr, failure, jsons, rl, vnRequests, vnRunner } from './vnRun.mts';
 
 let sandbox: Sandbox;
@@ -15,10 +15,30 @@ after(async () => await sandbox.close());
 beforeEach(() => sandbox.control.reset());
 
 /** The default columns, in the order the builder selects them (the vocabulary's), and their names when simplified. */
-const DEFAULT_COLUMNS = ['cdr_uniqueid', 'cdr_ddi', 'cdr_ani', 'user_phone', 'call_status', 'start_call', 'call_duration'];
-const DEFAULT_KEYS = ['callId', 'virtualNumber', 'callerNumber', 'destinationPhone', 'callStatus', 'startTime', 'durationSec'];
+const DEFAULT_COLUMNS = [
+	'cdr_uniqueid',
+	'cdr_ddi',
+	'cdr_ani',
+	'user_phone',
+	'call_status',
+	'start_call',
+	'call_duration',
+];
+const DEFAULT_KEYS = [
+	'callId',
+	'virtualNumber',
+	'callerNumber',
+	'destinationPhone',
+	'callStatus',
+	'startTime',
+	'durationSec',
+];
 
-async function refused(parameters: Record<string, unknown>, field: RegExp, options: Parameters<typeof run>[1] = {}) {
+async function refused(
+	parameters: Record<string, unknown>,
+	field: RegExp,
+	options: Parameters<typeof run>[1] = {},
+) {
 	sandbox.control.clearRequests();
 	const error = failure(await run(parameters, options));
 	assert.match(error.message, field);
@@ -37,9 +57,12 @@ describe('Virtual Number → Call Record → Query (builder)', () => {
 	const query = (parameters: Record<string, unknown> = {}, timezone?: string) =>
 		run({ resource: 'cdr', operation: 'query', ...parameters }, { timezone });
 
-	test('default: the default columns, newest first, limit 50; one item per row under the call fields\' names', async () => {
+	test("default: the default columns, newest first, limit 50; one item per row under the call fields' names", async () => {
 		const items = jsons(await query());
-		assert.equal(sentSql(), `SELECT ${DEFAULT_COLUMNS.join(', ')} FROM webserviceview ORDER BY start_call DESC LIMIT 50`);
+		assert.equal(
+			sentSql(),
+			`SELECT ${DEFAULT_COLUMNS.join(', ')} FROM webserviceview ORDER BY start_call DESC LIMIT 50`,
+		);
 		const all = sandbox.control.cdrs();
 		assert.equal(items.length, all.length);
 		for (const item of items) assert.deepEqual(Object.keys(item), DEFAULT_KEYS);
@@ -57,10 +80,14 @@ describe('Virtual Number → Call Record → Query (builder)', () => {
 		});
 	});
 
-	test('Simplify off: the service\'s rows as they are', async () => {
+	test("Simplify off: the service's rows as they are", async () => {
 		const items = jsons(await query({ simplify: false, recordingExists: true, limit: 3 }));
-		for (const item of items) assert.deepEqual(Object.keys(item), [...DEFAULT_COLUMNS, 'record_file_exists']);
-		assert.ok(items.every((item) => item.record_file_exists === 1 || item.record_file_exists === ''), 'record_file_exists as the service gives it');
+		for (const item of items)
+			assert.deepEqual(Object.keys(item), [...DEFAULT_COLUMNS, 'record_file_exists']);
+		assert.ok(
+			items.every((item) => item.record_file_exists === 1 || item.record_file_exists === ''),
+			'record_file_exists as the service gives it',
+		);
 	});
 
 	test('every filter becomes part of one safe statement; the rows are the matching ones', async () => {
@@ -98,15 +125,29 @@ describe('Virtual Number → Call Record → Query (builder)', () => {
 			items.map((item) => [item.callId, item.recordingExists]),
 			expected.map((row) => [row.cdr_uniqueid, row.has_recording]),
 		);
-		assert.deepEqual(Object.keys(items[0]), ['callId', 'callerNumber', 'callStatus', 'startTime', 'recordingExists']);
+		assert.deepEqual(Object.keys(items[0]), [
+			'callId',
+			'callerNumber',
+			'callStatus',
+			'startTime',
+			'recordingExists',
+		]);
 	});
 
 	test('Recording Exists is true exactly for the calls with a recording file', async () => {
-		const items = jsons(await query({ columns: ['cdr_uniqueid'], recordingExists: true, returnAll: true }));
-		const truth = new Map(sandbox.control.cdrs().map((row) => [row.cdr_uniqueid, row.has_recording]));
+		const items = jsons(
+			await query({ columns: ['cdr_uniqueid'], recordingExists: true, returnAll: true }),
+		);
+		const truth = new Map(
+			sandbox.control.cdrs().map((row) => [row.cdr_uniqueid, row.has_recording]),
+		);
 		assert.equal(items.length, truth.size);
-		assert.ok(items.some((item) => item.recordingExists === true) && items.some((item) => item.recordingExists === false));
-		for (const item of items) assert.equal(item.recordingExists, truth.get(String(item.callId)), String(item.callId));
+		assert.ok(
+			items.some((item) => item.recordingExists === true) &&
+				items.some((item) => item.recordingExists === false),
+		);
+		for (const item of items)
+			assert.equal(item.recordingExists, truth.get(String(item.callId)), String(item.callId));
 	});
 
 	test('Return All sends no LIMIT and returns every row; no columns selected means all columns', async () => {
@@ -115,8 +156,19 @@ describe('Virtual Number → Call Record → Query (builder)', () => {
 		assert.doesNotMatch(sentSql(), /LIMIT/);
 		assert.equal(items.length, sandbox.control.cdrs({ limit: 1_000_000 }).length);
 		assert.deepEqual(Object.keys(items[0]), [
-			'callId', 'virtualNumber', 'callerNumber', 'destinationPhone', 'numberDescription', 'callStatus',
-			'startTime', 'endTime', 'durationSec', 'agentRating', 'marketingMetadata', 'adClickId', 'rowId',
+			'callId',
+			'virtualNumber',
+			'callerNumber',
+			'destinationPhone',
+			'numberDescription',
+			'callStatus',
+			'startTime',
+			'endTime',
+			'durationSec',
+			'agentRating',
+			'marketingMetadata',
+			'adClickId',
+			'rowId',
 		]);
 		assert.equal(typeof items[0].rowId, 'number');
 	});
@@ -124,19 +176,35 @@ describe('Virtual Number → Call Record → Query (builder)', () => {
 	test('the column list is the vocabulary of call fields, by display name', () => {
 		const columns = queryDescription.find((property) => property.name === 'columns')!;
 		const options = (columns.options ?? []) as Array<{ name: string; value: string }>;
-		assert.deepEqual(options.map((option) => option.name), [...options.map((option) => option.name)].sort());
-		assert.deepEqual(options.find((option) => option.value === 'user_phone'), { name: 'Destination Phone', value: 'user_phone', description: 'Column user_phone (output as destinationPhone when simplified)' });
+		assert.deepEqual(
+			options.map((option) => option.name),
+			[...options.map((option) => option.name)].sort(),
+		);
+		assert.deepEqual(
+			options.find((option) => option.value === 'user_phone'),
+			{
+				name: 'Destination Phone',
+				value: 'user_phone',
+				description: 'Column user_phone (output as destinationPhone when simplified)',
+			},
+		);
 		assert.equal(options.length, 13);
 	});
 
 	test('dates from any input are sent as Y-m-d H:i:s in the workflow time zone', async () => {
 		jsons(await query({ from: '2024-10-02T08:00:00Z', to: expr(1730000000) }, 'Asia/Jerusalem'));
-		assert.match(sentSql(), /start_call >= '2024-10-02 11:00:00' AND start_call <= '2024-10-27 05:33:20'/);
+		assert.match(
+			sentSql(),
+			/start_call >= '2024-10-02 11:00:00' AND start_call <= '2024-10-27 05:33:20'/,
+		);
 		sandbox.control.clearRequests();
 		jsons(await query({ from: '={{ $now.minus({ days: 1 }) }}' }, 'UTC'));
 		const sent = /start_call >= '([^']+)'/.exec(sentSql())![1];
 		const expected = new Date(Date.now() - 86400_000).toISOString().slice(0, 19).replace('T', ' ');
-		assert.ok(Math.abs(Date.parse(`${sent}Z`) - Date.parse(`${expected}Z`)) < 60_000, `${sent} ≈ ${expected}`);
+		assert.ok(
+			Math.abs(Date.parse(`${sent}Z`) - Date.parse(`${expected}Z`)) < 60_000,
+			`${sent} ≈ ${expected}`,
+		);
 	});
 
 	test('no matching calls: no items, no error', async () => {
@@ -153,12 +221,32 @@ describe('Virtual Number → Call Record → Query (builder)', () => {
 	});
 
 	const injections: Array<[string, Record<string, unknown>, RegExp]> = [
-		['a virtual number with SQL', { virtualnums: expr("0722000100') OR ('1'='1") }, /^Virtual Numbers: /],
-		['a status outside the list', { statuses: expr(["ANSWER') OR ('1'='1"]) }, /^Call Statuses: must be one of/],
-		['a column outside the list', { columns: expr(['cdr_ani FROM mysql.user --']) }, /^Columns: must be one of/],
+		[
+			'a virtual number with SQL',
+			{ virtualnums: expr("0722000100') OR ('1'='1") },
+			/^Virtual Numbers: /,
+		],
+		[
+			'a status outside the list',
+			{ statuses: expr(["ANSWER') OR ('1'='1"]) },
+			/^Call Statuses: must be one of/,
+		],
+		[
+			'a column outside the list',
+			{ columns: expr(['cdr_ani FROM mysql.user --']) },
+			/^Columns: must be one of/,
+		],
 		['a date with SQL', { from: expr("2024-01-01' OR '1'='1") }, /^Calls From: must be a date/],
-		['an empty caller entry', { callers: '0501234567,,0507654321' }, /^Caller Numbers: has an empty entry at position 2/],
-		['an end before the start', { from: '2024-12-01 00:00:00', to: '2024-11-01 00:00:00' }, /^Calls Until: must not be before Calls From/],
+		[
+			'an empty caller entry',
+			{ callers: '0501234567,,0507654321' },
+			/^Caller Numbers: has an empty entry at position 2/,
+		],
+		[
+			'an end before the start',
+			{ from: '2024-12-01 00:00:00', to: '2024-11-01 00:00:00' },
+			/^Calls Until: must not be before Calls From/,
+		],
 		['a limit of 0', { limit: 0 }, /^Limit: must be a whole number from 1/],
 		['a timeout of 0', { options: { timeout: 0 } }, /^Timeout \(Seconds\): /],
 	];
@@ -171,12 +259,19 @@ describe('Virtual Number → Call Record → Query (builder)', () => {
 	test('the injection attempt as input data is refused per item; other items still run (Continue On Fail)', async () => {
 		const result = await run(
 			{ resource: 'cdr', operation: 'query', callers: '={{ $json.phone }}', columns: ['cdr_ani'] },
-			{ continueOnFail: true, input: [{ json: { phone: "1' OR '1'='1" } }, { json: { phone: sandbox.control.cdrs()[0].cdr_ani } }] },
+			{
+				continueOnFail: true,
+				input: [
+					{ json: { phone: "1' OR '1'='1" } },
+					{ json: { phone: sandbox.control.cdrs()[0].cdr_ani } },
+				],
+			},
 		);
 		const items = jsons(result);
 		assert.match(String(items[0].error), /^Caller Numbers: /);
 		assert.ok(items.slice(1).length >= 1);
-		for (const item of items.slice(1)) assert.equal(item.callerNumber, sandbox.control.cdrs()[0].cdr_ani);
+		for (const item of items.slice(1))
+			assert.equal(item.callerNumber, sandbox.control.cdrs()[0].cdr_ani);
 		const sent = vnRequests(sandbox, 'cdr_query');
 		assert.equal(sent.length, 1);
 		assert.doesNotMatch(String((sent[0].body as Record<string, string>).sql), /\bOR\b|'1'='1/);
@@ -184,19 +279,39 @@ describe('Virtual Number → Call Record → Query (builder)', () => {
 });
 
 describe('Virtual Number → Call Record → Query (SQL)', () => {
-	const sql = (statement: string, options: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) =>
-		run({ resource: 'cdr', operation: 'query', queryMode: 'sql', sql: statement, options, ...extra });
+	const sql = (
+		statement: string,
+		options: Record<string, unknown> = {},
+		extra: Record<string, unknown> = {},
+	) =>
+		run({
+			resource: 'cdr',
+			operation: 'query',
+			queryMode: 'sql',
+			sql: statement,
+			options,
+			...extra,
+		});
 
-	test('a valid statement is sent as written (POST); known columns come out under the call fields\' names', async () => {
-		const statement = "SELECT cdr_uniqueid, call_status FROM webserviceview WHERE call_status = 'ANSWER' ORDER BY id LIMIT 3";
+	test("a valid statement is sent as written (POST); known columns come out under the call fields' names", async () => {
+		const statement =
+			"SELECT cdr_uniqueid, call_status FROM webserviceview WHERE call_status = 'ANSWER' ORDER BY id LIMIT 3";
 		const items = jsons(await sql(statement));
 		assert.equal(sentSql(), statement);
-		const expected = sandbox.control.cdrs().filter((row) => row.call_status === 'ANSWER').sort((a, b) => a.id - b.id).slice(0, 3);
-		assert.deepEqual(items, expected.map((row) => ({ callId: row.cdr_uniqueid, callStatus: 'ANSWER' })));
+		const expected = sandbox.control
+			.cdrs()
+			.filter((row) => row.call_status === 'ANSWER')
+			.sort((a, b) => a.id - b.id)
+			.slice(0, 3);
+		assert.deepEqual(
+			items,
+			expected.map((row) => ({ callId: row.cdr_uniqueid, callStatus: 'ANSWER' })),
+		);
 	});
 
 	test('aliases and expressions keep the names the service gives them; Simplify off keeps every name', async () => {
-		const statement = 'SELECT cdr_ani, cdr_ani AS phone, COUNT(*), SUM(call_duration) AS seconds FROM webserviceview GROUP BY cdr_ani ORDER BY cdr_ani LIMIT 1';
+		const statement =
+			'SELECT cdr_ani, cdr_ani AS phone, COUNT(*), SUM(call_duration) AS seconds FROM webserviceview GROUP BY cdr_ani ORDER BY cdr_ani LIMIT 1';
 		const [simplified] = jsons(await sql(statement));
 		assert.deepEqual(Object.keys(simplified), ['callerNumber', 'phone', 'COUNT(*)', 'seconds']);
 		const [raw] = jsons(await sql(statement, {}, { simplify: false }));
@@ -210,11 +325,22 @@ describe('Virtual Number → Call Record → Query (SQL)', () => {
 	});
 
 	test('"1 AS record_file_exists": recordingExists true or false (Simplify off: the service\'s 1 or "")', async () => {
-		const truth = new Map(sandbox.control.cdrs().map((row) => [row.cdr_uniqueid, row.has_recording]));
-		const items = jsons(await sql('SELECT cdr_uniqueid, 1 AS record_file_exists FROM webserviceview'));
+		const truth = new Map(
+			sandbox.control.cdrs().map((row) => [row.cdr_uniqueid, row.has_recording]),
+		);
+		const items = jsons(
+			await sql('SELECT cdr_uniqueid, 1 AS record_file_exists FROM webserviceview'),
+		);
 		for (const item of items) assert.equal(item.recordingExists, truth.get(String(item.callId)));
-		const raw = jsons(await sql('SELECT cdr_uniqueid, 1 AS record_file_exists FROM webserviceview', {}, { simplify: false }));
-		for (const item of raw) assert.equal(item.record_file_exists, truth.get(String(item.cdr_uniqueid)) ? 1 : '');
+		const raw = jsons(
+			await sql(
+				'SELECT cdr_uniqueid, 1 AS record_file_exists FROM webserviceview',
+				{},
+				{ simplify: false },
+			),
+		);
+		for (const item of raw)
+			assert.equal(item.record_file_exists, truth.get(String(item.cdr_uniqueid)) ? 1 : '');
 	});
 
 	test('statements the old check refused wrongly are sent: EXTRACT/TRIM … FROM, a # in a name, call_duration--1', async () => {
@@ -231,7 +357,10 @@ describe('Virtual Number → Call Record → Query (SQL)', () => {
 	});
 
 	test('no rows: no items, no error', async () => {
-		assert.deepEqual(jsons(await sql("SELECT id FROM webserviceview WHERE start_call > '2030-01-01 00:00:00'")), []);
+		assert.deepEqual(
+			jsons(await sql("SELECT id FROM webserviceview WHERE start_call > '2030-01-01 00:00:00'")),
+			[],
+		);
 	});
 
 	test('an invalid statement (1013 with a reason) stays an error', async () => {
@@ -241,7 +370,12 @@ describe('Virtual Number → Call Record → Query (SQL)', () => {
 	});
 
 	test("the service's own rejection (1012) shows its reason", async () => {
-		sandbox.control.injectFaults({ kind: 'serviceError', code: 1012, description: 'Statement rejected: too heavy', operation: 'cdr_query' });
+		sandbox.control.injectFaults({
+			kind: 'serviceError',
+			code: 1012,
+			description: 'Statement rejected: too heavy',
+			operation: 'cdr_query',
+		});
 		const error = failure(await sql('SELECT id FROM webserviceview'));
 		assert.match(error.message, /The statement was rejected \(code 1012\)/);
 		assert.match(String(error.description), /too heavy/);
@@ -255,39 +389,97 @@ describe('Virtual Number → Call Record → Query (SQL)', () => {
 
 	const ok = 'SELECT id FROM webserviceview';
 	const rules: Array<[string, string, RegExp]> = [
-		['more than 8192 bytes', `${ok} WHERE user_name = '${'א'.repeat(4100)}'`, /^SQL Statement: is 8250 bytes; cdr_query accepts at most 8192 bytes/],
-		['another table after a comma (issue 13)', `${ok}, users`, /^SQL Statement: joins another table \(,\) at character 30 — breaks rule 1 of cdr_query: "It starts with SELECT and selects FROM webserviceview; direct access to underlying tables is rejected\."$/],
-		["a UNION hidden behind a ' in a backtick name (issue 13)", "SELECT `a'b`, id FROM webserviceview UNION SELECT user FROM mysql.user", /^SQL Statement: combines statements with UNION at character 38 — breaks rule 2 of cdr_query: "One statement only/],
-		['a subquery', `${ok} WHERE id IN (SELECT id FROM webserviceview)`, /^SQL Statement: has a subquery at character 44 — breaks rule 2/],
-		['INTO @x (issue 13)', `${ok} INTO @x`, /^SQL Statement: uses INTO @x at character 31 — breaks rule 3 of cdr_query: "Rejected: INSERT, UPDATE, DELETE/],
-		['PROCEDURE ANALYSE() (issue 13)', `${ok} PROCEDURE ANALYSE()`, /^SQL Statement: uses PROCEDURE at character 31 — breaks rule 3/],
-		['a /*! */ comment hidden behind a backtick quote (issue 13)', "SELECT `a'` FROM webserviceview WHERE /*!50000 SLEEP(10) */ 1", /^SQL Statement: has a comment \(\/\*!\) at character 39 — breaks rule 4 of cdr_query: "Rejected: SQL comments/],
-		['LOCK IN SHARE MODE (issue 13)', `${ok} LOCK IN SHARE MODE`, /^SQL Statement: asks for locks \(LOCK …\) at character 31 — breaks rule 4/],
-		["\\' read as an escape (issue 13)", `SELECT 'a\\' UNION SELECT 1 FROM webserviceview WHERE 1=1 -- ' FROM webserviceview`, /^SQL Statement: combines statements with UNION at character 13, when the database reads \\ in quoted text as an ordinary character \(sql_mode NO_BACKSLASH_ESCAPES\) — breaks rule 2/],
-		['an unterminated quote', `${ok} WHERE cdr_ani = '05`, /^SQL Statement: has a quote ' at character 47 that is never closed, so it cannot be checked against the rules of cdr_query$/],
+		[
+			'more than 8192 bytes',
+			`${ok} WHERE user_name = '${'א'.repeat(4100)}'`,
+			/^SQL Statement: is 8250 bytes; cdr_query accepts at most 8192 bytes/,
+		],
+		[
+			'another table after a comma (issue 13)',
+			`${ok}, users`,
+			/^SQL Statement: joins another table \(,\) at character 30 — breaks rule 1 of cdr_query: "It starts with SELECT and selects FROM webserviceview; direct access to underlying tables is rejected\."$/,
+		],
+		[
+			"a UNION hidden behind a ' in a backtick name (issue 13)",
+			"SELECT `a'b`, id FROM webserviceview UNION SELECT user FROM mysql.user",
+			/^SQL Statement: combines statements with UNION at character 38 — breaks rule 2 of cdr_query: "One statement only/,
+		],
+		[
+			'a subquery',
+			`${ok} WHERE id IN (SELECT id FROM webserviceview)`,
+			/^SQL Statement: has a subquery at character 44 — breaks rule 2/,
+		],
+		[
+			'INTO @x (issue 13)',
+			`${ok} INTO @x`,
+			/^SQL Statement: uses INTO @x at character 31 — breaks rule 3 of cdr_query: "Rejected: INSERT, UPDATE, DELETE/,
+		],
+		[
+			'PROCEDURE ANALYSE() (issue 13)',
+			`${ok} PROCEDURE ANALYSE()`,
+			/^SQL Statement: uses PROCEDURE at character 31 — breaks rule 3/,
+		],
+		[
+			'a /*! */ comment hidden behind a backtick quote (issue 13)',
+			"SELECT `a'` FROM webserviceview WHERE /*!50000 SLEEP(10) */ 1",
+			/^SQL Statement: has a comment \(\/\*!\) at character 39 — breaks rule 4 of cdr_query: "Rejected: SQL comments/,
+		],
+		[
+			'LOCK IN SHARE MODE (issue 13)',
+			`${ok} LOCK IN SHARE MODE`,
+			/^SQL Statement: asks for locks \(LOCK …\) at character 31 — breaks rule 4/,
+		],
+		[
+			"\\' read as an escape (issue 13)",
+			`SELECT 'a\\' UNION SELECT 1 FROM webserviceview WHERE 1=1 -- ' FROM webserviceview`,
+			/^SQL Statement: combines statements with UNION at character 13, when the database reads \\ in quoted text as an ordinary character \(sql_mode NO_BACKSLASH_ESCAPES\) — breaks rule 2/,
+		],
+		[
+			'an unterminated quote',
+			`${ok} WHERE cdr_ani = '05`,
+			/^SQL Statement: has a quote ' at character 47 that is never closed, so it cannot be checked against the rules of cdr_query$/,
+		],
 	];
 	for (const [name, statement, expected] of rules) {
 		test(`${name} is refused before sending, naming the rule and what to do`, async () => {
-			const error = await refused({ resource: 'cdr', operation: 'query', queryMode: 'sql', sql: statement }, expected);
-			assert.match(String(error.description), / Fix the "SQL Statement" field of item 0 and run the node again; nothing was sent\.$/);
+			const error = await refused(
+				{ resource: 'cdr', operation: 'query', queryMode: 'sql', sql: statement },
+				expected,
+			);
+			assert.match(
+				String(error.description),
+				/ Fix the "SQL Statement" field of item 0 and run the node again; nothing was sent\.$/,
+			);
 		});
 	}
 
 	test('under Continue On Fail a refused statement is an error item of its own; the other items run', async () => {
 		const result = await run(
 			{ resource: 'cdr', operation: 'query', queryMode: 'sql', sql: '={{ $json.sql }}' },
-			{ continueOnFail: true, input: [{ json: { sql: `${ok} # all` } }, { json: { sql: `${ok} LIMIT 1` } }] },
+			{
+				continueOnFail: true,
+				input: [{ json: { sql: `${ok} # all` } }, { json: { sql: `${ok} LIMIT 1` } }],
+			},
 		);
 		const items = jsons(result);
-		assert.match(String(items[0].error), /^SQL Statement: has a comment \(#\) at character 31 — breaks rule 4 of cdr_query/);
-		assert.match(String(items[0].errorDescription), /^Remove the comment: .* Fix the "SQL Statement" field of item 0/);
+		assert.match(
+			String(items[0].error),
+			/^SQL Statement: has a comment \(#\) at character 31 — breaks rule 4 of cdr_query/,
+		);
+		assert.match(
+			String(items[0].errorDescription),
+			/^Remove the comment: .* Fix the "SQL Statement" field of item 0/,
+		);
 		assert.equal(items.length, 2);
 		assert.equal(typeof items[1].rowId, 'number');
 		assert.equal(vnRequests(sandbox, 'cdr_query').length, 1);
 	});
 
 	test('an empty statement is refused before sending', async () => {
-		await refused({ resource: 'cdr', operation: 'query', queryMode: 'sql', sql: expr(' ') }, /^SQL Statement: is required/);
+		await refused(
+			{ resource: 'cdr', operation: 'query', queryMode: 'sql', sql: expr(' ') },
+			/^SQL Statement: is required/,
+		);
 	});
 });
 
@@ -297,7 +489,9 @@ describe('Virtual Number → Call Record → Get Unique Callers Report', () => {
 
 	test('sends start and end as Y-m-d H:i:s and outputs one item per caller', async () => {
 		sandbox.control.seed({ cdrs: 500 });
-		const items = jsons(await report({ startTime: '2024-10-01T00:00:00', endTime: '2024-12-31 23:59:59' }));
+		const items = jsons(
+			await report({ startTime: '2024-10-01T00:00:00', endTime: '2024-12-31 23:59:59' }),
+		);
 		const [request] = vnRequests(sandbox, 'cdr_subunique_query');
 		assert.equal(request.query.start_time, '2024-10-01 00:00:00');
 		assert.equal(request.query.end_time, '2024-12-31 23:59:59');
@@ -306,18 +500,38 @@ describe('Virtual Number → Call Record → Get Unique Callers Report', () => {
 		assert.equal(items.length, Math.min(callers.size, 2000));
 		const counts = new Map<string, number>();
 		for (const row of answered) counts.set(row.cdr_ani, (counts.get(row.cdr_ani) ?? 0) + 1);
-		for (const item of items) assert.equal(Number(item.calls_count), counts.get(String(item.callerNumber)));
-		assert.deepEqual(Object.keys(items[0]), ['callerNumber', 'calls_count', 'total_duration', 'first_call', 'last_call']);
+		for (const item of items)
+			assert.equal(Number(item.calls_count), counts.get(String(item.callerNumber)));
+		assert.deepEqual(Object.keys(items[0]), [
+			'callerNumber',
+			'calls_count',
+			'total_duration',
+			'first_call',
+			'last_call',
+		]);
 		sandbox.control.clearRequests();
-		const raw = jsons(await report({ startTime: '2024-10-01T00:00:00', endTime: '2024-12-31 23:59:59', simplify: false }));
+		const raw = jsons(
+			await report({
+				startTime: '2024-10-01T00:00:00',
+				endTime: '2024-12-31 23:59:59',
+				simplify: false,
+			}),
+		);
 		const { callerNumber, ...others } = items[0];
-		assert.deepEqual(raw[0], { cdr_ani: callerNumber, ...others }, 'Simplify off: the service\'s cdr_ani');
+		assert.deepEqual(
+			raw[0],
+			{ cdr_ani: callerNumber, ...others },
+			"Simplify off: the service's cdr_ani",
+		);
 	});
 
 	test('dates from luxon, JS dates and ISO with offsets are converted to the workflow time zone', async () => {
 		jsons(
 			await report(
-				{ startTime: "={{ DateTime.fromISO('2024-10-01T00:00:00Z') }}", endTime: "={{ new Date('2024-11-01T12:00:00+02:00') }}" },
+				{
+					startTime: "={{ DateTime.fromISO('2024-10-01T00:00:00Z') }}",
+					endTime: "={{ new Date('2024-11-01T12:00:00+02:00') }}",
+				},
 				'Asia/Jerusalem',
 			),
 		);
@@ -327,23 +541,43 @@ describe('Virtual Number → Call Record → Get Unique Callers Report', () => {
 	});
 
 	test('no answered calls in the range: no items, no error', async () => {
-		assert.deepEqual(jsons(await report({ startTime: '2031-01-01 00:00:00', endTime: '2031-01-02 00:00:00' })), []);
+		assert.deepEqual(
+			jsons(await report({ startTime: '2031-01-01 00:00:00', endTime: '2031-01-02 00:00:00' })),
+			[],
+		);
 	});
 
 	test('bad dates are refused before any request', async () => {
 		const base = { resource: 'cdr', operation: 'getUniqueCallers' };
-		await refused({ ...base, startTime: expr('soon'), endTime: '2024-12-31 00:00:00' }, /^Start Time: must be a date/);
-		await refused({ ...base, startTime: '2024-10-01 00:00:00', endTime: expr('') }, /^End Time: is required/);
-		await refused({ ...base, startTime: '2024-10-01 00:00:00', endTime: expr('2024-02-30 10:00:00') }, /^End Time: must be a date/);
-		await refused({ ...base, startTime: '2024-12-01 00:00:00', endTime: '2024-10-01 00:00:00' }, /^End Time: must not be before Start Time \(2024-12-01 00:00:00\)/);
+		await refused(
+			{ ...base, startTime: expr('soon'), endTime: '2024-12-31 00:00:00' },
+			/^Start Time: must be a date/,
+		);
+		await refused(
+			{ ...base, startTime: '2024-10-01 00:00:00', endTime: expr('') },
+			/^End Time: is required/,
+		);
+		await refused(
+			{ ...base, startTime: '2024-10-01 00:00:00', endTime: expr('2024-02-30 10:00:00') },
+			/^End Time: must be a date/,
+		);
+		await refused(
+			{ ...base, startTime: '2024-12-01 00:00:00', endTime: '2024-10-01 00:00:00' },
+			/^End Time: must not be before Start Time \(2024-12-01 00:00:00\)/,
+		);
 	});
 });
 
 describe('Virtual Number → Call Record → Get Metadata', () => {
 	test('outputs the metadata sections of the call', async () => {
 		const call = sandbox.control.cdrs().find((row) => row.gclid !== '')!;
-		const items = jsons(await run({ resource: 'cdr', operation: 'getMetadata', callUuid: call.cdr_uniqueid }));
-		assert.equal(vnRequests(sandbox, 'get_cdr_metadata_by_call_uuid')[0].query.call_uuid, call.cdr_uniqueid);
+		const items = jsons(
+			await run({ resource: 'cdr', operation: 'getMetadata', callUuid: call.cdr_uniqueid }),
+		);
+		assert.equal(
+			vnRequests(sandbox, 'get_cdr_metadata_by_call_uuid')[0].query.call_uuid,
+			call.cdr_uniqueid,
+		);
 		assert.equal(items.length, 1);
 		assert.equal(items[0].callId, call.cdr_uniqueid);
 		assert.equal(Object.keys(items[0])[0], 'callId');
@@ -352,18 +586,31 @@ describe('Virtual Number → Call Record → Get Metadata', () => {
 	});
 
 	test('an unknown call fails with the meaning of 1015', async () => {
-		const error = failure(await run({ resource: 'cdr', operation: 'getMetadata', callUuid: '1.999999' }));
+		const error = failure(
+			await run({ resource: 'cdr', operation: 'getMetadata', callUuid: '1.999999' }),
+		);
 		assert.match(error.message, /No metadata for this call \(code 1015\)/);
 	});
 
 	test('an empty call ID is refused before any request', async () => {
-		await refused({ resource: 'cdr', operation: 'getMetadata', callUuid: expr('') }, /^Call ID: is required/);
+		await refused(
+			{ resource: 'cdr', operation: 'getMetadata', callUuid: expr('') },
+			/^Call ID: is required/,
+		);
 	});
 });
 
 describe('Virtual Number → Call Record → Create Manual Record', () => {
 	const create = (additionalFields: Record<string, unknown>, timezone?: string) =>
-		run({ resource: 'cdr', operation: 'createManual', virtualnum: rl('0722000102'), additionalFields }, { timezone });
+		run(
+			{
+				resource: 'cdr',
+				operation: 'createManual',
+				virtualnum: rl('0722000102'),
+				additionalFields,
+			},
+			{ timezone },
+		);
 
 	test('sends every field in the service format and outputs the new call ID', async () => {
 		const items = jsons(
@@ -402,12 +649,24 @@ describe('Virtual Number → Call Record → Create Manual Record', () => {
 		assert.equal(record?.start_call, '2024-11-05 09:30:00');
 		assert.equal(record?.end_call, '2024-11-05 09:32:05');
 		assert.equal(record?.cdr_ani, '0501234567');
-		assert.equal(record?.user_phone, '972527654321', 'Destination Phone is the phone that took the call');
+		assert.equal(
+			record?.user_phone,
+			'972527654321',
+			'Destination Phone is the phone that took the call',
+		);
 		assert.equal(record?.cdr_meta_data, '{"source":"ivr","lead":17}');
 	});
 
 	test("Simplify off: the service's answer and the parameters sent, as before", async () => {
-		const [item] = jsons(await run({ resource: 'cdr', operation: 'createManual', virtualnum: rl('0722000102'), additionalFields: { duration: 30 }, simplify: false }));
+		const [item] = jsons(
+			await run({
+				resource: 'cdr',
+				operation: 'createManual',
+				virtualnum: rl('0722000102'),
+				additionalFields: { duration: 30 },
+				simplify: false,
+			}),
+		);
 		assert.deepEqual(Object.keys(item), ['cdr_uniqueid', 'cdr_ddi', 'cdr_totac_sec']);
 		assert.equal(item.cdr_totac_sec, 30);
 		assert.ok(sandbox.control.cdr(String(item.cdr_uniqueid)));
@@ -415,31 +674,50 @@ describe('Virtual Number → Call Record → Create Manual Record', () => {
 
 	test('the call ID it outputs works in the Call ID field of Get Metadata', async () => {
 		const [created] = jsons(await create({ callerNumber: '0501234567' }));
-		const [metadata] = jsons(await run({ resource: 'cdr', operation: 'getMetadata', callUuid: '={{ $json.callId }}' }, { input: [{ json: created }] }));
+		const [metadata] = jsons(
+			await run(
+				{ resource: 'cdr', operation: 'getMetadata', callUuid: '={{ $json.callId }}' },
+				{ input: [{ json: created }] },
+			),
+		);
 		assert.equal((metadata.cdr as Record<string, unknown>).cdr_uniqueid, created.callId);
 	});
 
 	test('the fields are named and described in the words of the call fields', async () => {
-		const { description } = await import('../../../nodes/VirtualNumber/actions/cdr/createManual.operation.ts');
-		const fields = (description.find((property) => property.name === 'additionalFields')!.options ?? []) as Array<{ name: string; displayName: string; description?: string }>;
-		assert.deepEqual(fields.map((field) => [field.name, field.displayName]), [
-			['startTime', 'Call Start'],
-			['callerNumber', 'Caller Number'],
-			['destination', 'Destination Phone'],
-			['duration', 'Duration (Seconds)'],
-			['metadata', 'Marketing Metadata (JSON)'],
-		]);
-		assert.match(String(fields[2].description), /^The phone that took the call \(not the virtual number that was dialled\)/);
+		const { description } = await import(
+			'../../../nodes/VirtualNumber/actions/cdr/createManual.operation.ts'
+		);
+		const fields = (description.find((property) => property.name === 'additionalFields')!.options ??
+			[]) as Array<{ name: string; displayName: string; description?: string }>;
+		assert.deepEqual(
+			fields.map((field) => [field.name, field.displayName]),
+			[
+				['startTime', 'Call Start'],
+				['callerNumber', 'Caller Number'],
+				['destination', 'Destination Phone'],
+				['duration', 'Duration (Seconds)'],
+				['metadata', 'Marketing Metadata (JSON)'],
+			],
+		);
+		assert.match(
+			String(fields[2].description),
+			/^The phone that took the call \(not the virtual number that was dialled\)/,
+		);
 	});
 
 	test('metadata given as an object from an expression is sent as JSON', async () => {
 		jsons(await create({ metadata: '={{ { "utm_source": "crm" } }}' }));
-		assert.equal((vnRequests(sandbox, 'create_virtualnum_cdr')[0].body as Record<string, string>).cdr_metadata, '{"utm_source":"crm"}');
+		assert.equal(
+			(vnRequests(sandbox, 'create_virtualnum_cdr')[0].body as Record<string, string>).cdr_metadata,
+			'{"utm_source":"crm"}',
+		);
 	});
 
 	test('only the number: nothing else is sent', async () => {
 		jsons(await create({}));
-		assert.deepEqual(vnRequests(sandbox, 'create_virtualnum_cdr')[0].body, { cdr_ddi: '0722000102' });
+		assert.deepEqual(vnRequests(sandbox, 'create_virtualnum_cdr')[0].body, {
+			cdr_ddi: '0722000102',
+		});
 	});
 
 	test('a caller number the service does not accept fails with the meaning of 2027', async () => {
@@ -449,17 +727,45 @@ describe('Virtual Number → Call Record → Create Manual Record', () => {
 	});
 
 	const bad: Array<[string, Record<string, unknown>, RegExp]> = [
-		['a duration of 0', { duration: 0 }, /^Duration \(Seconds\): must be a whole number from 1 to 3599/],
-		['a duration of 3600', { duration: 3600 }, /^Duration \(Seconds\): must be a whole number from 1 to 3599/],
+		[
+			'a duration of 0',
+			{ duration: 0 },
+			/^Duration \(Seconds\): must be a whole number from 1 to 3599/,
+		],
+		[
+			'a duration of 3600',
+			{ duration: 3600 },
+			/^Duration \(Seconds\): must be a whole number from 1 to 3599/,
+		],
 		['a duration of 1.5', { duration: 1.5 }, /^Duration \(Seconds\): /],
 		['a start that is no date', { startTime: expr('last tuesday') }, /^Call Start: must be a date/],
-		['metadata that is not JSON', { metadata: '{"source": ivr}' }, /^Marketing Metadata \(JSON\): must be valid JSON/],
-		['a caller that is no phone number', { callerNumber: 'anonymous' }, /^Caller Number: must be a phone number/],
-		['a destination that is no phone number', { destination: "0' OR 1" }, /^Destination: must be a phone number/],
+		[
+			'metadata that is not JSON',
+			{ metadata: '{"source": ivr}' },
+			/^Marketing Metadata \(JSON\): must be valid JSON/,
+		],
+		[
+			'a caller that is no phone number',
+			{ callerNumber: 'anonymous' },
+			/^Caller Number: must be a phone number/,
+		],
+		[
+			'a destination that is no phone number',
+			{ destination: "0' OR 1" },
+			/^Destination: must be a phone number/,
+		],
 	];
 	for (const [name, fields, expected] of bad) {
 		test(`${name} is refused before any request`, async () => {
-			await refused({ resource: 'cdr', operation: 'createManual', virtualnum: rl('0722000102'), additionalFields: fields }, expected);
+			await refused(
+				{
+					resource: 'cdr',
+					operation: 'createManual',
+					virtualnum: rl('0722000102'),
+					additionalFields: fields,
+				},
+				expected,
+			);
 		});
 	}
 });

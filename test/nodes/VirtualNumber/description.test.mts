@@ -3,12 +3,16 @@ import { describe, test } from 'node:test';
 
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { loadPackage } from '../../harness/engine.mts';
+import { loadPackage } from '../../../dev/harness/engine.mts';
 import { resources } from '../../../nodes/VirtualNumber/actions/resources.ts';
 
 async function properties(): Promise<INodeProperties[]> {
 	const loader = await loadPackage();
-	return (loader.getNode('virtualNumber').type as unknown as { description: { properties: INodeProperties[] } }).description.properties;
+	return (
+		loader.getNode('virtualNumber').type as unknown as {
+			description: { properties: INodeProperties[] };
+		}
+	).description.properties;
 }
 
 describe('Virtual Number node description', () => {
@@ -20,7 +24,9 @@ describe('Virtual Number node description', () => {
 			set.add(property.type);
 			types.set(property.name, set);
 		}
-		const mixed = [...types].filter(([, set]) => set.size > 1).map(([name, set]) => `${name}: ${[...set].join('/')}`);
+		const mixed = [...types]
+			.filter(([, set]) => set.size > 1)
+			.map(([name, set]) => `${name}: ${[...set].join('/')}`);
 		assert.deepEqual(mixed, []);
 	});
 
@@ -31,8 +37,14 @@ describe('Virtual Number node description', () => {
 			assert.ok(dropdown, `${resource} has an operation dropdown`);
 			for (const option of dropdown.options as INodePropertyOptions[]) {
 				assert.ok(option.action, `${resource}.${String(option.value)} has an action`);
-				const implementation = (module as Record<string, { execute?: unknown }>)[String(option.value)];
-				assert.equal(typeof implementation?.execute, 'function', `${resource}.${String(option.value)} is implemented`);
+				const implementation = (module as Record<string, { execute?: unknown }>)[
+					String(option.value)
+				];
+				assert.equal(
+					typeof implementation?.execute,
+					'function',
+					`${resource}.${String(option.value)} is implemented`,
+				);
 			}
 		}
 	});

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { VN_LIMITS } from '../../../nodes/VirtualNumber/limits.ts';
-import { assertLimitRow, specLimits } from '../../helpers/spec.mts';
+import { assertLimitRow, specLimits } from '../../../dev/harness/spec.mts';
 
 describe("Virtual Number node limits: the spec's Limits table as data", () => {
 	const limits = specLimits('virtual-number-service.md');
@@ -24,11 +24,31 @@ describe("Virtual Number node limits: the spec's Limits table as data", () => {
 	}
 
 	test('ranges: dial timeout 1-180, record percentage 0-100, duration 1-3599, amount default 5 and max 50, users', () => {
-		assert.equal(limits.get('dial_timeout_in_sec'), `${VN_LIMITS.dialTimeoutInSec.min}-${VN_LIMITS.dialTimeoutInSec.max}`);
-		assert.equal(limits.get('record_percentage'), `${VN_LIMITS.recordPercentage.min}-${VN_LIMITS.recordPercentage.max}`);
-		assert.match(limits.get('cdr_totac_sec')!, new RegExp(`^${VN_LIMITS.cdrTotacSec.min}-${VN_LIMITS.cdrTotacSec.max}`));
-		assert.equal(limits.get('get_available_virtualnum `amount`'), `default ${VN_LIMITS.availableAmount.default}, maximum ${VN_LIMITS.availableAmount.max}`);
-		assert.match(limits.get('set_user email')!, new RegExp(`${VN_LIMITS.userEmail.maxLength} characters; password at least ${VN_LIMITS.userPassword.minLength}`));
-		assert.match(limits.get('update_user user_phone')!, new RegExp(`at least ${VN_LIMITS.userPhone.minLength}`));
+		assert.equal(
+			limits.get('dial_timeout_in_sec'),
+			`${VN_LIMITS.dialTimeoutInSec.min}-${VN_LIMITS.dialTimeoutInSec.max}`,
+		);
+		assert.equal(
+			limits.get('record_percentage'),
+			`${VN_LIMITS.recordPercentage.min}-${VN_LIMITS.recordPercentage.max}`,
+		);
+		assert.match(
+			limits.get('cdr_totac_sec')!,
+			new RegExp(`^${VN_LIMITS.cdrTotacSec.min}-${VN_LIMITS.cdrTotacSec.max}`),
+		);
+		assert.equal(
+			limits.get('get_available_virtualnum `amount`'),
+			`default ${VN_LIMITS.availableAmount.default}, maximum ${VN_LIMITS.availableAmount.max}`,
+		);
+		assert.match(
+			limits.get('set_user email')!,
+			new RegExp(
+				`${VN_LIMITS.userEmail.maxLength} characters; password at least ${VN_LIMITS.userPassword.minLength}`,
+			),
+		);
+		assert.match(
+			limits.get('update_user user_phone')!,
+			new RegExp(`at least ${VN_LIMITS.userPhone.minLength}`),
+		);
 	});
 });

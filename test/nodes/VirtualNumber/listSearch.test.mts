@@ -3,8 +3,8 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 
 import type { INodeListSearchResult } from 'n8n-workflow';
 
-import { callNodeMethod } from '../../harness/methods.mts';
-import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
+import { callNodeMethod } from '../../../dev/harness/methods.mts';
+import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
 import { vnRequests } from './vnRun.mts';
 
 let sandbox: Sandbox;
@@ -14,7 +14,11 @@ before(async () => {
 after(async () => await sandbox.close());
 beforeEach(() => sandbox.control.reset());
 
-function search(method: string, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+function search(
+	method: string,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
 	return callNodeMethod<INodeListSearchResult>({
 		nodeType: 'virtualNumber',
 		kind: 'listSearch',
@@ -28,14 +32,23 @@ function search(method: string, filter?: string, paginationToken?: string): Prom
 describe('Virtual Number → resource locator list searches', () => {
 	test('searchVirtualnums lists active numbers, then suspended ones, filtered by number or description', async () => {
 		const first = await search('searchVirtualnums');
-		assert.deepEqual(first.results.map((r) => r.value), ['0722000100', '0722000101', '0722000102', '0722000103', '0722000104']);
+		assert.deepEqual(
+			first.results.map((r) => r.value),
+			['0722000100', '0722000101', '0722000102', '0722000103', '0722000104'],
+		);
 		assert.match(String(first.results[0].name), /^0722000100 — Billboard Tel Aviv 1$/);
 		assert.equal(first.paginationToken, 'suspended:0');
 		const second = await search('searchVirtualnums', undefined, first.paginationToken as string);
-		assert.deepEqual(second.results.map((r) => [r.value, r.name]), [['0722000105', '0722000105 — Facebook leads 6 (suspended)']]);
+		assert.deepEqual(
+			second.results.map((r) => [r.value, r.name]),
+			[['0722000105', '0722000105 — Facebook leads 6 (suspended)']],
+		);
 		assert.equal(second.paginationToken, undefined);
 		const filtered = await search('searchVirtualnums', 'billboard');
-		assert.deepEqual(filtered.results.map((r) => r.value), ['0722000100', '0722000101']);
+		assert.deepEqual(
+			filtered.results.map((r) => r.value),
+			['0722000100', '0722000101'],
+		);
 	});
 
 	test('searchAvailableVirtualnums lists the pool (part of the number as filter) and allocates nothing', async () => {

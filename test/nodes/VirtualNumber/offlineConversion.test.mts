@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 
-import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
+import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
 import { expr, failure, jsons, vnRequests, vnRunner } from './vnRun.mts';
 
 let sandbox: Sandbox;
@@ -23,7 +23,14 @@ async function refused(parameters: Record<string, unknown>, field: RegExp) {
 describe('Virtual Number → Offline Conversion', () => {
 	test('Set stores the value (POST); Get reads it back with its update time', async () => {
 		const callUuid = sandbox.control.cdrs()[4].cdr_uniqueid;
-		const set = jsons(await run({ resource: 'offlineConversion', operation: 'set', callUuid, conversionValue: 249.9 }));
+		const set = jsons(
+			await run({
+				resource: 'offlineConversion',
+				operation: 'set',
+				callUuid,
+				conversionValue: 249.9,
+			}),
+		);
 		const [request] = vnRequests(sandbox, 'set_ads_offline_conversion');
 		assert.equal(request.method, 'POST');
 		assert.deepEqual(request.body, { call_uuid: callUuid, conversion_value: '249.9' });
@@ -43,8 +50,19 @@ describe('Virtual Number → Offline Conversion', () => {
 
 	test('Set accepts a numeric text from an expression', async () => {
 		const callUuid = sandbox.control.cdrs()[1].cdr_uniqueid;
-		jsons(await run({ resource: 'offlineConversion', operation: 'set', callUuid, conversionValue: '={{ "120" }}' }));
-		assert.equal((vnRequests(sandbox, 'set_ads_offline_conversion')[0].body as Record<string, string>).conversion_value, '120');
+		jsons(
+			await run({
+				resource: 'offlineConversion',
+				operation: 'set',
+				callUuid,
+				conversionValue: '={{ "120" }}',
+			}),
+		);
+		assert.equal(
+			(vnRequests(sandbox, 'set_ads_offline_conversion')[0].body as Record<string, string>)
+				.conversion_value,
+			'120',
+		);
 	});
 
 	test('Get on a call without a conversion fails with the meaning of 1115', async () => {
@@ -54,22 +72,51 @@ describe('Virtual Number → Offline Conversion', () => {
 	});
 
 	test('Set on an unknown call fails with the meaning of 1125', async () => {
-		const error = failure(await run({ resource: 'offlineConversion', operation: 'set', callUuid: '1.999999', conversionValue: 5 }));
+		const error = failure(
+			await run({
+				resource: 'offlineConversion',
+				operation: 'set',
+				callUuid: '1.999999',
+				conversionValue: 5,
+			}),
+		);
 		assert.match(error.message, /No call found for this ID \(code 1125\)/);
 	});
 
 	test('a call ID that is not numeric is refused by Get before any request', async () => {
-		await refused({ resource: 'offlineConversion', operation: 'get', callUuid: 'abc-17' }, /^Call ID: must be numeric/);
-		await refused({ resource: 'offlineConversion', operation: 'get', callUuid: '17.' }, /^Call ID: must be numeric/);
-		await refused({ resource: 'offlineConversion', operation: 'get', callUuid: '1e5' }, /^Call ID: must be numeric/);
-		await refused({ resource: 'offlineConversion', operation: 'get', callUuid: expr(' ') }, /^Call ID: is required/);
+		await refused(
+			{ resource: 'offlineConversion', operation: 'get', callUuid: 'abc-17' },
+			/^Call ID: must be numeric/,
+		);
+		await refused(
+			{ resource: 'offlineConversion', operation: 'get', callUuid: '17.' },
+			/^Call ID: must be numeric/,
+		);
+		await refused(
+			{ resource: 'offlineConversion', operation: 'get', callUuid: '1e5' },
+			/^Call ID: must be numeric/,
+		);
+		await refused(
+			{ resource: 'offlineConversion', operation: 'get', callUuid: expr(' ') },
+			/^Call ID: is required/,
+		);
 	});
 
 	test('a value that is not a number and an empty call ID are refused by Set before any request', async () => {
 		sandbox.control.clearRequests();
-		const error = failure(await run({ resource: 'offlineConversion', operation: 'set', callUuid: '1.1', conversionValue: expr('ten') }));
+		const error = failure(
+			await run({
+				resource: 'offlineConversion',
+				operation: 'set',
+				callUuid: '1.1',
+				conversionValue: expr('ten'),
+			}),
+		);
 		assert.match(error.message, /Conversion Value/);
 		assert.deepEqual(vnRequests(sandbox), []);
-		await refused({ resource: 'offlineConversion', operation: 'set', callUuid: expr(''), conversionValue: 1 }, /^Call ID: is required/);
+		await refused(
+			{ resource: 'offlineConversion', operation: 'set', callUuid: expr(''), conversionValue: 1 },
+			/^Call ID: is required/,
+		);
 	});
 });

@@ -13,8 +13,8 @@ import busboy from 'busboy';
 
 import { splitAppendedStatus } from '../../../nodes/shared/transport/virtualnumDownload.ts';
 import { buildMultipartBody } from '../../../nodes/shared/transport/virtualnumUpload.ts';
-import { runWorkflow } from '../../harness/engine.mts';
-import { makeWav, mp3Chunks } from '../../../sandbox/audio.mts';
+import { runWorkflow } from '../../../dev/harness/engine.mts';
+import { makeWav, mp3Chunks } from '../../../dev/sandbox/audio.mts';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 const JSON_TRAILER = '{"service":"download_prompt","status":{"code":200,"description":"OK"}}';
@@ -43,7 +43,10 @@ describe('splitAppendedStatus', () => {
 
 	test('a failure code in the trailer is reported', () => {
 		const { status } = splitAppendedStatus(
-			Buffer.concat([mp3, Buffer.from('{"service":"download_prompt","status":{"code":999,"description":"boom"}}')]),
+			Buffer.concat([
+				mp3,
+				Buffer.from('{"service":"download_prompt","status":{"code":999,"description":"boom"}}'),
+			]),
 		);
 		assert.deepEqual(status, { code: 999, description: 'boom' });
 	});
@@ -78,7 +81,14 @@ describe('buildMultipartBody', () => {
 			parser.on('file', (field, stream, info) => {
 				const chunks: Buffer[] = [];
 				stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-				stream.on('end', () => files.push({ field, filename: info.filename ?? '', mime: info.mimeType, data: Buffer.concat(chunks) }));
+				stream.on('end', () =>
+					files.push({
+						field,
+						filename: info.filename ?? '',
+						mime: info.mimeType,
+						data: Buffer.concat(chunks),
+					}),
+				);
 			});
 			parser.on('close', resolve);
 			parser.on('error', reject);
@@ -96,7 +106,9 @@ describe('buildMultipartBody', () => {
 describe('Voice Prompt → Download against unusual answers', () => {
 	let server: Server;
 	let url: string;
-	let answer: { status?: number; headers?: Record<string, string>; body: Buffer } = { body: Buffer.alloc(0) };
+	let answer: { status?: number; headers?: Record<string, string>; body: Buffer } = {
+		body: Buffer.alloc(0),
+	};
 	const received: IncomingMessage[] = [];
 	before(async () => {
 		server = createServer((req, res) => {
@@ -116,7 +128,11 @@ describe('Voice Prompt → Download against unusual answers', () => {
 				{
 					name: 'VN',
 					type: 'virtualNumber',
-					parameters: { resource: 'prompt', operation: 'download', promptName: { __rl: true, mode: 'name', value: 'welcome' } },
+					parameters: {
+						resource: 'prompt',
+						operation: 'download',
+						promptName: { __rl: true, mode: 'name', value: 'welcome' },
+					},
 				},
 			],
 			credentials: { virtualnumApi: { baseUrl: url, accessToken: 'file-token' } },
@@ -124,7 +140,10 @@ describe('Voice Prompt → Download against unusual answers', () => {
 
 	test('an MP3 labelled text/html with an XML trailer comes out byte-exact as audio/mpeg', async () => {
 		const mp3 = Buffer.concat([...mp3Chunks(30_000)]);
-		answer = { headers: { 'content-type': 'text/html; charset=UTF-8' }, body: Buffer.concat([mp3, Buffer.from(XML_TRAILER)]) };
+		answer = {
+			headers: { 'content-type': 'text/html; charset=UTF-8' },
+			body: Buffer.concat([mp3, Buffer.from(XML_TRAILER)]),
+		};
 		const result = await download();
 		assert.equal(result.error, undefined, result.error?.message);
 		const [item] = result.items('VN');
@@ -137,19 +156,31 @@ describe('Voice Prompt → Download against unusual answers', () => {
 
 	test('the file name of Content-Disposition is kept', async () => {
 		const wav = makeWav(3000, 440);
-		answer = { headers: { 'content-disposition': 'attachment; filename="Welcome Message.wav"' }, body: wav };
+		answer = {
+			headers: { 'content-disposition': 'attachment; filename="Welcome Message.wav"' },
+			body: wav,
+		};
 		const result = await download();
 		assert.equal(result.items('VN')[0].binary!.data.fileName, 'Welcome Message.wav');
-		assert.equal(result.items('VN')[0].json.removed_status_bytes, undefined, 'nothing removed when nothing was appended');
+		assert.equal(
+			result.items('VN')[0].json.removed_status_bytes,
+			undefined,
+			'nothing removed when nothing was appended',
+		);
 	});
 
 	test('a status-only answer (no file) is the error of its code, in JSON or XML', async () => {
 		answer = {
 			headers: { 'content-type': 'application/json' },
-			body: Buffer.from('{"service":"download_prompt","status":{"code":9012,"description":"not found"}}'),
+			body: Buffer.from(
+				'{"service":"download_prompt","status":{"code":9012,"description":"not found"}}',
+			),
 		};
 		const json = await download();
-		assert.match(String(json.error?.message), /download_prompt failed: No prompt has that name \(code 9012\)/);
+		assert.match(
+			String(json.error?.message),
+			/download_prompt failed: No prompt has that name \(code 9012\)/,
+		);
 		assert.match(String(json.error?.description), /not found/);
 		answer = { body: Buffer.from(XML_TRAILER.replace('<code>200', '<code>9013')) };
 		const xml = await download();
@@ -159,22 +190,40 @@ describe('Voice Prompt → Download against unusual answers', () => {
 	test('a success status without a file is an error, not an empty file', async () => {
 		answer = { body: Buffer.from(JSON_TRAILER) };
 		const result = await download();
-		assert.match(String(result.error?.message), /answered download_prompt with a status instead of a file/);
+		assert.match(
+			String(result.error?.message),
+			/answered download_prompt with a status instead of a file/,
+		);
 	});
 
 	test('a failure status appended after the file is an error', async () => {
 		const mp3 = Buffer.concat([...mp3Chunks(5_000)]);
-		answer = { body: Buffer.concat([mp3, Buffer.from('{"service":"download_prompt","status":{"code":999,"description":"disk"}}')]) };
+		answer = {
+			body: Buffer.concat([
+				mp3,
+				Buffer.from('{"service":"download_prompt","status":{"code":999,"description":"disk"}}'),
+			]),
+		};
 		const result = await download();
 		assert.match(String(result.error?.message), /Internal error of the service \(code 999\)/);
 	});
 
 	test('an HTML page, an empty answer and HTTP errors are errors', async () => {
-		answer = { headers: { 'content-type': 'text/html' }, body: Buffer.from('<html><body><h1>502 Bad Gateway</h1></body></html>') };
-		assert.match(String((await download()).error?.message), /HTML page instead of the service answer/);
+		answer = {
+			headers: { 'content-type': 'text/html' },
+			body: Buffer.from('<html><body><h1>502 Bad Gateway</h1></body></html>'),
+		};
+		assert.match(
+			String((await download()).error?.message),
+			/HTML page instead of the service answer/,
+		);
 		answer = { body: Buffer.alloc(0) };
 		assert.match(String((await download()).error?.message), /an empty answer/);
-		answer = { status: 401, headers: { 'content-type': 'text/plain' }, body: Buffer.from('Unauthorized - Token Expired') };
+		answer = {
+			status: 401,
+			headers: { 'content-type': 'text/plain' },
+			body: Buffer.from('Unauthorized - Token Expired'),
+		};
 		assert.match(String((await download()).error?.message), /access token has expired/);
 		answer = { status: 500, headers: { 'content-type': 'text/plain' }, body: Buffer.from('oops') };
 		assert.match(String((await download()).error?.message), /HTTP 500/);

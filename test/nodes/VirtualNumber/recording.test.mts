@@ -6,9 +6,9 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 
 import type { IBinaryData } from 'n8n-workflow';
 
-import { runWorkflow } from '../../harness/engine.mts';
-import { startRecorder, type Recorder } from '../../helpers/recorder.mts';
-import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
+import { runWorkflow } from '../../../dev/harness/engine.mts';
+import { startRecorder, type Recorder } from '../../../dev/harness/recorder.mts';
+import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
 import { NODE, expr, failure, jsons, vnRequests, vnRunner } from './vnRun.mts';
 
 let sandbox: Sandbox;
@@ -33,10 +33,16 @@ async function bytesOf(binary: IBinaryData): Promise<Buffer> {
 }
 
 /** The file exactly as the service serves it, fetched directly (the reference for byte identity). */
-async function direct(callUuid: string, type: 'wav' | 'mp3'): Promise<{ bytes: Buffer; contentType: string }> {
+async function direct(
+	callUuid: string,
+	type: 'wav' | 'mp3',
+): Promise<{ bytes: Buffer; contentType: string }> {
 	const url = `${sandbox.vnUrl}/api/?service=get_record_by_call_uuid&format=json&call_uuid=${encodeURIComponent(callUuid)}&type=${type}`;
 	const response = await fetch(url, { headers: { Authorization: `Bearer ${sandbox.tokens.vn}` } });
-	return { bytes: Buffer.from(await response.arrayBuffer()), contentType: response.headers.get('content-type') ?? '' };
+	return {
+		bytes: Buffer.from(await response.arrayBuffer()),
+		contentType: response.headers.get('content-type') ?? '',
+	};
 }
 
 function recordedCall(): string {
@@ -51,15 +57,27 @@ function unrecordedCall(): string {
 	return call.cdr_uniqueid;
 }
 
-const download = (callUuid: string, parameters: Record<string, unknown> = {}, continueOnFail = false) =>
-	run({ resource: 'cdr', operation: 'downloadRecording', callUuid, ...parameters }, { continueOnFail });
+const download = (
+	callUuid: string,
+	parameters: Record<string, unknown> = {},
+	continueOnFail = false,
+) =>
+	run(
+		{ resource: 'cdr', operation: 'downloadRecording', callUuid, ...parameters },
+		{ continueOnFail },
+	);
 
 describe('Virtual Number → Call Record → Download Recording', () => {
 	test('the WAV recording arrives as binary data named <call ID>.wav, byte-identical, with the callId', async () => {
 		const callUuid = recordedCall();
 		const result = await download(callUuid);
 		const [item] = result.items(NODE);
-		assert.deepEqual(item.json, { callId: callUuid, format: 'wav', file_name: `${callUuid}.wav`, mime_type: 'audio/wav' });
+		assert.deepEqual(item.json, {
+			callId: callUuid,
+			format: 'wav',
+			file_name: `${callUuid}.wav`,
+			mime_type: 'audio/wav',
+		});
 		const binary = item.binary?.data;
 		assert.ok(binary, 'binary data in the "data" field');
 		assert.equal(binary.mimeType, 'audio/wav');
@@ -72,7 +90,11 @@ describe('Virtual Number → Call Record → Download Recording', () => {
 		assert.equal(bytes.toString('latin1', 0, 4), 'RIFF');
 		const [request] = vnRequests(sandbox, 'get_record_by_call_uuid');
 		assert.deepEqual(
-			{ call_uuid: request.query.call_uuid, type: request.query.type, format: request.query.format },
+			{
+				call_uuid: request.query.call_uuid,
+				type: request.query.type,
+				format: request.query.format,
+			},
 			{ call_uuid: callUuid, type: 'wav', format: 'json' },
 		);
 	});
@@ -83,14 +105,21 @@ describe('Virtual Number → Call Record → Download Recording', () => {
 		const result = await download(callUuid);
 		const bytes = await bytesOf(result.items(NODE)[0].binary!.data);
 		const reference = await direct(callUuid, 'wav');
-		assert.ok(reference.bytes.length >= 5 * 1024 * 1024 - 2, `the reference is 5 MB (${reference.bytes.length})`);
+		assert.ok(
+			reference.bytes.length >= 5 * 1024 * 1024 - 2,
+			`the reference is 5 MB (${reference.bytes.length})`,
+		);
 		assert.equal(bytes.length, reference.bytes.length);
 		assert.equal(sha256(bytes), sha256(reference.bytes));
 	});
 
 	test('MP3: type=mp3 is requested, the file is audio/mpeg named <call ID>.mp3', async () => {
 		const callUuid = recordedCall();
-		const result = await download(callUuid, { fileFormat: 'mp3', binaryPropertyName: 'recording', options: { timeout: 30 } });
+		const result = await download(callUuid, {
+			fileFormat: 'mp3',
+			binaryPropertyName: 'recording',
+			options: { timeout: 30 },
+		});
 		const [item] = result.items(NODE);
 		assert.equal(vnRequests(sandbox, 'get_record_by_call_uuid')[0].query.type, 'mp3');
 		const binary = item.binary?.recording;
@@ -118,7 +147,12 @@ describe('Virtual Number → Call Record → Download Recording', () => {
 	});
 
 	test('a status answer for a recorded call (service error) is an error', async () => {
-		sandbox.control.injectFaults({ kind: 'serviceError', code: 999, description: 'archive offline', operation: 'get_record_by_call_uuid' });
+		sandbox.control.injectFaults({
+			kind: 'serviceError',
+			code: 999,
+			description: 'archive offline',
+			operation: 'get_record_by_call_uuid',
+		});
 		const error = failure(await download(recordedCall()));
 		assert.match(error.message, /Internal error of the service \(code 999\)/);
 		assert.match(String(error.description), /archive offline/);
@@ -142,13 +176,21 @@ describe('Virtual Number → Call Record → Download Recording', () => {
 	test('bad inputs are refused before any request', async () => {
 		for (const [parameters, expected] of [
 			[{ callUuid: expr('') }, /^Call ID: is required/],
-			[{ callUuid: '1.2', options: { timeout: 0 } }, /^Timeout \(Seconds\): must be a whole number from 1 to 3600/],
+			[
+				{ callUuid: '1.2', options: { timeout: 0 } },
+				/^Timeout \(Seconds\): must be a whole number from 1 to 3600/,
+			],
 			[{ callUuid: '1.2', options: { timeout: 3601 } }, /^Timeout \(Seconds\): /],
-			[{ callUuid: '1.2', binaryPropertyName: expr(' ') }, /^Put Output File in Field: is required/],
+			[
+				{ callUuid: '1.2', binaryPropertyName: expr(' ') },
+				/^Put Output File in Field: is required/,
+			],
 			[{ callUuid: '1.2', fileFormat: expr('ogg') }, /^File Format: must be one of wav, mp3/],
 		] as Array<[Record<string, unknown>, RegExp]>) {
 			sandbox.control.clearRequests();
-			const error = failure(await run({ resource: 'cdr', operation: 'downloadRecording', ...parameters }));
+			const error = failure(
+				await run({ resource: 'cdr', operation: 'downloadRecording', ...parameters }),
+			);
 			assert.match(error.message, expected);
 			assert.deepEqual(vnRequests(sandbox), []);
 		}
@@ -164,19 +206,31 @@ describe('Download Recording: answers the sandbox never gives', () => {
 
 	const downloadFrom = (baseUrl: string) =>
 		runWorkflow({
-			nodes: [{ name: NODE, type: 'virtualNumber', parameters: { resource: 'cdr', operation: 'downloadRecording', callUuid: '1.1' } }],
+			nodes: [
+				{
+					name: NODE,
+					type: 'virtualNumber',
+					parameters: { resource: 'cdr', operation: 'downloadRecording', callUuid: '1.1' },
+				},
+			],
 			credentials: { virtualnumApi: { baseUrl, accessToken: 'token-abc' } },
 		});
 
 	const cases: Array<[string, Parameters<Recorder['answer']>[0], RegExp]> = [
 		[
 			'a JSON status sent as audio/wav',
-			{ headers: { 'Content-Type': 'audio/wav' }, body: '{"service":"get_record_by_call_uuid","status":{"code":3002,"description":"no file"}}' },
+			{
+				headers: { 'Content-Type': 'audio/wav' },
+				body: '{"service":"get_record_by_call_uuid","status":{"code":3002,"description":"no file"}}',
+			},
 			/code 3002/,
 		],
 		[
 			'an XML status sent as application/octet-stream',
-			{ headers: { 'Content-Type': 'application/octet-stream' }, body: '<?xml version="1.0"?><response><status><code>3001</code><description>call_uuid missing</description></status></response>' },
+			{
+				headers: { 'Content-Type': 'application/octet-stream' },
+				body: '<?xml version="1.0"?><response><status><code>3001</code><description>call_uuid missing</description></status></response>',
+			},
 			/The call ID is missing \(code 3001\)/,
 		],
 		[
@@ -184,7 +238,15 @@ describe('Download Recording: answers the sandbox never gives', () => {
 			{ body: { service: 'get_record_by_call_uuid', status: { code: 200, description: 'OK' } } },
 			/answered get_record_by_call_uuid with a status instead of a file/,
 		],
-		['an HTML proxy page', { status: 502, headers: { 'Content-Type': 'text/html' }, body: '<html><body>Bad Gateway</body></html>' }, /HTTP 502/],
+		[
+			'an HTML proxy page',
+			{
+				status: 502,
+				headers: { 'Content-Type': 'text/html' },
+				body: '<html><body>Bad Gateway</body></html>',
+			},
+			/HTTP 502/,
+		],
 		['an empty body', { headers: { 'Content-Type': 'audio/wav' }, body: '' }, /an empty answer/],
 		['a 401 text', { status: 401, body: 'Unauthorized - Token Expired' }, /Unauthorized|expired/i],
 	];
@@ -217,7 +279,12 @@ describe('Download Recording: answers the sandbox never gives', () => {
 	});
 
 	test('a small file that arrives whole with its first bytes is kept as it is', async () => {
-		const wav = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WAVE'), Buffer.from('tiny')]);
+		const wav = Buffer.concat([
+			Buffer.from('RIFF'),
+			Buffer.alloc(4),
+			Buffer.from('WAVE'),
+			Buffer.from('tiny'),
+		]);
 		const tiny: Server = createServer((_req, res) => {
 			res.writeHead(200, { 'Content-Type': 'audio/wav', 'Content-Length': wav.length });
 			res.end(wav);

@@ -1,13 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 
-import type { IDataObject, INodeListSearchResult, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeListSearchResult,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
-import { loadPackage, runWorkflow, type RunResult } from '../../harness/engine.mts';
-import { callNodeMethod } from '../../harness/methods.mts';
-import { workflowIssuesRefusal } from '../../harness/n8nCompat.mts';
+import { loadPackage, runWorkflow, type RunResult } from '../../../dev/harness/engine.mts';
+import { callNodeMethod } from '../../../dev/harness/methods.mts';
+import { workflowIssuesRefusal } from '../../../dev/harness/n8nCompat.mts';
 import { refusedBeforeAnyRequest } from './vnRun.mts';
-import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
+import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
 
 const PASSWORD = 'Sup3r-Secret-Pa55';
 
@@ -19,7 +24,9 @@ const PASSWORD = 'Sup3r-Secret-Pa55';
 function producedText(result: RunResult): string {
 	return (
 		JSON.stringify(result.run, (key, value: unknown) =>
-			(key === 'node' || key === 'nodes') && value && typeof value === 'object' ? '[workflow node]' : value,
+			(key === 'node' || key === 'nodes') && value && typeof value === 'object'
+				? '[workflow node]'
+				: value,
 		) + result.logs.join('\n')
 	);
 }
@@ -32,19 +39,36 @@ describe('Virtual Number → User', () => {
 	after(async () => await sandbox.close());
 	beforeEach(() => sandbox.control.reset());
 
-	const credentials = () => ({ virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn } });
-	const run = (parameters: IDataObject, options: { continueOnFail?: boolean; timezone?: string } = {}) =>
+	const credentials = () => ({
+		virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn },
+	});
+	const run = (
+		parameters: IDataObject,
+		options: { continueOnFail?: boolean; timezone?: string } = {},
+	) =>
 		runWorkflow({
-			nodes: [{ name: 'VN', type: 'virtualNumber', parameters: { resource: 'user', ...parameters }, continueOnFail: options.continueOnFail }],
+			nodes: [
+				{
+					name: 'VN',
+					type: 'virtualNumber',
+					parameters: { resource: 'user', ...parameters },
+					continueOnFail: options.continueOnFail,
+				},
+			],
 			credentials: credentials(),
 			timezone: options.timezone,
 		});
 	const json = (result: RunResult) => result.items('VN').map((item) => item.json);
-	const user = (value: string | number, mode: 'list' | 'id' = 'id') => ({ __rl: true, mode, value: String(value) });
+	const user = (value: string | number, mode: 'list' | 'id' = 'id') => ({
+		__rl: true,
+		mode,
+		value: String(value),
+	});
 	const number = (value: string, mode: 'list' | 'id' = 'list') => ({ __rl: true, mode, value });
 	/** A value given as an expression: n8n's own editor checks (required, regex) do not see it, the node's checks do. */
 	const expr = (value: string) => `={{ ${JSON.stringify(value)} }}`;
-	const requests = (operation?: string) => sandbox.control.requests({ service: 'vn', ...(operation ? { operation } : {}) });
+	const requests = (operation?: string) =>
+		sandbox.control.requests({ service: 'vn', ...(operation ? { operation } : {}) });
 
 	/** Runs a workflow that must fail before any request reaches the service. */
 	async function refused(parameters: IDataObject, message: RegExp) {
@@ -57,12 +81,20 @@ describe('Virtual Number → User', () => {
 				operation: 'create',
 				email: 'dana@example.com',
 				password: PASSWORD,
-				additionalFields: { user_login: 'dana', user_phone: '050-1234567', user_phone_sms: '0527654321' },
+				additionalFields: {
+					user_login: 'dana',
+					user_phone: '050-1234567',
+					user_phone_sms: '0527654321',
+				},
 			});
 			assert.equal(result.error, undefined, result.error?.message);
 			const [request] = requests('set_user');
 			assert.equal(request.method, 'POST');
-			assert.deepEqual(request.query, { service: 'set_user', format: 'json' }, 'the password stays out of the URL');
+			assert.deepEqual(
+				request.query,
+				{ service: 'set_user', format: 'json' },
+				'the password stays out of the URL',
+			);
 			assert.deepEqual(request.body, {
 				email: 'dana@example.com',
 				password: PASSWORD,
@@ -76,7 +108,10 @@ describe('Virtual Number → User', () => {
 			assert.equal(output.user_login, 'dana');
 			assert.equal(typeof output.user_id, 'number');
 			assert.ok(!('password' in output));
-			assert.ok(!JSON.stringify(result.run).includes(PASSWORD), 'the password must not appear anywhere in the run');
+			assert.ok(
+				!JSON.stringify(result.run).includes(PASSWORD),
+				'the password must not appear anywhere in the run',
+			);
 			assert.ok(!result.logs.join('\n').includes(PASSWORD), 'nor in a log line');
 			const created = sandbox.control.users().find((u) => u.email === 'dana@example.com');
 			assert.ok(created, 'the sandbox has the user');
@@ -84,10 +119,21 @@ describe('Virtual Number → User', () => {
 		});
 
 		test('sends only email and password when no additional field is set', async () => {
-			const result = await run({ operation: 'create', email: 'min@example.com', password: PASSWORD });
+			const result = await run({
+				operation: 'create',
+				email: 'min@example.com',
+				password: PASSWORD,
+			});
 			assert.equal(result.error, undefined, result.error?.message);
-			assert.deepEqual(requests('set_user')[0].body, { email: 'min@example.com', password: PASSWORD });
-			assert.equal(json(result)[0].user_login, 'min', "the service's default login (from the email) is in the output");
+			assert.deepEqual(requests('set_user')[0].body, {
+				email: 'min@example.com',
+				password: PASSWORD,
+			});
+			assert.equal(
+				json(result)[0].user_login,
+				'min',
+				"the service's default login (from the email) is in the output",
+			);
 		});
 
 		test('a password the service quotes back in its error is masked in the message, description and data', async () => {
@@ -97,16 +143,34 @@ describe('Virtual Number → User', () => {
 				code: 7002,
 				description: `the password ${PASSWORD} fails the policy`,
 			});
-			const result = await run({ operation: 'create', email: 'dana@example.com', password: PASSWORD });
+			const result = await run({
+				operation: 'create',
+				email: 'dana@example.com',
+				password: PASSWORD,
+			});
 			assert.ok(result.error);
-			assert.match(result.error.message, /password is shorter than 8 characters or fails the password policy \(code 7002\)/);
+			assert.match(
+				result.error.message,
+				/password is shorter than 8 characters or fails the password policy \(code 7002\)/,
+			);
 			assert.match(String(result.error.description), /the password \*+ fails the policy/);
-			assert.ok(!producedText(result).includes(PASSWORD), 'the password must not appear in the error or anything the node produced');
+			assert.ok(
+				!producedText(result).includes(PASSWORD),
+				'the password must not appear in the error or anything the node produced',
+			);
 		});
 
 		test('with Continue On Fail, the error item does not carry the password either', async () => {
-			sandbox.control.injectFaults({ kind: 'serviceError', operation: 'set_user', code: 7002, description: `bad: ${PASSWORD}` });
-			const result = await run({ operation: 'create', email: 'dana@example.com', password: PASSWORD }, { continueOnFail: true });
+			sandbox.control.injectFaults({
+				kind: 'serviceError',
+				operation: 'set_user',
+				code: 7002,
+				description: `bad: ${PASSWORD}`,
+			});
+			const result = await run(
+				{ operation: 'create', email: 'dana@example.com', password: PASSWORD },
+				{ continueOnFail: true },
+			);
 			assert.equal(result.error, undefined);
 			const [item] = json(result);
 			assert.match(String(item.error), /code 7002/);
@@ -115,13 +179,22 @@ describe('Virtual Number → User', () => {
 		});
 
 		test('a password shorter than 8 characters is refused before any request, without quoting it', async () => {
-			const result = await refused({ operation: 'create', email: 'a@example.com', password: 'Ab1-xyz' }, /Password: must be at least 8 characters/);
+			const result = await refused(
+				{ operation: 'create', email: 'a@example.com', password: 'Ab1-xyz' },
+				/Password: must be at least 8 characters/,
+			);
 			assert.ok(!producedText(result).includes('Ab1-xyz'));
 		});
 
 		test('an empty, invalid or over-long email is refused before any request', async () => {
-			await refused({ operation: 'create', email: expr(''), password: PASSWORD }, /Email: is required/);
-			await refused({ operation: 'create', email: 'not-an-email', password: PASSWORD }, /Email: must be an email address/);
+			await refused(
+				{ operation: 'create', email: expr(''), password: PASSWORD },
+				/Email: is required/,
+			);
+			await refused(
+				{ operation: 'create', email: 'not-an-email', password: PASSWORD },
+				/Email: must be an email address/,
+			);
 			await refused(
 				{ operation: 'create', email: `${'a'.repeat(90)}@example.com`, password: PASSWORD },
 				/Email: must be at most 99 characters/,
@@ -140,17 +213,28 @@ describe('Virtual Number → User', () => {
 
 		test('a phone with letters is refused before any request', async () => {
 			await refused(
-				{ operation: 'create', email: 'a@example.com', password: PASSWORD, additionalFields: { user_phone: 'call me' } },
+				{
+					operation: 'create',
+					email: 'a@example.com',
+					password: PASSWORD,
+					additionalFields: { user_phone: 'call me' },
+				},
 				/Phone: must be a phone number/,
 			);
 		});
 
 		test('the Password field is a password field', async () => {
 			const properties = (await nodeDescription()).properties;
-			const create = properties.find((p) => p.name === 'password' && p.displayOptions?.show?.operation?.includes('create'));
+			const create = properties.find(
+				(p) => p.name === 'password' && p.displayOptions?.show?.operation?.includes('create'),
+			);
 			assert.equal(create?.typeOptions?.password, true);
-			const update = properties.find((p) => p.name === 'updateFields' && p.displayOptions?.show?.resource?.includes('user'));
-			const updatePassword = update?.options?.find((o) => 'name' in o && o.name === 'password') as { typeOptions?: IDataObject };
+			const update = properties.find(
+				(p) => p.name === 'updateFields' && p.displayOptions?.show?.resource?.includes('user'),
+			);
+			const updatePassword = update?.options?.find((o) => 'name' in o && o.name === 'password') as {
+				typeOptions?: IDataObject;
+			};
 			assert.equal(updatePassword?.typeOptions?.password, true);
 		});
 	});
@@ -175,7 +259,11 @@ describe('Virtual Number → User', () => {
 		});
 
 		test('a new password is sent but never output', async () => {
-			const result = await run({ operation: 'update', userId: user(2), updateFields: { password: PASSWORD } });
+			const result = await run({
+				operation: 'update',
+				userId: user(2),
+				updateFields: { password: PASSWORD },
+			});
 			assert.equal(result.error, undefined, result.error?.message);
 			assert.deepEqual(requests('update_user')[0].body, { user_id: '2', password: PASSWORD });
 			assert.deepEqual(json(result)[0].updated_fields, ['password (not shown)']);
@@ -183,19 +271,46 @@ describe('Virtual Number → User', () => {
 		});
 
 		test('an error quoting the new password is masked', async () => {
-			sandbox.control.injectFaults({ kind: 'serviceError', operation: 'update_user', code: 7013, description: `rejected ${PASSWORD}` });
-			const result = await run({ operation: 'update', userId: user(2), updateFields: { password: PASSWORD } });
-			assert.match(String(result.error?.message), /password fails the password policy \(code 7013\)/);
+			sandbox.control.injectFaults({
+				kind: 'serviceError',
+				operation: 'update_user',
+				code: 7013,
+				description: `rejected ${PASSWORD}`,
+			});
+			const result = await run({
+				operation: 'update',
+				userId: user(2),
+				updateFields: { password: PASSWORD },
+			});
+			assert.match(
+				String(result.error?.message),
+				/password fails the password policy \(code 7013\)/,
+			);
 			assert.ok(!producedText(result).includes(PASSWORD));
 		});
 
 		test('nothing to update, a short phone, a short password or a bad user ID are refused before any request', async () => {
-			await refused({ operation: 'update', userId: user(2), updateFields: {} }, /Update Fields: add at least one field/);
-			await refused({ operation: 'update', userId: user(2), updateFields: { user_phone: '12345' } }, /Phone: must be a phone number of at least 6 digits/);
-			const short = await refused({ operation: 'update', userId: user(2), updateFields: { password: 'short1' } }, /Password: must be at least 8/);
+			await refused(
+				{ operation: 'update', userId: user(2), updateFields: {} },
+				/Update Fields: add at least one field/,
+			);
+			await refused(
+				{ operation: 'update', userId: user(2), updateFields: { user_phone: '12345' } },
+				/Phone: must be a phone number of at least 6 digits/,
+			);
+			const short = await refused(
+				{ operation: 'update', userId: user(2), updateFields: { password: 'short1' } },
+				/Password: must be at least 8/,
+			);
 			assert.ok(!producedText(short).includes('short1'));
-			await refused({ operation: 'update', userId: user(expr('abc')), updateFields: { user_status: 1 } }, /User: must be a user ID/);
-			await refused({ operation: 'update', userId: user(expr('')), updateFields: { user_status: 1 } }, /User: is required/);
+			await refused(
+				{ operation: 'update', userId: user(expr('abc')), updateFields: { user_status: 1 } },
+				/User: must be a user ID/,
+			);
+			await refused(
+				{ operation: 'update', userId: user(expr('')), updateFields: { user_status: 1 } },
+				/User: is required/,
+			);
 		});
 	});
 
@@ -206,21 +321,32 @@ describe('Virtual Number → User', () => {
 			const [request] = requests('delete_user');
 			assert.equal(request.method, 'POST');
 			assert.deepEqual(request.body, { user_id: '2' });
-			assert.deepEqual(
-				json(result)[0],
-				{ success: true, user_id: 2, statusDescription: 'Success', deleted: true },
+			assert.deepEqual(json(result)[0], {
+				success: true,
+				user_id: 2,
+				statusDescription: 'Success',
+				deleted: true,
+			});
+			assert.equal(
+				sandbox.control.users().some((u) => u.user_id === 2),
+				false,
 			);
-			assert.equal(sandbox.control.users().some((u) => u.user_id === 2), false);
 		});
 
 		test('an unknown user gives the 7022 explanation', async () => {
 			const result = await run({ operation: 'delete', userId: user(999) });
-			assert.match(String(result.error?.message), /delete_user failed: The user does not exist \(code 7022\)/);
+			assert.match(
+				String(result.error?.message),
+				/delete_user failed: The user does not exist \(code 7022\)/,
+			);
 		});
 
 		test('the field warns that deletion is irreversible and invalidates the tokens', async () => {
 			const notice = (await nodeDescription()).properties.find(
-				(p) => p.type === 'notice' && p.displayOptions?.show?.resource?.includes('user') && p.displayOptions?.show?.operation?.includes('delete'),
+				(p) =>
+					p.type === 'notice' &&
+					p.displayOptions?.show?.resource?.includes('user') &&
+					p.displayOptions?.show?.operation?.includes('delete'),
 			);
 			assert.match(String(notice?.displayName), /irreversible/);
 			assert.match(String(notice?.displayName), /token/);
@@ -231,7 +357,11 @@ describe('Virtual Number → User', () => {
 		test('Get reads one user by ID', async () => {
 			const result = await run({ operation: 'get', userId: user(2) });
 			assert.equal(result.error, undefined, result.error?.message);
-			assert.deepEqual(requests('get_user_by_id')[0].query, { service: 'get_user_by_id', format: 'json', user_id: '2' });
+			assert.deepEqual(requests('get_user_by_id')[0].query, {
+				service: 'get_user_by_id',
+				format: 'json',
+				user_id: '2',
+			});
 			const items = json(result);
 			assert.equal(items.length, 1);
 			assert.equal(items[0].user_id, 2);
@@ -274,7 +404,11 @@ describe('Virtual Number → User', () => {
 
 	describe('Assign, Get Assigned Numbers, Unassign', () => {
 		test('Assign Number sends set_ddi_to_user and the number is assigned', async () => {
-			const result = await run({ operation: 'assignNumber', userId: user(1), virtualnum: number('0722000102') });
+			const result = await run({
+				operation: 'assignNumber',
+				userId: user(1),
+				virtualnum: number('0722000102'),
+			});
 			assert.equal(result.error, undefined, result.error?.message);
 			const [request] = requests('set_ddi_to_user');
 			assert.equal(request.method, 'POST');
@@ -288,27 +422,53 @@ describe('Virtual Number → User', () => {
 		});
 
 		test('assigning an already assigned number explains that it is already assigned (8006)', async () => {
-			const result = await run({ operation: 'assignNumber', userId: user(2), virtualnum: number('0722000100') });
+			const result = await run({
+				operation: 'assignNumber',
+				userId: user(2),
+				virtualnum: number('0722000100'),
+			});
 			assert.ok(result.error);
-			assert.match(result.error.message, /set_ddi_to_user failed: The number is already assigned to this user \(code 8006\)/);
+			assert.match(
+				result.error.message,
+				/set_ddi_to_user failed: The number is already assigned to this user \(code 8006\)/,
+			);
 			assert.match(String(result.error.description), /Nothing to do: the assignment exists/);
 		});
 
 		test('a typed number keeps its digits only; a number with letters is refused before any request', async () => {
-			const result = await run({ operation: 'assignNumber', userId: user(1), virtualnum: number('072-200 0103', 'id') });
+			const result = await run({
+				operation: 'assignNumber',
+				userId: user(1),
+				virtualnum: number('072-200 0103', 'id'),
+			});
 			assert.equal(result.error, undefined, result.error?.message);
 			assert.equal((requests('set_ddi_to_user')[0].body as IDataObject).virtualnum, '0722000103');
-			await refused({ operation: 'assignNumber', userId: user(1), virtualnum: number(expr('07220abc'), 'id') }, /Virtual Number: must be a phone number of at least 5 digits/);
-			await refused({ operation: 'assignNumber', userId: user(1), virtualnum: number(expr('')) }, /Virtual Number: is required/);
-			await refused({ operation: 'assignNumber', userId: user(1), virtualnum: number(expr('1234'), 'id') }, /at least 5 digits/);
+			await refused(
+				{ operation: 'assignNumber', userId: user(1), virtualnum: number(expr('07220abc'), 'id') },
+				/Virtual Number: must be a phone number of at least 5 digits/,
+			);
+			await refused(
+				{ operation: 'assignNumber', userId: user(1), virtualnum: number(expr('')) },
+				/Virtual Number: is required/,
+			);
+			await refused(
+				{ operation: 'assignNumber', userId: user(1), virtualnum: number(expr('1234'), 'id') },
+				/at least 5 digits/,
+			);
 		});
 
 		test('Get Assigned Numbers lists the numbers with their status, optionally filtered by status', async () => {
-			const suspended = sandbox.control.virtualnums().find((n) => Number(n.active_status) === 0)!.virtualnum;
+			const suspended = sandbox.control
+				.virtualnums()
+				.find((n) => Number(n.active_status) === 0)!.virtualnum;
 			await run({ operation: 'assignNumber', userId: user(2), virtualnum: number(suspended) });
 			const all = await run({ operation: 'getNumbers', userId: user(2) });
 			assert.equal(all.error, undefined, all.error?.message);
-			assert.deepEqual(requests('get_ddi_by_user_id')[0].query, { service: 'get_ddi_by_user_id', format: 'json', user_id: '2' });
+			assert.deepEqual(requests('get_ddi_by_user_id')[0].query, {
+				service: 'get_ddi_by_user_id',
+				format: 'json',
+				user_id: '2',
+			});
 			assert.deepEqual(
 				json(all).map((n) => [n.user_id, n.virtualnum, n.status]),
 				[
@@ -317,7 +477,11 @@ describe('Virtual Number → User', () => {
 					[2, suspended, 'inactive'],
 				],
 			);
-			const inactive = await run({ operation: 'getNumbers', userId: user(2), numberStatus: ['inactive'] });
+			const inactive = await run({
+				operation: 'getNumbers',
+				userId: user(2),
+				numberStatus: ['inactive'],
+			});
 			assert.deepEqual(
 				json(inactive).map((n) => n.virtualnum),
 				[suspended],
@@ -325,11 +489,18 @@ describe('Virtual Number → User', () => {
 		});
 
 		test('a released number is reported with the status "release" and found by the Released filter', async () => {
-			const released = await fetch(`${sandbox.vnUrl}/api/?service=release_virtualnum&format=json&virtualnum=0722000101`, {
-				headers: { authorization: `Bearer ${sandbox.tokens.vn}` },
-			});
+			const released = await fetch(
+				`${sandbox.vnUrl}/api/?service=release_virtualnum&format=json&virtualnum=0722000101`,
+				{
+					headers: { authorization: `Bearer ${sandbox.tokens.vn}` },
+				},
+			);
 			assert.equal(((await released.json()) as { status: { code: number } }).status.code, 200);
-			const result = await run({ operation: 'getNumbers', userId: user(2), numberStatus: ['release'] });
+			const result = await run({
+				operation: 'getNumbers',
+				userId: user(2),
+				numberStatus: ['release'],
+			});
 			assert.deepEqual(
 				json(result).map((n) => [n.virtualnum, n.status]),
 				[['0722000101', 'release']],
@@ -343,18 +514,28 @@ describe('Virtual Number → User', () => {
 		});
 
 		test('Unassign Number sends delete_ddi_from_user_id; a second time explains 8025', async () => {
-			const result = await run({ operation: 'unassignNumber', userId: user(2), virtualnum: number('0722000100') });
+			const result = await run({
+				operation: 'unassignNumber',
+				userId: user(2),
+				virtualnum: number('0722000100'),
+			});
 			assert.equal(result.error, undefined, result.error?.message);
 			const [request] = requests('delete_ddi_from_user_id');
 			assert.equal(request.method, 'POST');
 			assert.deepEqual(request.body, { user_id: '2', virtualnum: '0722000100' });
 			assert.equal(json(result)[0].unassigned, true);
-			assert.deepEqual(
-				sandbox.control.users().find((u) => u.user_id === 2)!.virtualnums,
-				[{ virtualnum: '0722000101', status: 'active' }],
+			assert.deepEqual(sandbox.control.users().find((u) => u.user_id === 2)!.virtualnums, [
+				{ virtualnum: '0722000101', status: 'active' },
+			]);
+			const again = await run({
+				operation: 'unassignNumber',
+				userId: user(2),
+				virtualnum: number('0722000100'),
+			});
+			assert.match(
+				String(again.error?.message),
+				/The number is not assigned to this user \(code 8025\)/,
 			);
-			const again = await run({ operation: 'unassignNumber', userId: user(2), virtualnum: number('0722000100') });
-			assert.match(String(again.error?.message), /The number is not assigned to this user \(code 8025\)/);
 		});
 	});
 
@@ -378,7 +559,10 @@ describe('Virtual Number → User', () => {
 			assert.ok(rows.length > 0);
 			for (const row of rows) {
 				assert.equal(row.access_log_user_id, 2);
-				assert.ok(String(row.access_log_time) >= '2024-11-01 00:00:00' && String(row.access_log_time) <= '2024-12-15 23:59:59');
+				assert.ok(
+					String(row.access_log_time) >= '2024-11-01 00:00:00' &&
+						String(row.access_log_time) <= '2024-12-15 23:59:59',
+				);
 			}
 			const times = rows.map((row) => String(row.access_log_time));
 			assert.deepEqual(times, [...times].sort().reverse(), 'newest first, as the service answers');
@@ -386,7 +570,11 @@ describe('Virtual Number → User', () => {
 
 		test('reads dates with an offset, and converts them to the workflow time zone', async () => {
 			await run(
-				{ operation: 'getAccessLog', startTime: '2024-11-01T00:00:00Z', endTime: '2024-11-02T12:30:00+01:00' },
+				{
+					operation: 'getAccessLog',
+					startTime: '2024-11-01T00:00:00Z',
+					endTime: '2024-11-02T12:30:00+01:00',
+				},
 				{ timezone: 'Asia/Jerusalem' },
 			);
 			const { query } = requests('get_users_access_log')[0];
@@ -398,10 +586,15 @@ describe('Virtual Number → User', () => {
 		test('without a time range all rows come back (up to the cap the hint states)', async () => {
 			const result = await run({ operation: 'getAccessLog' });
 			assert.equal(result.error, undefined, result.error?.message);
-			assert.deepEqual(requests('get_users_access_log')[0].query, { service: 'get_users_access_log', format: 'json' });
+			assert.deepEqual(requests('get_users_access_log')[0].query, {
+				service: 'get_users_access_log',
+				format: 'json',
+			});
 			assert.equal(json(result).length, 40);
 			const properties = (await nodeDescription()).properties;
-			const start = properties.find((p) => p.name === 'startTime' && p.displayOptions?.show?.resource?.includes('user'));
+			const start = properties.find(
+				(p) => p.name === 'startTime' && p.displayOptions?.show?.resource?.includes('user'),
+			);
 			assert.match(String(start?.hint), /At most 1000 rows/);
 		});
 
@@ -412,12 +605,22 @@ describe('Virtual Number → User', () => {
 		});
 
 		test('an invalid date or an end before the start is refused before any request', async () => {
-			await refused({ operation: 'getAccessLog', startTime: 'yesterday-ish' }, /Start Time: must be a date/);
 			await refused(
-				{ operation: 'getAccessLog', startTime: '2024-12-01 00:00:00', endTime: '2024-11-01 00:00:00' },
+				{ operation: 'getAccessLog', startTime: 'yesterday-ish' },
+				/Start Time: must be a date/,
+			);
+			await refused(
+				{
+					operation: 'getAccessLog',
+					startTime: '2024-12-01 00:00:00',
+					endTime: '2024-11-01 00:00:00',
+				},
 				/End Time: must not be before Start Time/,
 			);
-			await refused({ operation: 'getAccessLog', logUserId: user(expr('x1')) }, /User: must be a user ID/);
+			await refused(
+				{ operation: 'getAccessLog', logUserId: user(expr('x1')) },
+				/User: must be a user ID/,
+			);
 		});
 	});
 

@@ -10,8 +10,8 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import type { INodeParameters, INodeType } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { loadPackage, runWorkflow } from '../../harness/engine.mts';
-import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
+import { loadPackage, runWorkflow } from '../../../dev/harness/engine.mts';
+import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
 import { jsons, vnRequests } from './vnRun.mts';
 
 async function nodeType(): Promise<INodeType> {
@@ -19,15 +19,35 @@ async function nodeType(): Promise<INodeType> {
 }
 
 /** What the editor saves for a node of `typeVersion` whose parameters are `parameters`. */
-async function saved(typeVersion: number, parameters: INodeParameters): Promise<INodeParameters | null> {
+async function saved(
+	typeVersion: number,
+	parameters: INodeParameters,
+): Promise<INodeParameters | null> {
 	const type = await nodeType();
-	return NodeHelpers.getNodeParameters(type.description.properties, parameters, false, false, { typeVersion }, type.description);
+	return NodeHelpers.getNodeParameters(
+		type.description.properties,
+		parameters,
+		false,
+		false,
+		{ typeVersion },
+		type.description,
+	);
 }
 
 /** The parameters the engine runs a saved node with (defaults filled in, as the Workflow constructor does). */
-async function resolved(typeVersion: number, parameters: INodeParameters): Promise<INodeParameters | null> {
+async function resolved(
+	typeVersion: number,
+	parameters: INodeParameters,
+): Promise<INodeParameters | null> {
 	const type = await nodeType();
-	return NodeHelpers.getNodeParameters(type.description.properties, parameters, true, false, { typeVersion }, type.description);
+	return NodeHelpers.getNodeParameters(
+		type.description.properties,
+		parameters,
+		true,
+		false,
+		{ typeVersion },
+		type.description,
+	);
 }
 
 describe('Virtual Number node versions: the default resource', () => {
@@ -46,7 +66,9 @@ describe('Virtual Number node versions: the default resource', () => {
 		const query = await resolved(1.1, {});
 		assert.equal(query?.resource, 'cdr');
 		assert.equal(query?.operation, 'query');
-		assert.deepEqual(await saved(1.1, { resource: 'account', operation: 'test' }), { resource: 'account' });
+		assert.deepEqual(await saved(1.1, { resource: 'account', operation: 'test' }), {
+			resource: 'account',
+		});
 	});
 
 	describe('run on the engine', () => {
@@ -66,13 +88,22 @@ describe('Virtual Number node versions: the default resource', () => {
 		test('a saved version-1 workflow without resource and operation still runs Test Connection', async () => {
 			const items = jsons(await run(1));
 			assert.deepEqual(items, [{ connected: true, statusCode: 200, statusDescription: 'OK' }]);
-			assert.deepEqual(vnRequests(sandbox).map((request) => request.operation), ['test']);
+			assert.deepEqual(
+				vnRequests(sandbox).map((request) => request.operation),
+				['test'],
+			);
 		});
 
 		test('a version-1.1 node without resource and operation queries the call records', async () => {
 			const items = jsons(await run(1.1));
-			assert.deepEqual(vnRequests(sandbox).map((request) => request.operation), ['cdr_query']);
-			assert.ok(items.length > 0 && items.every((item) => typeof item.callId === 'string'), 'rows under the trigger\'s names');
+			assert.deepEqual(
+				vnRequests(sandbox).map((request) => request.operation),
+				['cdr_query'],
+			);
+			assert.ok(
+				items.length > 0 && items.every((item) => typeof item.callId === 'string'),
+				"rows under the trigger's names",
+			);
 		});
 	});
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 
-import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
+import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
 import { expr, failure, jsons, rl, vnRequests, vnRunner } from './vnRun.mts';
 
 let sandbox: Sandbox;
@@ -28,12 +28,14 @@ async function refused(parameters: Record<string, unknown>, field: RegExp, rule?
 /** The working-hours pattern of the spec, built independently of the node. */
 function pattern(open: Array<[day: number, from: number, to: number]>): string {
 	const hours = Array(168).fill('0');
-	for (const [day, from, to] of open) for (let h = from; h < to; h++) hours[(day * 24 + h) % 168] = '1';
+	for (const [day, from, to] of open)
+		for (let h = from; h < to; h++) hours[(day * 24 + h) % 168] = '1';
 	return hours.join('');
 }
 
 describe('Virtual Number → Virtual Number → Get', () => {
-	const get = (virtualnum: unknown) => run({ resource: 'virtualnum', operation: 'get', virtualnum });
+	const get = (virtualnum: unknown) =>
+		run({ resource: 'virtualnum', operation: 'get', virtualnum });
 
 	test('reads one number (any status) with get_virtualnum and outputs its record', async () => {
 		const items = jsons(await get(rl(SUSPENDED)));
@@ -58,54 +60,93 @@ describe('Virtual Number → Virtual Number → Get', () => {
 	});
 
 	test('a value that is no phone number is refused before any request', async () => {
-		await refused({ resource: 'virtualnum', operation: 'get', virtualnum: rl(expr("1' OR '1'='1"), 'id') }, /^Virtual Number: /, /phone number/);
-		await refused({ resource: 'virtualnum', operation: 'get', virtualnum: rl(expr(''), 'list') }, /^Virtual Number: is required/);
-		await refused({ resource: 'virtualnum', operation: 'get', virtualnum: rl(expr('1234'), 'id') }, /at least 5 digits/);
+		await refused(
+			{ resource: 'virtualnum', operation: 'get', virtualnum: rl(expr("1' OR '1'='1"), 'id') },
+			/^Virtual Number: /,
+			/phone number/,
+		);
+		await refused(
+			{ resource: 'virtualnum', operation: 'get', virtualnum: rl(expr(''), 'list') },
+			/^Virtual Number: is required/,
+		);
+		await refused(
+			{ resource: 'virtualnum', operation: 'get', virtualnum: rl(expr('1234'), 'id') },
+			/at least 5 digits/,
+		);
 	});
 });
 
 describe('Virtual Number → Virtual Number → Get Many', () => {
-	const getMany = (parameters: Record<string, unknown> = {}) => run({ resource: 'virtualnum', operation: 'getAll', ...parameters });
+	const getMany = (parameters: Record<string, unknown> = {}) =>
+		run({ resource: 'virtualnum', operation: 'getAll', ...parameters });
 
 	test('default: active numbers, page 0, limit 50, one item per number', async () => {
 		const items = jsons(await getMany());
-		assert.deepEqual(items.map((item) => item.virtualnum), ACTIVE);
+		assert.deepEqual(
+			items.map((item) => item.virtualnum),
+			ACTIVE,
+		);
 		const requests = vnRequests(sandbox, 'get_virtualnum');
 		assert.equal(requests.length, 1);
 		assert.deepEqual(
-			{ status: requests[0].query.status, page: requests[0].query.page, limit: requests[0].query.limit },
+			{
+				status: requests[0].query.status,
+				page: requests[0].query.page,
+				limit: requests[0].query.limit,
+			},
 			{ status: '1', page: '0', limit: '50' },
 		);
 	});
 
 	test('Status Suspended sends status=0', async () => {
 		const items = jsons(await getMany({ status: 'suspended' }));
-		assert.deepEqual(items.map((item) => item.virtualnum), [SUSPENDED]);
+		assert.deepEqual(
+			items.map((item) => item.virtualnum),
+			[SUSPENDED],
+		);
 		assert.equal(vnRequests(sandbox, 'get_virtualnum')[0].query.status, '0');
 	});
 
 	test('Status Any asks for active, then suspended, up to the limit', async () => {
 		const items = jsons(await getMany({ status: 'any', limit: 6 }));
-		assert.deepEqual(items.map((item) => item.virtualnum), [...ACTIVE, SUSPENDED]);
+		assert.deepEqual(
+			items.map((item) => item.virtualnum),
+			[...ACTIVE, SUSPENDED],
+		);
 		const requests = vnRequests(sandbox, 'get_virtualnum');
-		assert.deepEqual(requests.map((r) => [r.query.status, r.query.limit]), [['1', '6'], ['0', '1']]);
+		assert.deepEqual(
+			requests.map((r) => [r.query.status, r.query.limit]),
+			[
+				['1', '6'],
+				['0', '1'],
+			],
+		);
 		const few = jsons(await getMany({ status: 'any', limit: 3 }));
 		assert.equal(few.length, 3);
 	});
 
 	test('Limit applies to a general request', async () => {
 		const items = jsons(await getMany({ limit: 2 }));
-		assert.deepEqual(items.map((item) => item.virtualnum), ACTIVE.slice(0, 2));
+		assert.deepEqual(
+			items.map((item) => item.virtualnum),
+			ACTIVE.slice(0, 2),
+		);
 	});
 
 	test('Return All over 2,500 numbers pages through page/limit and returns each number once', async () => {
 		sandbox.control.seed({ numbers: 2500 });
-		const expected = sandbox.control.virtualnums().filter((r) => r.active_status === 1).map((r) => r.virtualnum);
+		const expected = sandbox.control
+			.virtualnums()
+			.filter((r) => r.active_status === 1)
+			.map((r) => r.virtualnum);
 		assert.ok(expected.length >= 2500);
 		sandbox.control.clearRequests();
 		const items = jsons(await getMany({ returnAll: true }));
 		assert.equal(items.length, expected.length);
-		assert.deepEqual(items.map((item) => item.virtualnum), expected);
+		assert.deepEqual(
+			items.map((item) => item.virtualnum),
+			expected,
+		);
 		assert.equal(new Set(items.map((item) => item.virtualnum)).size, expected.length);
 		const requests = vnRequests(sandbox, 'get_virtualnum');
 		const pages = Math.ceil((expected.length + 1) / 1000);
@@ -125,46 +166,107 @@ describe('Virtual Number → Virtual Number → Get Many', () => {
 
 	test('a field filter sends filter_name/operator/value and no status, page or limit', async () => {
 		const items = jsons(
-			await getMany({ filterBy: 'field', filterField: 'description', filterOperator: 'LIKE', filterValue: 'Facebook%' }),
+			await getMany({
+				filterBy: 'field',
+				filterField: 'description',
+				filterOperator: 'LIKE',
+				filterValue: 'Facebook%',
+			}),
 		);
 		// One "Facebook" number is active, one suspended: Status (Active) is applied by the node.
-		assert.deepEqual(items.map((item) => item.virtualnum), ['0722000102']);
+		assert.deepEqual(
+			items.map((item) => item.virtualnum),
+			['0722000102'],
+		);
 		const [request] = vnRequests(sandbox, 'get_virtualnum');
 		assert.equal(request.query.filter_name, 'description');
 		assert.equal(request.query.filter_operator, 'LIKE');
 		assert.equal(request.query.filter_value, 'Facebook%');
-		for (const ignored of ['status', 'page', 'limit', 'virtualnum']) assert.equal(request.query[ignored], undefined, ignored);
+		for (const ignored of ['status', 'page', 'limit', 'virtualnum'])
+			assert.equal(request.query[ignored], undefined, ignored);
 	});
 
 	test('with a filter, Status and Limit are applied to the answer by the node, never ignored', async () => {
-		const filter = { filterBy: 'field', filterField: 'description', filterOperator: 'LIKE', filterValue: '%' };
-		assert.deepEqual(jsons(await getMany({ ...filter, status: 'suspended' })).map((i) => i.virtualnum), [SUSPENDED]);
+		const filter = {
+			filterBy: 'field',
+			filterField: 'description',
+			filterOperator: 'LIKE',
+			filterValue: '%',
+		};
+		assert.deepEqual(
+			jsons(await getMany({ ...filter, status: 'suspended' })).map((i) => i.virtualnum),
+			[SUSPENDED],
+		);
 		assert.equal(jsons(await getMany({ ...filter, status: 'any', returnAll: true })).length, 6);
 		assert.equal(jsons(await getMany({ ...filter, status: 'any', limit: 4 })).length, 4);
 		assert.equal(jsons(await getMany({ ...filter, status: 'active', limit: 50 })).length, 5);
 	});
 
 	test('a filter that matches nothing outputs no items', async () => {
-		const result = await getMany({ filterBy: 'field', filterField: 'email', filterOperator: 'EQ', filterValue: 'nobody@example.com' });
+		const result = await getMany({
+			filterBy: 'field',
+			filterField: 'email',
+			filterOperator: 'EQ',
+			filterValue: 'nobody@example.com',
+		});
 		assert.deepEqual(jsons(result), []);
 	});
 
 	test('a filter field the service does not know fails with its meaning (4030)', async () => {
-		const error = failure(await getMany({ filterBy: 'field', filterField: 'no_such_field', filterOperator: 'EQ', filterValue: 'x' }));
+		const error = failure(
+			await getMany({
+				filterBy: 'field',
+				filterField: 'no_such_field',
+				filterOperator: 'EQ',
+				filterValue: 'x',
+			}),
+		);
 		assert.match(error.message, /filter field is not valid \(code 4030\)/);
 	});
 
 	test('bad inputs are refused before any request', async () => {
-		await refused({ resource: 'virtualnum', operation: 'getAll', filterBy: 'field', filterField: 'email', filterValue: expr(' ') }, /^Value: is required/);
-		await refused({ resource: 'virtualnum', operation: 'getAll', filterBy: 'field', filterField: "email' OR 1", filterValue: 'x' }, /^Field: /);
-		await refused({ resource: 'virtualnum', operation: 'getAll', filterBy: 'field', filterField: 'email', filterOperator: 'BETWEEN', filterValue: 'x' }, /^Operator: must be one of EQ, NE, LT, GT, LIKE/);
-		await refused({ resource: 'virtualnum', operation: 'getAll', limit: 0 }, /^Limit: must be a whole number from 1 to 10000/);
+		await refused(
+			{
+				resource: 'virtualnum',
+				operation: 'getAll',
+				filterBy: 'field',
+				filterField: 'email',
+				filterValue: expr(' '),
+			},
+			/^Value: is required/,
+		);
+		await refused(
+			{
+				resource: 'virtualnum',
+				operation: 'getAll',
+				filterBy: 'field',
+				filterField: "email' OR 1",
+				filterValue: 'x',
+			},
+			/^Field: /,
+		);
+		await refused(
+			{
+				resource: 'virtualnum',
+				operation: 'getAll',
+				filterBy: 'field',
+				filterField: 'email',
+				filterOperator: 'BETWEEN',
+				filterValue: 'x',
+			},
+			/^Operator: must be one of EQ, NE, LT, GT, LIKE/,
+		);
+		await refused(
+			{ resource: 'virtualnum', operation: 'getAll', limit: 0 },
+			/^Limit: must be a whole number from 1 to 10000/,
+		);
 		await refused({ resource: 'virtualnum', operation: 'getAll', limit: 10001 }, /^Limit: /);
 	});
 });
 
 describe('Virtual Number → Virtual Number → Get Available', () => {
-	const available = (parameters: Record<string, unknown>) => run({ resource: 'virtualnum', operation: 'getAvailable', ...parameters });
+	const available = (parameters: Record<string, unknown>) =>
+		run({ resource: 'virtualnum', operation: 'getAvailable', ...parameters });
 
 	test('by prefix: sends prefix and amount, outputs one item per number, allocates nothing', async () => {
 		const before = sandbox.control.pool().length;
@@ -193,18 +295,33 @@ describe('Virtual Number → Virtual Number → Get Available', () => {
 	});
 
 	test('amount outside 1-50 and non-digit prefixes are refused before any request', async () => {
-		await refused({ resource: 'virtualnum', operation: 'getAvailable', amount: 51 }, /^Amount: must be a whole number from 1 to 50/);
+		await refused(
+			{ resource: 'virtualnum', operation: 'getAvailable', amount: 51 },
+			/^Amount: must be a whole number from 1 to 50/,
+		);
 		await refused({ resource: 'virtualnum', operation: 'getAvailable', amount: 0 }, /^Amount: /);
-		await refused({ resource: 'virtualnum', operation: 'getAvailable', searchBy: 'prefix', prefix: '07a' }, /^Prefix: must contain digits only/);
-		await refused({ resource: 'virtualnum', operation: 'getAvailable', searchBy: 'part', part: expr('') }, /^Part of Number: /);
+		await refused(
+			{ resource: 'virtualnum', operation: 'getAvailable', searchBy: 'prefix', prefix: '07a' },
+			/^Prefix: must contain digits only/,
+		);
+		await refused(
+			{ resource: 'virtualnum', operation: 'getAvailable', searchBy: 'part', part: expr('') },
+			/^Part of Number: /,
+		);
 	});
 });
 
 describe('Virtual Number → Virtual Number → Create', () => {
 	const create = (parameters: Record<string, unknown>) =>
-		run({ resource: 'virtualnum', operation: 'create', description: 'Radio ad', callDestinationPhone: '0501234567,0527654321', ...parameters });
+		run({
+			resource: 'virtualnum',
+			operation: 'create',
+			description: 'Radio ad',
+			callDestinationPhone: '0501234567,0527654321',
+			...parameters,
+		});
 
-	test('every setting in the user\'s words becomes the service\'s value', async () => {
+	test("every setting in the user's words becomes the service's value", async () => {
 		const items = jsons(
 			await create({
 				allocation: 'auto',
@@ -225,14 +342,25 @@ describe('Virtual Number → Virtual Number → Create', () => {
 					greetingOut: 'welcome',
 					greetingIn: 'whisper',
 					ringbackTone: 'music',
-					privateFields: { field: [{ name: 'private_field1', value: 'crm-17' }, { name: 'private_field10', value: 'x' }] },
-					workingHours: { period: [{ days: ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday'], from: 9, to: 17 }] },
+					privateFields: {
+						field: [
+							{ name: 'private_field1', value: 'crm-17' },
+							{ name: 'private_field10', value: 'x' },
+						],
+					},
+					workingHours: {
+						period: [
+							{ days: ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday'], from: 9, to: 17 },
+						],
+					},
 				},
 			}),
 		);
 		const [request] = vnRequests(sandbox, 'create_virtualnum');
 		assert.equal(request.method, 'POST');
-		const expectedHours = pattern([0, 1, 2, 3, 4].map((day) => [day, 9, 17] as [number, number, number]));
+		const expectedHours = pattern(
+			[0, 1, 2, 3, 4].map((day) => [day, 9, 17] as [number, number, number]),
+		);
 		assert.deepEqual(request.body, {
 			description: 'Radio ad',
 			call_destination_phone: '0501234567,0527654321',
@@ -270,50 +398,181 @@ describe('Virtual Number → Virtual Number → Create', () => {
 		const wanted = sandbox.control.pool()[3];
 		const items = jsons(await create({ allocation: 'specific', virtualnum: rl(wanted) }));
 		assert.equal(items[0].virtualnum, wanted);
-		assert.equal(vnRequests(sandbox, 'create_virtualnum')[0].body && (vnRequests(sandbox, 'create_virtualnum')[0].body as Record<string, string>).virtualnum, wanted);
+		assert.equal(
+			vnRequests(sandbox, 'create_virtualnum')[0].body &&
+				(vnRequests(sandbox, 'create_virtualnum')[0].body as Record<string, string>).virtualnum,
+			wanted,
+		);
 		assert.ok(!sandbox.control.pool().includes(wanted));
 	});
 
 	test('an overnight period runs into the next day; Saturday night wraps to Sunday', async () => {
-		jsons(await create({ additionalFields: { workingHours: { period: [{ days: ['saturday'], from: 22, to: 6 }, { days: ['monday'], from: 0, to: 24 }] } } }));
+		jsons(
+			await create({
+				additionalFields: {
+					workingHours: {
+						period: [
+							{ days: ['saturday'], from: 22, to: 6 },
+							{ days: ['monday'], from: 0, to: 24 },
+						],
+					},
+				},
+			}),
+		);
 		const body = vnRequests(sandbox, 'create_virtualnum')[0].body as Record<string, string>;
-		assert.equal(body.working_hours, pattern([[6, 22, 30], [1, 0, 24]]));
+		assert.equal(
+			body.working_hours,
+			pattern([
+				[6, 22, 30],
+				[1, 0, 24],
+			]),
+		);
 		assert.equal(body.working_hours.slice(0, 6), '111111');
 	});
 
 	test('a raw 168-character pattern is sent as it is', async () => {
 		const raw = '1'.repeat(24) + '0'.repeat(144);
 		jsons(await create({ additionalFields: { workingHoursPattern: raw } }));
-		assert.equal((vnRequests(sandbox, 'create_virtualnum')[0].body as Record<string, string>).working_hours, raw);
+		assert.equal(
+			(vnRequests(sandbox, 'create_virtualnum')[0].body as Record<string, string>).working_hours,
+			raw,
+		);
 	});
 
-	const base = { resource: 'virtualnum', operation: 'create', description: 'Ok', callDestinationPhone: '0501234567' };
+	const base = {
+		resource: 'virtualnum',
+		operation: 'create',
+		description: 'Ok',
+		callDestinationPhone: '0501234567',
+	};
 	const badInputs: Array<[string, Record<string, unknown>, RegExp]> = [
 		['an empty description', { description: expr('') }, /^Description: is required/],
-		['a 200-character description', { description: 'd'.repeat(200) }, /^Description: must be at most 199 characters/],
+		[
+			'a 200-character description',
+			{ description: 'd'.repeat(200) },
+			/^Description: must be at most 199 characters/,
+		],
 		['empty destinations', { callDestinationPhone: expr(' ') }, /^Destination Phones: is required/],
 		// The limit applies to what is sent: 13 numbers and 8 digits, as digits separated by commas, are 151 characters.
-		['151 characters of destinations', { callDestinationPhone: `${'050-1234567, '.repeat(13)}77777777` }, /^Destination Phones: must be at most 150 characters/],
-		['a 255-character private field', { additionalFields: { privateFields: { field: [{ name: 'private_field3', value: 'p'.repeat(255) }] } } }, /^Private Fields: Private Field 3: must be at most 254 characters/],
-		['a private field set twice', { additionalFields: { privateFields: { field: [{ name: 'private_field2', value: 'a' }, { name: 'private_field2', value: 'b' }] } } }, /^Private Fields: Private Field 2: is set twice/],
-		['a 512-character callback URL', { additionalFields: { callbackUrl: `https://x.example/${'u'.repeat(494)}` } }, /^Callback URL: must be at most 511 characters/],
-		['a dial timeout of 181 s', { additionalFields: { dialTimeoutInSec: 181 } }, /^Dial Timeout \(Seconds\): must be a whole number from 1 to 180/],
-		['a dial timeout of 0 s', { additionalFields: { dialTimeoutInSec: 0 } }, /^Dial Timeout \(Seconds\): /],
-		['a record percentage of 101', { additionalFields: { recordPercentage: 101 } }, /^Recording Percentage: must be a whole number from 0 to 100/],
-		['a record percentage of -1', { additionalFields: { recordPercentage: -1 } }, /^Recording Percentage: /],
-		['a dial option outside the choices', { additionalFields: { dialOption: 4 } }, /^Dial Option: must be one of the listed choices/],
-		['a callback option outside the choices', { additionalFields: { callbackUrlOption: 0 } }, /^Callback When: /],
+		[
+			'151 characters of destinations',
+			{ callDestinationPhone: `${'050-1234567, '.repeat(13)}77777777` },
+			/^Destination Phones: must be at most 150 characters/,
+		],
+		[
+			'a 255-character private field',
+			{
+				additionalFields: {
+					privateFields: { field: [{ name: 'private_field3', value: 'p'.repeat(255) }] },
+				},
+			},
+			/^Private Fields: Private Field 3: must be at most 254 characters/,
+		],
+		[
+			'a private field set twice',
+			{
+				additionalFields: {
+					privateFields: {
+						field: [
+							{ name: 'private_field2', value: 'a' },
+							{ name: 'private_field2', value: 'b' },
+						],
+					},
+				},
+			},
+			/^Private Fields: Private Field 2: is set twice/,
+		],
+		[
+			'a 512-character callback URL',
+			{ additionalFields: { callbackUrl: `https://x.example/${'u'.repeat(494)}` } },
+			/^Callback URL: must be at most 511 characters/,
+		],
+		[
+			'a dial timeout of 181 s',
+			{ additionalFields: { dialTimeoutInSec: 181 } },
+			/^Dial Timeout \(Seconds\): must be a whole number from 1 to 180/,
+		],
+		[
+			'a dial timeout of 0 s',
+			{ additionalFields: { dialTimeoutInSec: 0 } },
+			/^Dial Timeout \(Seconds\): /,
+		],
+		[
+			'a record percentage of 101',
+			{ additionalFields: { recordPercentage: 101 } },
+			/^Recording Percentage: must be a whole number from 0 to 100/,
+		],
+		[
+			'a record percentage of -1',
+			{ additionalFields: { recordPercentage: -1 } },
+			/^Recording Percentage: /,
+		],
+		[
+			'a dial option outside the choices',
+			{ additionalFields: { dialOption: 4 } },
+			/^Dial Option: must be one of the listed choices/,
+		],
+		[
+			'a callback option outside the choices',
+			{ additionalFields: { callbackUrlOption: 0 } },
+			/^Callback When: /,
+		],
 		['a caller ID outside the choices', { additionalFields: { expose: 9 } }, /^Caller ID Shown: /],
-		['a record option outside the choices', { additionalFields: { recordOption: 4 } }, /^Recording Announcement: /],
-		['a callback blocking outside the choices', { additionalFields: { disallowCallback: 3 } }, /^Callback Blocking: /],
-		['a 100-character working-hours pattern', { additionalFields: { workingHoursPattern: '1'.repeat(100) } }, /^Working Hours Pattern: must be exactly 168 characters .*silently.*\(got "100 characters"\)/],
-		['a 169-character working-hours pattern', { additionalFields: { workingHoursPattern: '1'.repeat(169) } }, /^Working Hours Pattern: must be exactly 168/],
-		['both working-hours fields', { additionalFields: { workingHoursPattern: '1'.repeat(168), workingHours: { period: [{ days: ['monday'], from: 9, to: 17 }] } } }, /^Working Hours: and Working Hours Pattern cannot both be set/],
-		['a period without days', { additionalFields: { workingHours: { period: [{ days: [], from: 9, to: 17 }] } } }, /^Working Hours \(period 1\): needs at least one day/],
-		['a period opening and closing at once', { additionalFields: { workingHours: { period: [{ days: ['monday'], from: 9, to: 9 }] } } }, /^Working Hours \(period 1\): opens and closes at the same hour/],
-		['an empty Working Hours editor', { additionalFields: { workingHours: {} } }, /^Working Hours: needs at least one opening period/],
-		['a prefix with letters', { allocation: 'auto', prefix: '07x' }, /^Prefix: must contain digits only/],
-		['no specific number', { allocation: 'specific', virtualnum: rl(expr('')) }, /^Available Number: is required/],
+		[
+			'a record option outside the choices',
+			{ additionalFields: { recordOption: 4 } },
+			/^Recording Announcement: /,
+		],
+		[
+			'a callback blocking outside the choices',
+			{ additionalFields: { disallowCallback: 3 } },
+			/^Callback Blocking: /,
+		],
+		[
+			'a 100-character working-hours pattern',
+			{ additionalFields: { workingHoursPattern: '1'.repeat(100) } },
+			/^Working Hours Pattern: must be exactly 168 characters .*silently.*\(got "100 characters"\)/,
+		],
+		[
+			'a 169-character working-hours pattern',
+			{ additionalFields: { workingHoursPattern: '1'.repeat(169) } },
+			/^Working Hours Pattern: must be exactly 168/,
+		],
+		[
+			'both working-hours fields',
+			{
+				additionalFields: {
+					workingHoursPattern: '1'.repeat(168),
+					workingHours: { period: [{ days: ['monday'], from: 9, to: 17 }] },
+				},
+			},
+			/^Working Hours: and Working Hours Pattern cannot both be set/,
+		],
+		[
+			'a period without days',
+			{ additionalFields: { workingHours: { period: [{ days: [], from: 9, to: 17 }] } } },
+			/^Working Hours \(period 1\): needs at least one day/,
+		],
+		[
+			'a period opening and closing at once',
+			{ additionalFields: { workingHours: { period: [{ days: ['monday'], from: 9, to: 9 }] } } },
+			/^Working Hours \(period 1\): opens and closes at the same hour/,
+		],
+		[
+			'an empty Working Hours editor',
+			{ additionalFields: { workingHours: {} } },
+			/^Working Hours: needs at least one opening period/,
+		],
+		[
+			'a prefix with letters',
+			{ allocation: 'auto', prefix: '07x' },
+			/^Prefix: must contain digits only/,
+		],
+		[
+			'no specific number',
+			{ allocation: 'specific', virtualnum: rl(expr('')) },
+			/^Available Number: is required/,
+		],
 	];
 	for (const [name, parameters, expected] of badInputs) {
 		test(`${name} is refused before any request`, async () => {
@@ -322,7 +581,9 @@ describe('Virtual Number → Virtual Number → Create', () => {
 	}
 
 	test('an allocation the service refuses (4008) fails with its meaning', async () => {
-		const error = failure(await create({ allocation: 'specific', virtualnum: rl('0799000000', 'id') }));
+		const error = failure(
+			await create({ allocation: 'specific', virtualnum: rl('0799000000', 'id') }),
+		);
 		assert.match(error.message, /Allocating the number failed \(code 4008\)/);
 	});
 });
@@ -350,7 +611,9 @@ describe('Virtual Number → Virtual Number → Update', () => {
 	});
 
 	test('description and destinations set: sent as given, no read of the current record', async () => {
-		jsons(await update({ description: 'Renamed', callDestinationPhone: '0509999999', dialOption: 3 }));
+		jsons(
+			await update({ description: 'Renamed', callDestinationPhone: '0509999999', dialOption: 3 }),
+		);
 		assert.equal(vnRequests(sandbox, 'get_virtualnum').length, 0);
 		assert.deepEqual(vnRequests(sandbox, 'update_virtualnum')[0].body, {
 			description: 'Renamed',
@@ -374,21 +637,51 @@ describe('Virtual Number → Virtual Number → Update', () => {
 
 	test('a 100-character working-hours value is refused before any request', async () => {
 		await refused(
-			{ resource: 'virtualnum', operation: 'update', virtualnum: rl('0722000101'), updateFields: { workingHoursPattern: '1'.repeat(100) } },
+			{
+				resource: 'virtualnum',
+				operation: 'update',
+				virtualnum: rl('0722000101'),
+				updateFields: { workingHoursPattern: '1'.repeat(100) },
+			},
 			/^Working Hours Pattern: must be exactly 168 characters/,
 		);
 	});
 
 	test('nothing to change is refused before any request', async () => {
-		await refused({ resource: 'virtualnum', operation: 'update', virtualnum: rl('0722000101'), updateFields: {} }, /^Update Fields: has nothing to change/);
-		await refused({ resource: 'virtualnum', operation: 'update', virtualnum: rl('0722000101'), updateFields: { email: '  ' } }, /^Update Fields: has nothing to change/);
+		await refused(
+			{
+				resource: 'virtualnum',
+				operation: 'update',
+				virtualnum: rl('0722000101'),
+				updateFields: {},
+			},
+			/^Update Fields: has nothing to change/,
+		);
+		await refused(
+			{
+				resource: 'virtualnum',
+				operation: 'update',
+				virtualnum: rl('0722000101'),
+				updateFields: { email: '  ' },
+			},
+			/^Update Fields: has nothing to change/,
+		);
 	});
 
 	test('limits are checked before any request', async () => {
 		const base = { resource: 'virtualnum', operation: 'update', virtualnum: rl('0722000101') };
-		await refused({ ...base, updateFields: { description: 'd'.repeat(200) } }, /^Description: must be at most 199/);
-		await refused({ ...base, updateFields: { callDestinationPhone: `${'0501234567,'.repeat(13)}77777777` } }, /^Destination Phones: must be at most 150/);
-		await refused({ ...base, updateFields: { callbackUrl: 'h'.repeat(512) } }, /^Callback URL: must be at most 511/);
+		await refused(
+			{ ...base, updateFields: { description: 'd'.repeat(200) } },
+			/^Description: must be at most 199/,
+		);
+		await refused(
+			{ ...base, updateFields: { callDestinationPhone: `${'0501234567,'.repeat(13)}77777777` } },
+			/^Destination Phones: must be at most 150/,
+		);
+		await refused(
+			{ ...base, updateFields: { callbackUrl: 'h'.repeat(512) } },
+			/^Callback URL: must be at most 511/,
+		);
 		await refused({ ...base, updateFields: { dialTimeoutInSec: 200 } }, /^Dial Timeout/);
 	});
 
@@ -401,7 +694,9 @@ describe('Virtual Number → Virtual Number → Update', () => {
 
 describe('Virtual Number → Virtual Number → Release and Restore', () => {
 	test('release returns the number to the pool; restore brings it back', async () => {
-		const released = jsons(await run({ resource: 'virtualnum', operation: 'release', virtualnum: rl('0722000104') }));
+		const released = jsons(
+			await run({ resource: 'virtualnum', operation: 'release', virtualnum: rl('0722000104') }),
+		);
 		assert.equal(released[0].virtualnum, '0722000104');
 		assert.equal(released[0].released, true);
 		const [request] = vnRequests(sandbox, 'release_virtualnum');
@@ -410,36 +705,60 @@ describe('Virtual Number → Virtual Number → Release and Restore', () => {
 		assert.equal(sandbox.control.virtualnum('0722000104'), undefined);
 		assert.ok(sandbox.control.pool().includes('0722000104'));
 
-		const restored = jsons(await run({ resource: 'virtualnum', operation: 'restore', numberToRestore: '0722000104' }));
+		const restored = jsons(
+			await run({ resource: 'virtualnum', operation: 'restore', numberToRestore: '0722000104' }),
+		);
 		assert.equal(restored[0].virtualnum, '0722000104');
 		assert.equal(restored[0].restored, true);
-		assert.deepEqual(vnRequests(sandbox, 'restore_virtualnum')[0].body, { virtualnum: '0722000104' });
+		assert.deepEqual(vnRequests(sandbox, 'restore_virtualnum')[0].body, {
+			virtualnum: '0722000104',
+		});
 		assert.equal(sandbox.control.virtualnum('0722000104')?.active_status, 1);
 	});
 
 	test('restoring an active number explains code 4043 as "already active"', async () => {
-		const error = failure(await run({ resource: 'virtualnum', operation: 'restore', numberToRestore: '0722000100' }));
+		const error = failure(
+			await run({ resource: 'virtualnum', operation: 'restore', numberToRestore: '0722000100' }),
+		);
 		assert.match(error.message, /The number is already active \(code 4043\)/);
 		assert.match(String(error.description), /Nothing to restore/);
 	});
 
 	test('releasing a number not in the account fails with the meaning of 4041', async () => {
-		const error = failure(await run({ resource: 'virtualnum', operation: 'release', virtualnum: rl('0799999999', 'id') }));
+		const error = failure(
+			await run({
+				resource: 'virtualnum',
+				operation: 'release',
+				virtualnum: rl('0799999999', 'id'),
+			}),
+		);
 		assert.match(error.message, /The number does not exist \(code 4041\)/);
 	});
 
 	test('bad numbers are refused before any request', async () => {
-		await refused({ resource: 'virtualnum', operation: 'restore', numberToRestore: expr('') }, /^Number to Restore: is required/);
-		await refused({ resource: 'virtualnum', operation: 'restore', numberToRestore: '07x' }, /^Number to Restore: must be a phone number/);
-		await refused({ resource: 'virtualnum', operation: 'release', virtualnum: rl(expr('abc'), 'id') }, /^Virtual Number: /);
+		await refused(
+			{ resource: 'virtualnum', operation: 'restore', numberToRestore: expr('') },
+			/^Number to Restore: is required/,
+		);
+		await refused(
+			{ resource: 'virtualnum', operation: 'restore', numberToRestore: '07x' },
+			/^Number to Restore: must be a phone number/,
+		);
+		await refused(
+			{ resource: 'virtualnum', operation: 'release', virtualnum: rl(expr('abc'), 'id') },
+			/^Virtual Number: /,
+		);
 	});
 });
 
 describe('Virtual Number → list searches', () => {
 	test('the node registers the list searches its locators name', async () => {
-		const { loadPackage } = await import('../../harness/engine.mts');
+		const { loadPackage } = await import('../../../dev/harness/engine.mts');
 		const loader = await loadPackage();
-		const node = loader.getNode('virtualNumber').type as unknown as { methods?: { listSearch?: Record<string, unknown> }; description: { properties: Array<Record<string, unknown>> } };
+		const node = loader.getNode('virtualNumber').type as unknown as {
+			methods?: { listSearch?: Record<string, unknown> };
+			description: { properties: Array<Record<string, unknown>> };
+		};
 		const methods = Object.keys(node.methods?.listSearch ?? {});
 		const named = new Set<string>();
 		const walk = (value: unknown) => {
@@ -452,6 +771,7 @@ describe('Virtual Number → list searches', () => {
 		};
 		walk(node.description.properties);
 		assert.ok(named.size >= 2);
-		for (const method of named) assert.ok(methods.includes(method), `listSearch.${method} is registered`);
+		for (const method of named)
+			assert.ok(methods.includes(method), `listSearch.${method} is registered`);
 	});
 });

@@ -2,8 +2,19 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { LIMITS } from '../../../nodes/shared/checks.ts';
-import { TRIGGER_LIMITS, callbackUrlProblem, ipAllowed, parseIpAddress, parseIpAllowList } from '../../../nodes/VirtualNumberTrigger/rules.ts';
-import { baseOf, isTriggerUrl, marksOf, registeredUrl } from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
+import {
+	TRIGGER_LIMITS,
+	callbackUrlProblem,
+	ipAllowed,
+	parseIpAddress,
+	parseIpAllowList,
+} from '../../../nodes/VirtualNumberTrigger/rules.ts';
+import {
+	baseOf,
+	isTriggerUrl,
+	marksOf,
+	registeredUrl,
+} from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
 import { triggerProperties } from '../../../nodes/VirtualNumberTrigger/description.ts';
 import { maskSecrets } from '../../../nodes/VirtualNumberTrigger/secrets.ts';
 import { normalizeRequest, secretMatches } from '../../../nodes/VirtualNumberTrigger/receive.ts';
@@ -25,7 +36,11 @@ describe('Virtual Number Trigger → checks', () => {
 			assert.equal(allowed('198.51.100.128/25', '198.51.100.127'), false);
 			assert.equal(allowed('10.0.0.0/8', '10.255.1.2'), true);
 			assert.equal(allowed('0.0.0.0/0', '8.8.8.8'), true);
-			assert.equal(allowed('0.0.0.0/0', '2001:db8::1'), false, 'an IPv4 range does not match IPv6 clients');
+			assert.equal(
+				allowed('0.0.0.0/0', '2001:db8::1'),
+				false,
+				'an IPv4 range does not match IPv6 clients',
+			);
 			assert.equal(allowed('172.16.0.0/12', '172.31.255.255'), true);
 			assert.equal(allowed('172.16.0.0/12', '172.32.0.0'), false);
 		});
@@ -51,23 +66,37 @@ describe('Virtual Number Trigger → checks', () => {
 
 		test('several entries, separated by commas, spaces or new lines', () => {
 			const list = '203.0.113.10,198.51.100.0/24\n2001:db8::/32 ; 127.0.0.1';
-			for (const ip of ['203.0.113.10', '198.51.100.9', '2001:db8::9', '127.0.0.1']) assert.equal(allowed(list, ip), true, ip);
+			for (const ip of ['203.0.113.10', '198.51.100.9', '2001:db8::9', '127.0.0.1'])
+				assert.equal(allowed(list, ip), true, ip);
 			assert.equal(allowed(list, '192.0.2.1'), false);
 		});
 
 		test('bad entries are reported, bad client addresses never match', () => {
-			assert.deepEqual(parseIpAllowList('1.2.3.4, 1.2.3, 256.1.1.1, 1.2.3.4/33, 2001:db8::/129, 1::2::3, abc, 1.2.3.4/8/9, 01.2.3.4x').invalid, [
-				'1.2.3',
-				'256.1.1.1',
-				'1.2.3.4/33',
-				'2001:db8::/129',
-				'1::2::3',
-				'abc',
-				'1.2.3.4/8/9',
-				'01.2.3.4x',
-			]);
+			assert.deepEqual(
+				parseIpAllowList(
+					'1.2.3.4, 1.2.3, 256.1.1.1, 1.2.3.4/33, 2001:db8::/129, 1::2::3, abc, 1.2.3.4/8/9, 01.2.3.4x',
+				).invalid,
+				[
+					'1.2.3',
+					'256.1.1.1',
+					'1.2.3.4/33',
+					'2001:db8::/129',
+					'1::2::3',
+					'abc',
+					'1.2.3.4/8/9',
+					'01.2.3.4x',
+				],
+			);
 			const { ranges } = parseIpAllowList('0.0.0.0/0');
-			for (const ip of [undefined, '', 'localhost', '1.2.3', '::ffff:1.2.3', '1:2:3:4:5:6:7:8:9', '12345::']) {
+			for (const ip of [
+				undefined,
+				'',
+				'localhost',
+				'1.2.3',
+				'::ffff:1.2.3',
+				'1:2:3:4:5:6:7:8:9',
+				'12345::',
+			]) {
 				assert.equal(ipAllowed(ip, ranges), false, String(ip));
 			}
 			assert.equal(parseIpAddress('1:2:3:4:5:6:7:8')?.length, 16);
@@ -75,10 +104,16 @@ describe('Virtual Number Trigger → checks', () => {
 		});
 	});
 
-	test('the callback URL limit is the spec\'s 511 characters', () => {
+	test("the callback URL limit is the spec's 511 characters", () => {
 		const base = 'https://n8n.example.com/webhook/';
-		assert.equal(callbackUrlProblem(base + 'x'.repeat(LIMITS.callbackUrl.maxLength - base.length)), undefined);
-		assert.match(String(callbackUrlProblem(base + 'x'.repeat(LIMITS.callbackUrl.maxLength - base.length + 1))), /is 512 characters long; the service accepts at most 511/);
+		assert.equal(
+			callbackUrlProblem(base + 'x'.repeat(LIMITS.callbackUrl.maxLength - base.length)),
+			undefined,
+		);
+		assert.match(
+			String(callbackUrlProblem(base + 'x'.repeat(LIMITS.callbackUrl.maxLength - base.length + 1))),
+			/is 512 characters long; the service accepts at most 511/,
+		);
 		assert.match(String(callbackUrlProblem('ftp://x/y')), /http:\/\/ or https:\/\//);
 	});
 
@@ -91,20 +126,51 @@ describe('Virtual Number Trigger → checks', () => {
 
 	test('the secret is compared in full', () => {
 		assert.equal(secretMatches('abc', 'abc'), true);
-		for (const given of ['abd', 'ab', 'abcd', '', undefined, ['abc'], { 0: 'abc' }, 1]) assert.equal(secretMatches(given, 'abc'), false, JSON.stringify(given));
+		for (const given of ['abd', 'ab', 'abcd', '', undefined, ['abc'], { 0: 'abc' }, 1])
+			assert.equal(secretMatches(given, 'abc'), false, JSON.stringify(given));
 	});
 
 	test("the body size option's default is the package's limit", () => {
-		const options = triggerProperties.find((p) => p.name === 'options')!.options as Array<{ name: string; default: unknown }>;
-		assert.equal(options.find((o) => o.name === 'maxBodyKb')!.default, TRIGGER_LIMITS.maxBodyKb.default);
+		const options = triggerProperties.find((p) => p.name === 'options')!.options as Array<{
+			name: string;
+			default: unknown;
+		}>;
+		assert.equal(
+			options.find((o) => o.name === 'maxBodyKb')!.default,
+			TRIGGER_LIMITS.maxBodyKb.default,
+		);
 	});
 
 	test('field aliases: several vocabularies give the same item', () => {
 		const at = '2026-01-01T00:00:00.000Z';
 		const variants = [
-			{ event: 'call.end', call_uuid: '77.1', cdr_ddi: '0722000100', cdr_ani: '0541234567', user_phone: '0501112222', call_duration: 12, call_status: 'ANSWER' },
-			{ EVENT: 'END', CDR_UNIQUEID: '77.1', CDR_DDI: '0722000100', CDR_ANI: '0541234567', USER_PHONE: '0501112222', CALL_DURATION: '12', CALL_STATUS: 'ANSWER' },
-			{ type: 'hangup', uniqueid: '77.1', did: '0722000100', caller_id: '0541234567', destination: '0501112222', duration: '12', call_status: 'ANSWER' },
+			{
+				event: 'call.end',
+				call_uuid: '77.1',
+				cdr_ddi: '0722000100',
+				cdr_ani: '0541234567',
+				user_phone: '0501112222',
+				call_duration: 12,
+				call_status: 'ANSWER',
+			},
+			{
+				EVENT: 'END',
+				CDR_UNIQUEID: '77.1',
+				CDR_DDI: '0722000100',
+				CDR_ANI: '0541234567',
+				USER_PHONE: '0501112222',
+				CALL_DURATION: '12',
+				CALL_STATUS: 'ANSWER',
+			},
+			{
+				type: 'hangup',
+				uniqueid: '77.1',
+				did: '0722000100',
+				caller_id: '0541234567',
+				destination: '0501112222',
+				duration: '12',
+				call_status: 'ANSWER',
+			},
 		];
 		const items = variants.map((body) => {
 			const { item } = normalizeRequest({ method: 'POST', query: {}, body, headers: {} }, at);
@@ -134,7 +200,10 @@ describe('Virtual Number Trigger → checks', () => {
 					assert.equal(isTriggerUrl(url), true);
 				}
 			}
-			assert.equal(registeredUrl(hook, 'x', 'test', { url: '', option: 2 }), `${hook}?secret=x&vnt=test&vnt_prev=2`);
+			assert.equal(
+				registeredUrl(hook, 'x', 'test', { url: '', option: 2 }),
+				`${hook}?secret=x&vnt=test&vnt_prev=2`,
+			);
 		});
 
 		test("tells a trigger's URL from any other", () => {
@@ -142,22 +211,39 @@ describe('Virtual Number Trigger → checks', () => {
 			assert.equal(isTriggerUrl(`${hook}?secret=abc`), true);
 			assert.equal(isTriggerUrl('https://crm.example.com/webhook'), false);
 			assert.equal(isTriggerUrl('https://crm.example.com/hooks/calls?x=1'), false);
-			assert.equal(marksOf('https://crm.example.com/?vnt_prev=9abc').previous, undefined, 'an option outside 1-3 is not a previous callback');
+			assert.equal(
+				marksOf('https://crm.example.com/?vnt_prev=9abc').previous,
+				undefined,
+				'an option outside 1-3 is not a previous callback',
+			);
 			assert.equal(marksOf('not a url at all').previous, undefined);
 		});
 	});
 
 	describe('secrets are masked in every URL, whosever it is', () => {
 		const cases: Array<[string, string]> = [
-			['https://n8n.example.com/webhook/x/webhook?secret=abc123&vnt=live', 'https://n8n.example.com/webhook/x/webhook?secret=********&vnt=live'],
-			['https://crm.example.com/in?token=t0k&api_key=k3y&x=1', 'https://crm.example.com/in?token=********&api_key=********&x=1'],
+			[
+				'https://n8n.example.com/webhook/x/webhook?secret=abc123&vnt=live',
+				'https://n8n.example.com/webhook/x/webhook?secret=********&vnt=live',
+			],
+			[
+				'https://crm.example.com/in?token=t0k&api_key=k3y&x=1',
+				'https://crm.example.com/in?token=********&api_key=********&x=1',
+			],
 			['https://user:pa55@crm.example.com/in', 'https://user:********@crm.example.com/in'],
 			// another workflow's secret inside a previous URL (URL-encoded once, and twice)
-			['https://n8n/webhook/x/webhook?vnt=live&vnt_prev=1https%3A%2F%2Fcrm%2Fin%3Fsecret%3Dinner%26a%3D1', 'https://n8n/webhook/x/webhook?vnt=live&vnt_prev=1https%3A%2F%2Fcrm%2Fin%3Fsecret%3D********%26a%3D1'],
+			[
+				'https://n8n/webhook/x/webhook?vnt=live&vnt_prev=1https%3A%2F%2Fcrm%2Fin%3Fsecret%3Dinner%26a%3D1',
+				'https://n8n/webhook/x/webhook?vnt=live&vnt_prev=1https%3A%2F%2Fcrm%2Fin%3Fsecret%3D********%26a%3D1',
+			],
 			['a%3Fsecret%253Ddouble%2526b', 'a%3Fsecret%253D********%2526b'],
-			['JSON: {"callback_url":"https://h/w?signature=sig1&x=2"}', 'JSON: {"callback_url":"https://h/w?signature=********&x=2"}'],
+			[
+				'JSON: {"callback_url":"https://h/w?signature=sig1&x=2"}',
+				'JSON: {"callback_url":"https://h/w?signature=********&x=2"}',
+			],
 		];
-		for (const [input, expected] of cases) test(input, () => assert.equal(maskSecrets(input), expected));
+		for (const [input, expected] of cases)
+			test(input, () => assert.equal(maskSecrets(input), expected));
 
 		test("the trigger's own secret in any form, even where no parameter names it", () => {
 			const secret = 'Ab3$ecret+/=';

@@ -4,8 +4,13 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import type { IDataObject } from 'n8n-workflow';
 
 import { registeredUrl } from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
-import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
-import { TriggerHost, selectedNumbers, startProxy, type TriggerInstance } from '../../harness/trigger.mts';
+import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
+import {
+	TriggerHost,
+	selectedNumbers,
+	startProxy,
+	type TriggerInstance,
+} from '../../../dev/harness/trigger.mts';
 
 const CALLS = ['callStarted', 'callEnded'];
 const FOREIGN = 'https://crm.example.com/hooks/calls?source=virtualnum';
@@ -24,26 +29,39 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 	});
 	beforeEach(() => sandbox.control.reset());
 
-	const numbers = () => sandbox.control.virtualnums().filter((r) => r.active_status === 1).map((r) => r.virtualnum);
+	const numbers = () =>
+		sandbox.control
+			.virtualnums()
+			.filter((r) => r.active_status === 1)
+			.map((r) => r.virtualnum);
 	const trigger = (parameters: IDataObject, extra: { baseUrl?: string; webhookId?: string } = {}) =>
 		host.add({
 			parameters,
 			webhookId: extra.webhookId,
-			credentials: { virtualnumApi: { baseUrl: extra.baseUrl ?? sandbox.vnUrl, accessToken: sandbox.tokens.vn } },
+			credentials: {
+				virtualnumApi: { baseUrl: extra.baseUrl ?? sandbox.vnUrl, accessToken: sandbox.tokens.vn },
+			},
 		});
-	const updates = () => sandbox.control.requests({ operation: 'update_virtualnum' }).map((r) => r.body as Record<string, string>);
+	const updates = () =>
+		sandbox.control
+			.requests({ operation: 'update_virtualnum' })
+			.map((r) => r.body as Record<string, string>);
 	const callbackOf = (number: string) => {
 		const record = sandbox.control.virtualnum(number)!;
 		return { url: record.callback_url, option: record.callback_url_option };
 	};
 	/** The URL the trigger registers on a number whose callback was `previous` (production). */
-	const urlFor = (t: TriggerInstance, previous: { url: string; option: number }, secret = '') => registeredUrl(t.webhookUrl, secret, 'live', previous);
+	const urlFor = (t: TriggerInstance, previous: { url: string; option: number }, secret = '') =>
+		registeredUrl(t.webhookUrl, secret, 'live', previous);
 	/** A third party (another integration) sets a number's callback through the API. */
 	async function setForeignCallback(number: string, url: string, option: number) {
 		const record = sandbox.control.virtualnum(number)!;
 		const answer = await fetch(`${sandbox.vnUrl}/api/?service=update_virtualnum&format=json`, {
 			method: 'POST',
-			headers: { Authorization: `Bearer ${sandbox.tokens.vn}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+			headers: {
+				Authorization: `Bearer ${sandbox.tokens.vn}`,
+				'Content-Type': 'application/x-www-form-urlencoded',
+			},
 			body: new URLSearchParams({
 				virtualnum: number,
 				description: record.description,
@@ -58,7 +76,10 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 	async function oneWithForeign() {
 		const [a] = numbers();
 		await setForeignCallback(a, FOREIGN, 1);
-		return { a, t: trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]) }) };
+		return {
+			a,
+			t: trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]) }),
+		};
 	}
 	/** Three numbers, the first with a CRM's callback URL, and each one's callback now. */
 	async function threeWithForeign() {
@@ -67,9 +88,12 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		return { three, before: Object.fromEntries(three.map((n) => [n, callbackOf(n)])) };
 	}
 	async function release(number: string) {
-		const answer = await fetch(`${sandbox.vnUrl}/api/?service=release_virtualnum&format=json&virtualnum=${number}`, {
-			headers: { Authorization: `Bearer ${sandbox.tokens.vn}` },
-		});
+		const answer = await fetch(
+			`${sandbox.vnUrl}/api/?service=release_virtualnum&format=json&virtualnum=${number}`,
+			{
+				headers: { Authorization: `Bearer ${sandbox.tokens.vn}` },
+			},
+		);
 		assert.equal(((await answer.json()) as { status: { code: number } }).status.code, 200);
 	}
 
@@ -77,12 +101,20 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		const [a, b, c, untouched] = numbers();
 		await setForeignCallback(b, FOREIGN, 1);
 		sandbox.control.clearRequests();
-		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a, b, c]) });
+		const t = trigger({
+			events: CALLS,
+			numbers: 'selected',
+			virtualnums: selectedNumbers([a, b, c]),
+		});
 
 		await t.activate();
 
 		const sent = updates();
-		assert.deepEqual(sent.map((u) => u.virtualnum).sort(), [a, b, c].sort(), 'exactly the 3 numbers are updated, once each');
+		assert.deepEqual(
+			sent.map((u) => u.virtualnum).sort(),
+			[a, b, c].sort(),
+			'exactly the 3 numbers are updated, once each',
+		);
 		for (const update of sent) {
 			const record = sandbox.control.virtualnum(update.virtualnum)!;
 			assert.equal(update.callback_url_option, '3', 'start and end → option 3');
@@ -92,27 +124,52 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		}
 		assert.deepEqual(callbackOf(a), { url: urlFor(t, { url: '', option: 2 }), option: 3 });
 		assert.deepEqual(callbackOf(b), { url: urlFor(t, { url: FOREIGN, option: 1 }), option: 3 });
-		assert.equal(callbackOf(b).url, `${t.webhookUrl}?vnt=live&vnt_prev=1${encodeURIComponent(FOREIGN)}`, 'the format the docs describe');
-		assert.deepEqual(callbackOf(untouched), { url: '', option: 2 }, 'a number not chosen is not touched');
-		assert.equal(await t.lifecycle('checkExists'), true, 'checkExists: every number carries the URL and option');
-		assert.ok(!JSON.stringify(t.savedStaticData()).includes('crm.example.com'), 'nothing needed to restore is kept in the static data');
+		assert.equal(
+			callbackOf(b).url,
+			`${t.webhookUrl}?vnt=live&vnt_prev=1${encodeURIComponent(FOREIGN)}`,
+			'the format the docs describe',
+		);
+		assert.deepEqual(
+			callbackOf(untouched),
+			{ url: '', option: 2 },
+			'a number not chosen is not touched',
+		);
+		assert.equal(
+			await t.lifecycle('checkExists'),
+			true,
+			'checkExists: every number carries the URL and option',
+		);
+		assert.ok(
+			!JSON.stringify(t.savedStaticData()).includes('crm.example.com'),
+			'nothing needed to restore is kept in the static data',
+		);
 
 		// Queue mode: another process has nothing but the database.
 		sandbox.control.clearRequests();
 		await t.inAnotherProcess().deactivate();
-		assert.deepEqual(callbackOf(b), { url: FOREIGN, option: 1 }, 'the foreign URL and its option are restored');
+		assert.deepEqual(
+			callbackOf(b),
+			{ url: FOREIGN, option: 1 },
+			'the foreign URL and its option are restored',
+		);
 		assert.deepEqual(callbackOf(a), { url: '', option: 2 });
 		assert.deepEqual(callbackOf(c), { url: '', option: 2 });
 		const restores = updates();
 		assert.equal(restores.length, 3, 'one restore per number');
-		assert.equal(restores.find((u) => u.virtualnum === a)!.callback_url, '', 'an empty previous URL is sent explicitly, to clear it');
+		assert.equal(
+			restores.find((u) => u.virtualnum === a)!.callback_url,
+			'',
+			'an empty previous URL is sent explicitly, to clear it',
+		);
 	});
 
 	test('the GET entry is named setup: n8n runs checkExists and create once per activation, delete once per deactivation', async () => {
 		const [a] = numbers();
 		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]) });
 		assert.deepEqual(
-			t.webhookDescriptions().map((w) => [w.name, w.httpMethod, w.path, w.responseMode, w.responseData]),
+			t
+				.webhookDescriptions()
+				.map((w) => [w.name, w.httpMethod, w.path, w.responseMode, w.responseData]),
 			[
 				['default', 'POST', 'webhook', 'onReceived', 'noData'],
 				['setup', 'GET', 'webhook', 'onReceived', 'noData'],
@@ -132,9 +189,17 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 
 	test('the callback option follows the events: start only → 1, end only → 2', async () => {
 		const [a, b] = numbers();
-		const start = trigger({ events: ['callStarted'], numbers: 'selected', virtualnums: selectedNumbers([a]) });
+		const start = trigger({
+			events: ['callStarted'],
+			numbers: 'selected',
+			virtualnums: selectedNumbers([a]),
+		});
 		await start.activate();
-		const end = trigger({ events: ['callEnded', 'smsDelivery'], numbers: 'selected', virtualnums: selectedNumbers([b]) });
+		const end = trigger({
+			events: ['callEnded', 'smsDelivery'],
+			numbers: 'selected',
+			virtualnums: selectedNumbers([b]),
+		});
 		await end.activate();
 		assert.deepEqual(callbackOf(a), { url: urlFor(start, { url: '', option: 2 }), option: 1 });
 		assert.deepEqual(callbackOf(b), { url: urlFor(end, { url: '', option: 2 }), option: 2 });
@@ -142,12 +207,24 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 
 	test('the secret is added to the registered URL as a query parameter', async () => {
 		const [a] = numbers();
-		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]), options: { secret: 's3cr&t/+' } });
+		const t = trigger({
+			events: CALLS,
+			numbers: 'selected',
+			virtualnums: selectedNumbers([a]),
+			options: { secret: 's3cr&t/+' },
+		});
 		await t.activate();
-		assert.equal(callbackOf(a).url, `${t.webhookUrl}?secret=${encodeURIComponent('s3cr&t/+')}&vnt=live&vnt_prev=2`);
+		assert.equal(
+			callbackOf(a).url,
+			`${t.webhookUrl}?secret=${encodeURIComponent('s3cr&t/+')}&vnt=live&vnt_prev=2`,
+		);
 		assert.equal(await t.lifecycle('checkExists'), true);
 		// a changed secret: checkExists is false, and activation registers the new URL, keeping the original
-		const changed = host.add({ ...t.options, parameters: { ...t.options.parameters, options: { secret: 'other' } }, staticData: t.savedStaticData() });
+		const changed = host.add({
+			...t.options,
+			parameters: { ...t.options.parameters, options: { secret: 'other' } },
+			staticData: t.savedStaticData(),
+		});
 		assert.equal(await changed.lifecycle('checkExists'), false);
 		await changed.activate();
 		assert.equal(callbackOf(a).url, `${t.webhookUrl}?secret=other&vnt=live&vnt_prev=2`);
@@ -155,13 +232,20 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 
 	test('checkExists is false when a number no longer has the URL, and activation registers only that one again', async () => {
 		const [a, b, c] = numbers();
-		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a, b, c]) });
+		const t = trigger({
+			events: CALLS,
+			numbers: 'selected',
+			virtualnums: selectedNumbers([a, b, c]),
+		});
 		await t.activate();
 		await setForeignCallback(b, FOREIGN, 2);
 		assert.equal(await t.lifecycle('checkExists'), false);
 		sandbox.control.clearRequests();
 		await t.activate();
-		assert.deepEqual(updates().map((u) => u.virtualnum), [b]);
+		assert.deepEqual(
+			updates().map((u) => u.virtualnum),
+			[b],
+		);
 		assert.equal(callbackOf(b).url, urlFor(t, { url: FOREIGN, option: 2 }));
 		await t.deactivate();
 		assert.deepEqual(callbackOf(b), { url: FOREIGN, option: 2 });
@@ -172,7 +256,11 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		const { a, t } = await oneWithForeign();
 		await t.activate();
 		const fresh = host.add({ ...t.options, staticData: {} });
-		assert.equal(await fresh.lifecycle('checkExists'), true, 'the numbers alone say it is registered');
+		assert.equal(
+			await fresh.lifecycle('checkExists'),
+			true,
+			'the numbers alone say it is registered',
+		);
 		await fresh.deactivate();
 		assert.deepEqual(callbackOf(a), { url: FOREIGN, option: 1 });
 	});
@@ -181,11 +269,30 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		const [a] = numbers();
 		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]) });
 		await setForeignCallback(a, t.webhookUrl, 3);
-		const legacy = { [NODE_KEY]: { registrations: { [t.webhookUrl]: { url: t.webhookUrl, option: 3, numbers: { [a]: { previousUrl: FOREIGN, previousOption: 1 } }, registeredAt: '2025-01-01T00:00:00.000Z' } } } };
+		const legacy = {
+			[NODE_KEY]: {
+				registrations: {
+					[t.webhookUrl]: {
+						url: t.webhookUrl,
+						option: 3,
+						numbers: { [a]: { previousUrl: FOREIGN, previousOption: 1 } },
+						registeredAt: '2025-01-01T00:00:00.000Z',
+					},
+				},
+			},
+		};
 		const upgraded = host.add({ ...t.options, staticData: legacy });
-		assert.equal(await upgraded.lifecycle('checkExists'), false, 'an unmarked URL is registered again');
+		assert.equal(
+			await upgraded.lifecycle('checkExists'),
+			false,
+			'an unmarked URL is registered again',
+		);
 		await upgraded.activate();
-		assert.equal(callbackOf(a).url, urlFor(t, { url: FOREIGN, option: 1 }), "0.1's record moves into the URL");
+		assert.equal(
+			callbackOf(a).url,
+			urlFor(t, { url: FOREIGN, option: 1 }),
+			"0.1's record moves into the URL",
+		);
 		assert.deepEqual(upgraded.savedStaticData(), { [NODE_KEY]: {} });
 		await upgraded.deactivate();
 		assert.deepEqual(callbackOf(a), { url: FOREIGN, option: 1 });
@@ -210,7 +317,10 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 
 		const pages = sandbox.control
 			.requests({ operation: 'get_virtualnum' })
-			.map((r) => ({ ...(r.query as Record<string, string>), ...((r.body as Record<string, string>) ?? {}) }))
+			.map((r) => ({
+				...(r.query as Record<string, string>),
+				...((r.body as Record<string, string>) ?? {}),
+			}))
 			.map((p) => `${p.status}:${p.page}:${p.limit}`);
 		// checkExists pages, then create pages: once each
 		assert.deepEqual(pages.slice(0, 4), ['1:0:1000', '1:1:1000', '1:2:1000', '0:0:1000']);
@@ -218,7 +328,11 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		const sent = updates();
 		assert.equal(sent.length, 2506);
 		assert.equal(new Set(sent.map((u) => u.virtualnum)).size, 2506, 'each number once');
-		assert.ok(sandbox.control.virtualnums().every((r) => t.holds(r.callback_url) && r.callback_url_option === 3));
+		assert.ok(
+			sandbox.control
+				.virtualnums()
+				.every((r) => t.holds(r.callback_url) && r.callback_url_option === 3),
+		);
 
 		// one number released meanwhile: deactivation reads the numbers page by page and restores the rest
 		const released = all[1234].virtualnum;
@@ -227,22 +341,49 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		const deactivation = Date.now();
 		assert.equal(await t.inAnotherProcess().deactivate(), undefined);
 		const deactivationMs = Date.now() - deactivation;
-		assert.ok(sandbox.control.virtualnums().every((r) => r.callback_url === '' && r.callback_url_option === 2));
+		assert.ok(
+			sandbox.control
+				.virtualnums()
+				.every((r) => r.callback_url === '' && r.callback_url_option === 2),
+		);
 		assert.equal(updates().length, 2505);
-		assert.equal(sandbox.control.requests({ operation: 'get_virtualnum' }).length, 4, 'paged, not one request per number');
-		console.log(`    2,506 numbers: activation ${activationMs} ms, deactivation ${deactivationMs} ms`);
+		assert.equal(
+			sandbox.control.requests({ operation: 'get_virtualnum' }).length,
+			4,
+			'paged, not one request per number',
+		);
+		console.log(
+			`    2,506 numbers: activation ${activationMs} ms, deactivation ${deactivationMs} ms`,
+		);
 	});
 
 	test('"fail activation" names the number that already has another callback URL, every secret in it masked, and changes nothing', async () => {
 		const [a, b, c] = numbers();
-		const withSecrets = 'https://crm.example.com/hooks?secret=other-workflow-secret&api_key=k3y-value&x=1';
+		const withSecrets =
+			'https://crm.example.com/hooks?secret=other-workflow-secret&api_key=k3y-value&x=1';
 		await setForeignCallback(c, withSecrets, 3);
 		sandbox.control.clearRequests();
-		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a, b, c]), existingCallback: 'fail' });
+		const t = trigger({
+			events: CALLS,
+			numbers: 'selected',
+			virtualnums: selectedNumbers([a, b, c]),
+			existingCallback: 'fail',
+		});
 		await assert.rejects(t.activate(), (error: Error & { description?: string }) => {
-			assert.match(error.message, new RegExp(`The number already has another callback URL: ${c} \\(`));
-			assert.ok(error.message.includes('https://crm.example.com/hooks?secret=********&api_key=********&x=1'), error.message);
-			assert.ok(!JSON.stringify(error).includes('other-workflow-secret') && !`${error.message}${error.description}`.includes('k3y-value'));
+			assert.match(
+				error.message,
+				new RegExp(`The number already has another callback URL: ${c} \\(`),
+			);
+			assert.ok(
+				error.message.includes(
+					'https://crm.example.com/hooks?secret=********&api_key=********&x=1',
+				),
+				error.message,
+			);
+			assert.ok(
+				!JSON.stringify(error).includes('other-workflow-secret') &&
+					!`${error.message}${error.description}`.includes('k3y-value'),
+			);
 			assert.match(String(error.description), /Nothing was changed/);
 			return true;
 		});
@@ -261,29 +402,54 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 			updatesSeen++;
 			if (updatesSeen === 3) {
 				failedNumber = request.params.virtualnum;
-				sandbox.control.injectFaults({ kind: 'serviceError', code: 4021, operation: 'update_virtualnum' });
+				sandbox.control.injectFaults({
+					kind: 'serviceError',
+					code: 4021,
+					operation: 'update_virtualnum',
+				});
 			}
 		});
 		try {
 			sandbox.control.clearRequests();
-			const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(five) }, { baseUrl: proxy.url });
+			const t = trigger(
+				{ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(five) },
+				{ baseUrl: proxy.url },
+			);
 			await assert.rejects(t.activate(), (error: Error & { description?: string }) => {
-				assert.match(error.message, new RegExp(`Could not register the trigger on ${failedNumber}: .*code 4021`));
+				assert.match(
+					error.message,
+					new RegExp(`Could not register the trigger on ${failedNumber}: .*code 4021`),
+				);
 				assert.match(String(error.description), /put back as they were/);
 				return true;
 			});
-			for (const number of five) assert.deepEqual(callbackOf(number), before[number], `${number} is as before`);
+			for (const number of five)
+				assert.deepEqual(callbackOf(number), before[number], `${number} is as before`);
 			const sent = updates();
 			const registering = sent.filter((u) => t.holds(u.callback_url));
 			const restoring = sent.filter((u) => !t.holds(u.callback_url));
 			// 4 at a time: the 3rd fails; the 5th may have started when the 1st finished, before the 3rd failed.
-			assert.ok(registering.length >= 4 && registering.length <= 5, `${registering.length} registering updates`);
-			assert.equal(restoring.length, registering.length - 1, 'every number that was changed was put back, once (n8n\'s clean-up finds nothing left)');
+			assert.ok(
+				registering.length >= 4 && registering.length <= 5,
+				`${registering.length} registering updates`,
+			);
+			assert.equal(
+				restoring.length,
+				registering.length - 1,
+				"every number that was changed was put back, once (n8n's clean-up finds nothing left)",
+			);
 			for (const restore of restoring) {
-				assert.equal(restore.callback_url, before[restore.virtualnum].url, `${restore.virtualnum} gets its own URL back`);
+				assert.equal(
+					restore.callback_url,
+					before[restore.virtualnum].url,
+					`${restore.virtualnum} gets its own URL back`,
+				);
 				assert.equal(restore.callback_url_option, String(before[restore.virtualnum].option));
 			}
-			assert.ok(!restoring.some((u) => u.virtualnum === failedNumber), 'the failed number was never changed');
+			assert.ok(
+				!restoring.some((u) => u.virtualnum === failedNumber),
+				'the failed number was never changed',
+			);
 			assert.equal(t.active, false, 'the workflow is left inactive');
 		} finally {
 			await proxy.close();
@@ -298,25 +464,50 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		const proxy = await startProxy(sandbox.vnUrl, (request) => {
 			if (request.params.service !== 'update_virtualnum') return;
 			const isRegistration = request.params.callback_url.includes('vnt_prev=');
-			if (isRegistration && ++registering === 3) sandbox.control.injectFaults({ kind: 'serviceError', code: 4020, operation: 'update_virtualnum' });
+			if (isRegistration && ++registering === 3)
+				sandbox.control.injectFaults({
+					kind: 'serviceError',
+					code: 4020,
+					operation: 'update_virtualnum',
+				});
 			// every attempt (3) of the rollback of the first number fails; n8n's clean-up is then let through
-			if (!isRegistration && (stuck === '' || request.params.virtualnum === stuck) && rollbackFailures < 3) {
+			if (
+				!isRegistration &&
+				(stuck === '' || request.params.virtualnum === stuck) &&
+				rollbackFailures < 3
+			) {
 				stuck = request.params.virtualnum;
 				rollbackFailures++;
 				sandbox.control.injectFaults({ kind: 'http500', operation: 'update_virtualnum' });
 			}
 		});
 		try {
-			const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(three) }, { baseUrl: proxy.url });
+			const t = trigger(
+				{ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(three) },
+				{ baseUrl: proxy.url },
+			);
 			await assert.rejects(t.activate(), (error: Error & { description?: string }) => {
-				assert.match(String(error.description), new RegExp(`Could not put back ${stuck}.*n8n's clean-up after this failed activation tries again`));
+				assert.match(
+					String(error.description),
+					new RegExp(
+						`Could not put back ${stuck}.*n8n's clean-up after this failed activation tries again`,
+					),
+				);
 				assert.doesNotMatch(String(error.description), /deactivating the workflow will try again/);
 				return true;
 			});
 			assert.equal(rollbackFailures, 3);
-			for (const number of three) assert.deepEqual(callbackOf(number), before[number], `${number} is back, the CRM's URL included`);
+			for (const number of three)
+				assert.deepEqual(
+					callbackOf(number),
+					before[number],
+					`${number} is back, the CRM's URL included`,
+				);
 			assert.deepEqual(t.loggedErrors, [], "n8n's clean-up succeeded");
-			assert.ok(!JSON.stringify(t.savedStaticData()).includes('vnt'), 'the clean-up had nothing in the static data to go by');
+			assert.ok(
+				!JSON.stringify(t.savedStaticData()).includes('vnt'),
+				'the clean-up had nothing in the static data to go by',
+			);
 		} finally {
 			await proxy.close();
 		}
@@ -326,12 +517,24 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		const { three, before } = await threeWithForeign();
 		let registering = 0;
 		const proxy = await startProxy(sandbox.vnUrl, (request) => {
-			if (request.params.service !== 'update_virtualnum' || !request.params.callback_url.includes('vnt_prev=')) return;
-			if (++registering % 3 === 0) sandbox.control.injectFaults({ kind: 'serviceError', code: 4020, operation: 'update_virtualnum' });
+			if (
+				request.params.service !== 'update_virtualnum' ||
+				!request.params.callback_url.includes('vnt_prev=')
+			)
+				return;
+			if (++registering % 3 === 0)
+				sandbox.control.injectFaults({
+					kind: 'serviceError',
+					code: 4020,
+					operation: 'update_virtualnum',
+				});
 		});
 		host.activation = 'publicationService';
 		try {
-			const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(three) }, { baseUrl: proxy.url });
+			const t = trigger(
+				{ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(three) },
+				{ baseUrl: proxy.url },
+			);
 			await assert.rejects(t.activate(), /Could not register the trigger on 07220001\d\d: .*4020/);
 			assert.equal(registering, 15, 'five attempts of three updates');
 			assert.deepEqual([t.active, t.registered], [true, false], 'published, its trigger failed');
@@ -348,13 +551,20 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 
 	test('a number released meanwhile is skipped on deactivation, with a log line', async () => {
 		const [a, b, c] = numbers();
-		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a, b, c]) });
+		const t = trigger({
+			events: CALLS,
+			numbers: 'selected',
+			virtualnums: selectedNumbers([a, b, c]),
+		});
 		await t.activate();
 		await release(b);
 		const logsFrom = host.logCount;
 		assert.equal(await t.deactivate(), undefined);
 		const logs = host.logsSince(logsFrom);
-		assert.ok(logs.some((line) => line.includes(b) && line.includes('no longer in the account')), `a log line names ${b}: ${logs.join('\n')}`);
+		assert.ok(
+			logs.some((line) => line.includes(b) && line.includes('no longer in the account')),
+			`a log line names ${b}: ${logs.join('\n')}`,
+		);
 		assert.deepEqual(callbackOf(a), { url: '', option: 2 });
 		assert.deepEqual(callbackOf(c), { url: '', option: 2 });
 	});
@@ -368,17 +578,23 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		await t.deactivate();
 		assert.deepEqual(callbackOf(a), { url: FOREIGN, option: 1 });
 		assert.deepEqual(callbackOf(b), { url: '', option: 2 });
-		assert.ok(host.logsSince(logsFrom).some((line) => line.includes(a) && line.includes('left as it is')));
+		assert.ok(
+			host.logsSince(logsFrom).some((line) => line.includes(a) && line.includes('left as it is')),
+		);
 	});
 
 	test('a restore failing once is retried; failing every time, it is reported and the next deactivation restores it', async () => {
 		const [a, b, c] = numbers();
 		let failing = '';
 		const proxy = await startProxy(sandbox.vnUrl, (request) => {
-			if (request.params.service === 'update_virtualnum' && request.params.virtualnum === failing) sandbox.control.injectFaults({ kind: 'http500', operation: 'update_virtualnum' });
+			if (request.params.service === 'update_virtualnum' && request.params.virtualnum === failing)
+				sandbox.control.injectFaults({ kind: 'http500', operation: 'update_virtualnum' });
 		});
 		try {
-			const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a, b, c]) }, { baseUrl: proxy.url });
+			const t = trigger(
+				{ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a, b, c]) },
+				{ baseUrl: proxy.url },
+			);
 			await t.activate();
 			sandbox.control.injectFaults({ kind: 'http500', operation: 'update_virtualnum' });
 			assert.equal(await t.deactivate(), undefined, 'one failure is absorbed by a retry');
@@ -388,7 +604,10 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 			failing = b;
 			const error = (await t.deactivate()) as Error & { description?: string };
 			assert.equal(error.message, `Could not restore the previous callback URL of ${b}`);
-			assert.match(String(error.description), /HTTP 500.*activating and deactivating the workflow again puts them back/);
+			assert.match(
+				String(error.description),
+				/HTTP 500.*activating and deactivating the workflow again puts them back/,
+			);
 			assert.ok(t.holds(callbackOf(b).url), `${b} still points at the trigger`);
 			assert.deepEqual(callbackOf(a), { url: '', option: 2 }, 'the others were restored');
 			failing = '';
@@ -416,31 +635,68 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 	});
 
 	describe('two triggers on one number: only one can receive its calls, the second is refused', () => {
-		for (const order of [['A', 'B'], ['B', 'A']] as const) {
+		for (const order of [
+			['A', 'B'],
+			['B', 'A'],
+		] as const) {
 			test(`${order[0]} first: ${order[1]} is refused while ${order[0]} is active; every order of deactivation ends on the original URL`, async () => {
 				const [shared, onlyA, onlyB] = numbers();
 				await setForeignCallback(shared, FOREIGN, 1);
 				const triggers = {
-					A: trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([shared, onlyA]), options: { secret: 'secret-of-A' } }),
-					B: trigger({ events: ['callEnded'], numbers: 'selected', virtualnums: selectedNumbers([onlyB, shared]), options: { secret: 'secret-of-B' } }),
+					A: trigger({
+						events: CALLS,
+						numbers: 'selected',
+						virtualnums: selectedNumbers([shared, onlyA]),
+						options: { secret: 'secret-of-A' },
+					}),
+					B: trigger({
+						events: ['callEnded'],
+						numbers: 'selected',
+						virtualnums: selectedNumbers([onlyB, shared]),
+						options: { secret: 'secret-of-B' },
+					}),
 				};
 				const [first, second] = [triggers[order[0]], triggers[order[1]]];
 				await first.activate();
 				await assert.rejects(second.activate(), (error: Error & { description?: string }) => {
-					assert.match(error.message, new RegExp(`The number already reports its calls to another workflow's Virtual Number Trigger: ${shared} \\(${first.webhookUrl.replace(/[.?]/g, '\\$&')}\\?secret=\\*{8}&vnt=live`));
-					assert.ok(error.message.includes(`its original callback URL, kept in that URL: ${FOREIGN} (option 1)`), error.message);
-					assert.match(String(error.description), /Nothing was changed\. A number has one callback URL, so only one workflow can receive its calls: deactivate the other workflow first/);
-					assert.ok(!`${error.message}${error.description}`.includes('secret-of-'), 'no secret of either workflow');
+					assert.match(
+						error.message,
+						new RegExp(
+							`The number already reports its calls to another workflow's Virtual Number Trigger: ${shared} \\(${first.webhookUrl.replace(/[.?]/g, '\\$&')}\\?secret=\\*{8}&vnt=live`,
+						),
+					);
+					assert.ok(
+						error.message.includes(
+							`its original callback URL, kept in that URL: ${FOREIGN} (option 1)`,
+						),
+						error.message,
+					);
+					assert.match(
+						String(error.description),
+						/Nothing was changed\. A number has one callback URL, so only one workflow can receive its calls: deactivate the other workflow first/,
+					);
+					assert.ok(
+						!`${error.message}${error.description}`.includes('secret-of-'),
+						'no secret of either workflow',
+					);
 					return true;
 				});
 				assert.ok(first.holds(callbackOf(shared).url), `the number stays with ${order[0]}`);
-				assert.deepEqual(callbackOf(order[1] === 'A' ? onlyA : onlyB), { url: '', option: 2 }, `nothing of ${order[1]} registered`);
+				assert.deepEqual(
+					callbackOf(order[1] === 'A' ? onlyA : onlyB),
+					{ url: '', option: 2 },
+					`nothing of ${order[1]} registered`,
+				);
 				await first.deactivate();
 				assert.deepEqual(callbackOf(shared), { url: FOREIGN, option: 1 });
 				await second.activate();
 				assert.ok(second.holds(callbackOf(shared).url));
 				await second.deactivate();
-				for (const number of [shared, onlyA, onlyB]) assert.deepEqual(callbackOf(number), number === shared ? { url: FOREIGN, option: 1 } : { url: '', option: 2 });
+				for (const number of [shared, onlyA, onlyB])
+					assert.deepEqual(
+						callbackOf(number),
+						number === shared ? { url: FOREIGN, option: 1 } : { url: '', option: 2 },
+					);
 			});
 		}
 	});
@@ -449,19 +705,32 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		test('registers the test URL on the numbers and gives them back when listening stops', async () => {
 			const { a, t } = await oneWithForeign();
 			await t.listen();
-			assert.equal(callbackOf(a).url, registeredUrl(t.testWebhookUrl, '', 'test', { url: FOREIGN, option: 1 }));
+			assert.equal(
+				callbackOf(a).url,
+				registeredUrl(t.testWebhookUrl, '', 'test', { url: FOREIGN, option: 1 }),
+			);
 			await t.stopListening();
 			assert.deepEqual(callbackOf(a), { url: FOREIGN, option: 1 });
 		});
 
 		test("is refused on numbers that point at this workflow's production URL: test mode never costs production events", async () => {
 			const [a, b] = numbers();
-			const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a, b]) });
+			const t = trigger({
+				events: CALLS,
+				numbers: 'selected',
+				virtualnums: selectedNumbers([a, b]),
+			});
 			await t.activate();
 			sandbox.control.clearRequests();
 			await assert.rejects(t.listen(), (error: Error & { description?: string }) => {
-				assert.match(error.message, /^2 numbers point at this workflow's production URL \(the workflow is active\)/);
-				assert.match(String(error.description), /Nothing was changed\. Listening for a test event would take the number's calls away from the active workflow/);
+				assert.match(
+					error.message,
+					/^2 numbers point at this workflow's production URL \(the workflow is active\)/,
+				);
+				assert.match(
+					String(error.description),
+					/Nothing was changed\. Listening for a test event would take the number's calls away from the active workflow/,
+				);
 				return true;
 			});
 			assert.equal(updates().length, 0);
@@ -486,11 +755,21 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 	test("a number on this trigger's URL under another address (WEBHOOK_URL changed) is refused, naming its original URL", async () => {
 		const [a] = numbers();
 		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]) });
-		const oldAddress = urlFor(t, { url: FOREIGN, option: 1 }).replace(host.baseUrl, 'https://old-n8n.example.com');
+		const oldAddress = urlFor(t, { url: FOREIGN, option: 1 }).replace(
+			host.baseUrl,
+			'https://old-n8n.example.com',
+		);
 		await setForeignCallback(a, oldAddress, 3);
 		await assert.rejects(t.activate(), (error: Error & { description?: string }) => {
-			assert.match(error.message, /points at this trigger's URL under another address: .*https:\/\/old-n8n\.example\.com\/webhook\//);
-			assert.ok(error.message.includes(`its original callback URL, kept in that URL: ${FOREIGN} (option 1)`));
+			assert.match(
+				error.message,
+				/points at this trigger's URL under another address: .*https:\/\/old-n8n\.example\.com\/webhook\//,
+			);
+			assert.ok(
+				error.message.includes(
+					`its original callback URL, kept in that URL: ${FOREIGN} (option 1)`,
+				),
+			);
 			assert.match(String(error.description), /If n8n's WEBHOOK_URL changed/);
 			return true;
 		});
@@ -504,8 +783,16 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		sandbox.control.clearRequests();
 		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a, b]) });
 		await assert.rejects(t.activate(), (error: Error & { description?: string }) => {
-			assert.match(error.message, new RegExp(`^The number has a callback URL too long to be kept inside the trigger's URL: ${b}`));
-			assert.match(String(error.description), /Nothing was changed\. The trigger keeps each number's previous callback URL inside the URL it registers \(the service accepts at most 511 characters\)/);
+			assert.match(
+				error.message,
+				new RegExp(
+					`^The number has a callback URL too long to be kept inside the trigger's URL: ${b}`,
+				),
+			);
+			assert.match(
+				String(error.description),
+				/Nothing was changed\. The trigger keeps each number's previous callback URL inside the URL it registers \(the service accepts at most 511 characters\)/,
+			);
 			return true;
 		});
 		assert.equal(updates().length, 0);
@@ -524,24 +811,67 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		const typed = `${a.slice(0, 3)}-${a.slice(3, 6)}.${a.slice(6)}`; // e.g. 072-200.0100
 		const previous = callbackOf(a);
 		sandbox.control.clearRequests();
-		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([typed, ` (${a.slice(0, 3)}) ${a.slice(3)} `]) });
+		const t = trigger({
+			events: CALLS,
+			numbers: 'selected',
+			virtualnums: selectedNumbers([typed, ` (${a.slice(0, 3)}) ${a.slice(3)} `]),
+		});
 		await t.activate();
-		assert.deepEqual(updates().map((body) => body.virtualnum), [a], 'one number, by its digits, once');
-		assert.equal(callbackOf(a).url, urlFor(t, { url: previous.url ?? '', option: previous.option ?? 2 }));
+		assert.deepEqual(
+			updates().map((body) => body.virtualnum),
+			[a],
+			'one number, by its digits, once',
+		);
+		assert.equal(
+			callbackOf(a).url,
+			urlFor(t, { url: previous.url ?? '', option: previous.option ?? 2 }),
+		);
 		await t.deactivate();
 	});
 
 	describe('checks before any request', () => {
 		const cases: Array<[string, IDataObject, RegExp]> = [
 			['no event', { events: [] }, /Events: choose at least one event/],
-			['no number selected', { events: CALLS, numbers: 'selected', virtualnums: {} }, /Virtual Numbers: add at least one number/],
-			['an empty locator', { events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(['']) }, /Virtual Numbers, entry 1: no number chosen/],
-			['text instead of a number', { events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(['07220001OO']) }, /entry 1: "07220001OO" is not a virtual number/],
-			['a number with 4 digits', { events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(['0722']) }, /entry 1: "0722" is not a virtual number \(5 to 15 digits/],
-			['a + in the middle', { events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(['072+2000100']) }, /entry 1: "072\+2000100" is not a virtual number/],
-			['a bad allowed IP', { events: CALLS, options: { allowedIps: '10.0.0.1, 10.0.0.300, 2001:db8::/129' } }, /Allowed IPs: not an IP address or CIDR range: "10\.0\.0\.300", "2001:db8::\/129"/],
-			['a body limit out of range', { events: CALLS, options: { maxBodyKb: 0 } }, /Max Body Size \(KB\): must be a number from 1 to 16384/],
-			['a callback URL over 511 characters', { events: CALLS, options: { secret: 'x'.repeat(500) } }, /Callback URL: the trigger's URL with the secret is \d+ characters long; the service accepts at most 511/],
+			[
+				'no number selected',
+				{ events: CALLS, numbers: 'selected', virtualnums: {} },
+				/Virtual Numbers: add at least one number/,
+			],
+			[
+				'an empty locator',
+				{ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(['']) },
+				/Virtual Numbers, entry 1: no number chosen/,
+			],
+			[
+				'text instead of a number',
+				{ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(['07220001OO']) },
+				/entry 1: "07220001OO" is not a virtual number/,
+			],
+			[
+				'a number with 4 digits',
+				{ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(['0722']) },
+				/entry 1: "0722" is not a virtual number \(5 to 15 digits/,
+			],
+			[
+				'a + in the middle',
+				{ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(['072+2000100']) },
+				/entry 1: "072\+2000100" is not a virtual number/,
+			],
+			[
+				'a bad allowed IP',
+				{ events: CALLS, options: { allowedIps: '10.0.0.1, 10.0.0.300, 2001:db8::/129' } },
+				/Allowed IPs: not an IP address or CIDR range: "10\.0\.0\.300", "2001:db8::\/129"/,
+			],
+			[
+				'a body limit out of range',
+				{ events: CALLS, options: { maxBodyKb: 0 } },
+				/Max Body Size \(KB\): must be a number from 1 to 16384/,
+			],
+			[
+				'a callback URL over 511 characters',
+				{ events: CALLS, options: { secret: 'x'.repeat(500) } },
+				/Callback URL: the trigger's URL with the secret is \d+ characters long; the service accepts at most 511/,
+			],
 		];
 		for (const [name, parameters, message] of cases) {
 			test(name, async () => {
@@ -554,7 +884,11 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 	});
 
 	test('a number that is not in the account fails activation naming it', async () => {
-		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(['0799999999']) });
+		const t = trigger({
+			events: CALLS,
+			numbers: 'selected',
+			virtualnums: selectedNumbers(['0799999999']),
+		});
 		await assert.rejects(t.activate(), /The virtual number 0799999999 is not in this account/);
 		assert.equal(updates().length, 0);
 	});
@@ -567,7 +901,9 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		const logsFrom = host.logCount;
 		await assert.rejects(t.activate(), (error: Error & { description?: string }) => {
 			assert.match(`${error.message} ${error.description}`, /token/i);
-			assert.ok(!JSON.stringify({ m: error.message, d: error.description }).includes('wrong-token-value'));
+			assert.ok(
+				!JSON.stringify({ m: error.message, d: error.description }).includes('wrong-token-value'),
+			);
 			return true;
 		});
 		assert.ok(!host.logsSince(logsFrom).join('\n').includes('wrong-token-value'));
@@ -576,13 +912,24 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 	test('the node: credential test, number search, trigger panel and activation message', () => {
 		const t: TriggerInstance = trigger({ events: CALLS });
 		const description = t.nodeType.description;
-		assert.deepEqual(description.credentials, [{ name: 'virtualnumApi', required: true, testedBy: 'virtualnumApiTest' }]);
+		assert.deepEqual(description.credentials, [
+			{ name: 'virtualnumApi', required: true, testedBy: 'virtualnumApiTest' },
+		]);
 		assert.equal(typeof t.nodeType.methods?.credentialTest?.virtualnumApiTest, 'function');
 		assert.equal(typeof t.nodeType.methods?.listSearch?.searchVirtualnums, 'function');
 		assert.deepEqual(description.inputs, []);
-		assert.match(String(description.activationMessage), /previous callback URL is kept and put back.*SMS delivery statuses register nothing: paste the Production URL into the Bulk SMS node's Delivery Report URL/);
-		const panel = description.triggerPanel as { executionsHelp: { active: string; inactive: string }; activationHint: string };
+		assert.match(
+			String(description.activationMessage),
+			/previous callback URL is kept and put back.*SMS delivery statuses register nothing: paste the Production URL into the Bulk SMS node's Delivery Report URL/,
+		);
+		const panel = description.triggerPanel as {
+			executionsHelp: { active: string; inactive: string };
+			activationHint: string;
+		};
 		assert.match(panel.executionsHelp.inactive, /Numbers an active workflow uses are refused/);
-		assert.match(panel.executionsHelp.active, /Listening for a test event is refused on the numbers it uses/);
+		assert.match(
+			panel.executionsHelp.active,
+			/Listening for a test event is refused on the numbers it uses/,
+		);
 	});
 });

@@ -23,9 +23,14 @@ import { after, before, describe, test } from 'node:test';
 import type { IDataObject } from 'n8n-workflow';
 
 import { marksOf } from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
-import { startSandbox, type FaultSpec, type Sandbox } from '../../../sandbox/index.mts';
-import { TriggerHost, selectedNumbers, startProxy, type TriggerInstance } from '../../harness/trigger.mts';
-import { prng, type Rng } from '../../helpers/prng.mts';
+import { startSandbox, type FaultSpec, type Sandbox } from '../../../dev/sandbox/index.mts';
+import {
+	TriggerHost,
+	selectedNumbers,
+	startProxy,
+	type TriggerInstance,
+} from '../../../dev/harness/trigger.mts';
+import { prng, type Rng } from '../../../dev/harness/prng.mts';
 
 const SEQUENCES = Number(process.env.PROPERTY_SEQUENCES ?? 40);
 const STEPS = 12;
@@ -42,7 +47,6 @@ const FAULTS: FaultSpec[] = [
 	{ kind: 'serviceError', code: 4020 },
 	{ kind: 'unauthorized', text: 'Token Expired' },
 ];
-
 
 type Step = 'activate' | 'deactivate' | 'restart' | 'listen' | 'stopListening';
 
@@ -77,26 +81,55 @@ describe('Virtual Number Trigger → random sequences of activation, deactivatio
 		await sandbox.close();
 	});
 
-	function setUp(rng: Rng): { workflows: Workflow[]; original: Map<string, { url: string; option: number }> } {
+	function setUp(rng: Rng): {
+		workflows: Workflow[];
+		original: Map<string, { url: string; option: number }>;
+	} {
 		sandbox.control.reset();
 		host.activation = rng.chance(0.5) ? 'publicationService' : 'activeWorkflowManager';
 		const all = sandbox.control.virtualnums().map((record) => record.virtualnum);
 		// Numbers with a CRM's URL (one with its own secret), and empty ones.
-		const crm = ['https://crm.example.com/calls?source=vn', 'https://hooks.example.org/in?secret=crm-secret&x=1'];
-		sandbox.control.seed({ virtualnum: { virtualnum: all[0], callback_url: crm[0], callback_url_option: 1 } });
-		sandbox.control.seed({ virtualnum: { virtualnum: all[2], callback_url: crm[1], callback_url_option: 3 } });
-		const original = new Map(sandbox.control.virtualnums().map((record) => [record.virtualnum, { url: record.callback_url, option: record.callback_url_option }]));
+		const crm = [
+			'https://crm.example.com/calls?source=vn',
+			'https://hooks.example.org/in?secret=crm-secret&x=1',
+		];
+		sandbox.control.seed({
+			virtualnum: { virtualnum: all[0], callback_url: crm[0], callback_url_option: 1 },
+		});
+		sandbox.control.seed({
+			virtualnum: { virtualnum: all[2], callback_url: crm[1], callback_url_option: 3 },
+		});
+		const original = new Map(
+			sandbox.control
+				.virtualnums()
+				.map((record) => [
+					record.virtualnum,
+					{ url: record.callback_url, option: record.callback_url_option },
+				]),
+		);
 		const workflows = (['A', 'B'] as const).map((label): Workflow => {
 			const scope = rng.chance(0.25) ? 'all' : 'selected';
-			const covers = scope === 'all' ? all : [...new Set(Array.from({ length: rng.int(1, 3) }, () => rng.pick(all.slice(0, 4))))];
+			const covers =
+				scope === 'all'
+					? all
+					: [...new Set(Array.from({ length: rng.int(1, 3) }, () => rng.pick(all.slice(0, 4))))];
 			const parameters: IDataObject = {
-				events: rng.pick([['callStarted'], ['callEnded'], ['callStarted', 'callEnded'], ['callEnded', 'smsDelivery']]),
+				events: rng.pick([
+					['callStarted'],
+					['callEnded'],
+					['callStarted', 'callEnded'],
+					['callEnded', 'smsDelivery'],
+				]),
 				numbers: scope,
 				...(scope === 'selected' ? { virtualnums: selectedNumbers(covers) } : {}),
 				existingCallback: rng.chance(0.1) ? 'fail' : 'replace',
 				options: rng.chance(0.5) ? { secret: `secret-of-${label}` } : {},
 			};
-			const trigger = host.add({ name: `Trigger ${label}`, parameters, credentials: { virtualnumApi: { baseUrl: proxy.url, accessToken: sandbox.tokens.vn } } });
+			const trigger = host.add({
+				name: `Trigger ${label}`,
+				parameters,
+				credentials: { virtualnumApi: { baseUrl: proxy.url, accessToken: sandbox.tokens.vn } },
+			});
 			return { label, trigger, covers };
 		});
 		return { workflows, original };
@@ -107,20 +140,39 @@ describe('Virtual Number Trigger → random sequences of activation, deactivatio
 		return { url: record.callback_url, option: record.callback_url_option };
 	};
 
-	function checkInvariant(workflows: Workflow[], original: Map<string, { url: string; option: number }>, orphans: Map<string, Workflow>, where: string): void {
+	function checkInvariant(
+		workflows: Workflow[],
+		original: Map<string, { url: string; option: number }>,
+		orphans: Map<string, Workflow>,
+		where: string,
+	): void {
 		for (const [number, before] of original) {
 			const now = current(number);
 			const holders = workflows.filter((w) => w.trigger.registered && w.covers.includes(number));
 			assert.ok(holders.length <= 1, `${where}: ${number} is covered by two registered triggers`);
 			if (holders.length === 1) {
-				assert.ok(holders[0].trigger.holds(now.url), `${where}: ${number} must point at ${holders[0].label} (registered), not ${now.url}`);
+				assert.ok(
+					holders[0].trigger.holds(now.url),
+					`${where}: ${number} must point at ${holders[0].label} (registered), not ${now.url}`,
+				);
 				const kept = marksOf(now.url).previous;
-				assert.deepEqual(kept, before, `${where}: ${number} carries its original callback inside ${holders[0].label}'s URL`);
+				assert.deepEqual(
+					kept,
+					before,
+					`${where}: ${number} carries its original callback inside ${holders[0].label}'s URL`,
+				);
 				continue;
 			}
-			const listener = workflows.find((w) => (w.trigger.listening || orphans.get(number) === w) && w.trigger.holds(now.url, 'test'));
+			const listener = workflows.find(
+				(w) =>
+					(w.trigger.listening || orphans.get(number) === w) && w.trigger.holds(now.url, 'test'),
+			);
 			if (listener) {
-				assert.deepEqual(marksOf(now.url).previous, before, `${where}: ${number} carries its original inside ${listener.label}'s test URL`);
+				assert.deepEqual(
+					marksOf(now.url).previous,
+					before,
+					`${where}: ${number} carries its original inside ${listener.label}'s test URL`,
+				);
 				continue;
 			}
 			assert.deepEqual(now, before, `${where}: ${number} is as it was`);
@@ -172,22 +224,28 @@ describe('Virtual Number Trigger → random sequences of activation, deactivatio
 			const log: string[] = [];
 			/** Numbers left on a test URL by a restart that cut the listening off, and whose test URL it is. */
 			const orphans = new Map<string, Workflow>();
-			const context = () => `sequence ${sequence} (seed ${SEED}, ${host.activation}): ${workflows.map((w) => `${w.label} ${JSON.stringify(w.trigger.options.parameters)}`).join('; ')}\n  ${log.join('\n  ')}`;
+			const context = () =>
+				`sequence ${sequence} (seed ${SEED}, ${host.activation}): ${workflows.map((w) => `${w.label} ${JSON.stringify(w.trigger.options.parameters)}`).join('; ')}\n  ${log.join('\n  ')}`;
 			try {
 				for (let stepIndex = 0; stepIndex < STEPS; stepIndex++) {
 					const [step, workflow] = nextStep(rng, workflows);
 					if (step === 'restart') {
 						for (const w of workflows.filter((candidate) => candidate.trigger.listening)) {
-							for (const number of w.covers) if (w.trigger.holds(current(number).url, 'test')) orphans.set(number, w);
+							for (const number of w.covers)
+								if (w.trigger.holds(current(number).url, 'test')) orphans.set(number, w);
 						}
 					}
 					const line = await runStep(step, workflow, rng);
 					log.push(line);
 					const key = `${step} ${/→ ok$/.test(line) ? 'ok' : 'failed'}`;
-					const reason = line.replace(/^.*→ /, '').replace(/[0-9]{6,}.*$/, '').slice(0, 60);
+					const reason = line
+						.replace(/^.*→ /, '')
+						.replace(/[0-9]{6,}.*$/, '')
+						.slice(0, 60);
 					reasons[reason] = (reasons[reason] ?? 0) + 1;
 					tally[key] = (tally[key] ?? 0) + 1;
-					for (const [number, w] of orphans) if (!w.trigger.holds(current(number).url, 'test')) orphans.delete(number);
+					for (const [number, w] of orphans)
+						if (!w.trigger.holds(current(number).url, 'test')) orphans.delete(number);
 					checkInvariant(workflows, original, orphans, `after step ${stepIndex + 1}`);
 				}
 				// Clean-up as a user would: deactivate, and listen once more to take back a test URL a restart left behind.
@@ -203,14 +261,17 @@ describe('Virtual Number Trigger → random sequences of activation, deactivatio
 						);
 					}
 				}
-				for (const [number, before] of original) assert.deepEqual(current(number), before, `at the end: ${number} is as it was`);
+				for (const [number, before] of original)
+					assert.deepEqual(current(number), before, `at the end: ${number} is as it was`);
 			} catch (error) {
 				(error as Error).message = `${(error as Error).message}\n${context()}`;
 				throw error;
 			}
 		}
 		if (process.env.PROPERTY_REASONS) console.log(JSON.stringify(reasons, null, 1));
-		console.log(`    ${SEQUENCES} sequences, ${SEQUENCES * STEPS} steps, ${injected} faults injected in ${Math.round((Date.now() - started) / 1000)} s: ${JSON.stringify(tally)}`);
+		console.log(
+			`    ${SEQUENCES} sequences, ${SEQUENCES * STEPS} steps, ${injected} faults injected in ${Math.round((Date.now() - started) / 1000)} s: ${JSON.stringify(tally)}`,
+		);
 		assert.ok(injected > SEQUENCES, 'faults were injected');
 	});
 });

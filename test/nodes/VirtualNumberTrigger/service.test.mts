@@ -11,9 +11,22 @@ import type { INode } from 'n8n-workflow';
 import { serviceError } from '../../../nodes/shared/transport/http.ts';
 import { isNotInAccount, mayHaveBeenApplied } from '../../../nodes/VirtualNumberTrigger/service.ts';
 
-const node = { id: '1', name: 'Trigger', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
-const context = { node, serviceLabel: 'Virtual Number', operation: 'update_virtualnum', sideEffect: true };
-const failure = (data?: Record<string, string | number>, httpCode?: number) => serviceError(context, 'failed', 'why', httpCode, data);
+const node = {
+	id: '1',
+	name: 'Trigger',
+	type: 'x',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+} as INode;
+const context = {
+	node,
+	serviceLabel: 'Virtual Number',
+	operation: 'update_virtualnum',
+	sideEffect: true,
+};
+const failure = (data?: Record<string, string | number>, httpCode?: number) =>
+	serviceError(context, 'failed', 'why', httpCode, data);
 
 describe('trigger: what a failed update_virtualnum may have done', () => {
 	test('a status code the service answered: not applied, except 999 (internal error) and a success that could not be read', () => {
@@ -24,8 +37,10 @@ describe('trigger: what a failed update_virtualnum may have done', () => {
 	});
 
 	test('no answer: a connection refused or a name not found never reached the service; a timeout or a reset may have', () => {
-		for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']) assert.equal(mayHaveBeenApplied(failure({ networkCode: code })), false, code);
-		for (const code of ['ETIMEDOUT', 'ECONNRESET', 'TIMEOUT']) assert.equal(mayHaveBeenApplied(failure({ networkCode: code })), true, code);
+		for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'])
+			assert.equal(mayHaveBeenApplied(failure({ networkCode: code })), false, code);
+		for (const code of ['ETIMEDOUT', 'ECONNRESET', 'TIMEOUT'])
+			assert.equal(mayHaveBeenApplied(failure({ networkCode: code })), true, code);
 	});
 
 	test('an answer without a status: HTTP 5xx or an unreadable body may have been applied; a 4xx was not', () => {

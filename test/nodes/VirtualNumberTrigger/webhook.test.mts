@@ -3,8 +3,12 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { startSandbox, type Sandbox } from '../../../sandbox/index.mts';
-import { TriggerHost, selectedNumbers, type TriggerInstance } from '../../harness/trigger.mts';
+import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
+import {
+	TriggerHost,
+	selectedNumbers,
+	type TriggerInstance,
+} from '../../../dev/harness/trigger.mts';
 
 const CALLS = ['callStarted', 'callEnded'];
 const SECRET = 'Ab3$ecret+/=';
@@ -27,18 +31,32 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 		sandbox.control.configure({ callbackStyle: 'json', callStartRepeats: 1 });
 	});
 
-	const numbers = () => sandbox.control.virtualnums().filter((r) => r.active_status === 1).map((r) => r.virtualnum);
+	const numbers = () =>
+		sandbox.control
+			.virtualnums()
+			.filter((r) => r.active_status === 1)
+			.map((r) => r.virtualnum);
 	async function activated(parameters: IDataObject): Promise<TriggerInstance> {
-		const t = host.add({ parameters, credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn } } });
+		const t = host.add({
+			parameters,
+			credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn } },
+		});
 		await t.activate();
 		active.push(t);
 		return t;
 	}
 	const post = (url: string, body: string, contentType?: string) =>
-		fetch(url, { method: 'POST', body, headers: contentType ? { 'Content-Type': contentType } : {} });
+		fetch(url, {
+			method: 'POST',
+			body,
+			headers: contentType ? { 'Content-Type': contentType } : {},
+		});
 
 	/** The normalized fields a call's callbacks must come out with (the vocabulary of nodes/shared/callFields.ts). */
-	function expectedCall(call: Awaited<ReturnType<Sandbox['control']['placeCall']>>['call'], event: 'call.started' | 'call.ended') {
+	function expectedCall(
+		call: Awaited<ReturnType<Sandbox['control']['placeCall']>>['call'],
+		event: 'call.started' | 'call.ended',
+	) {
 		const ended = event === 'call.ended';
 		return {
 			event,
@@ -71,9 +89,17 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 		test(`a call placed on the sandbox fires start and end callbacks that come out as normalized items (${style})`, async () => {
 			sandbox.control.configure({ callbackStyle: style });
 			const [number] = numbers();
-			const t = await activated({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([number]) });
+			const t = await activated({
+				events: CALLS,
+				numbers: 'selected',
+				virtualnums: selectedNumbers([number]),
+			});
 
-			const { call, callbacks } = await sandbox.control.placeCall({ virtualnum: number, caller: '0541234567', durationSec: 95 });
+			const { call, callbacks } = await sandbox.control.placeCall({
+				virtualnum: number,
+				caller: '0541234567',
+				durationSec: 95,
+			});
 
 			assert.deepEqual(
 				callbacks.map((c) => [c.kind, c.method, c.responseStatus]),
@@ -96,7 +122,11 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 			const sent = callbacks[1];
 			if (style === 'query') {
 				const { vnt, vnt_prev: previous, ...fields } = sent.query;
-				assert.deepEqual([vnt, previous], ['live', '2'], "the trigger's own parameters travel with the callback");
+				assert.deepEqual(
+					[vnt, previous],
+					['live', '2'],
+					"the trigger's own parameters travel with the callback",
+				);
 				assert.deepEqual(ended.query, fields, "and are left out of the item's query");
 				assert.deepEqual(ended.body, {});
 			} else {
@@ -108,19 +138,38 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 
 	test('a filtered-out event is answered 200 and starts nothing', async () => {
 		const [number] = numbers();
-		const t = await activated({ events: ['callEnded'], numbers: 'selected', virtualnums: selectedNumbers([number]) });
+		const t = await activated({
+			events: ['callEnded'],
+			numbers: 'selected',
+			virtualnums: selectedNumbers([number]),
+		});
 		// Someone makes the number report the start too: the trigger still starts only on the end.
 		const record = sandbox.control.virtualnum(number)!;
 		await fetch(`${sandbox.vnUrl}/api/?service=update_virtualnum&format=json`, {
 			method: 'POST',
-			headers: { Authorization: `Bearer ${sandbox.tokens.vn}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-			body: new URLSearchParams({ virtualnum: number, description: record.description, call_destination_phone: record.call_destination_phone, callback_url_option: '3' }),
+			headers: {
+				Authorization: `Bearer ${sandbox.tokens.vn}`,
+				'Content-Type': 'application/x-www-form-urlencoded',
+			},
+			body: new URLSearchParams({
+				virtualnum: number,
+				description: record.description,
+				call_destination_phone: record.call_destination_phone,
+				callback_url_option: '3',
+			}),
 		});
-		const { callbacks } = await sandbox.control.placeCall({ virtualnum: number, caller: '0541234567' });
-		assert.deepEqual(callbacks.map((c) => [c.kind, c.responseStatus, c.responseBody]), [
-			['call.start', 200, ''],
-			['call.end', 200, ''],
-		], 'callbacks are answered with an empty body, started or not');
+		const { callbacks } = await sandbox.control.placeCall({
+			virtualnum: number,
+			caller: '0541234567',
+		});
+		assert.deepEqual(
+			callbacks.map((c) => [c.kind, c.responseStatus, c.responseBody]),
+			[
+				['call.start', 200, ''],
+				['call.end', 200, ''],
+			],
+			'callbacks are answered with an empty body, started or not',
+		);
 		assert.equal(t.executions.length, 1);
 		assert.equal(t.executions[0][0].json.event, 'call.ended');
 		assert.equal(t.outcomes[0].started, false);
@@ -129,9 +178,20 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 
 	test('with a secret: the registered URL carries it, callbacks pass, the item does not show it', async () => {
 		const [number] = numbers();
-		const t = await activated({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([number]), options: { secret: SECRET } });
-		const { callbacks } = await sandbox.control.placeCall({ virtualnum: number, caller: '0541234567' });
-		assert.deepEqual(callbacks.map((c) => c.responseStatus), [200, 200]);
+		const t = await activated({
+			events: CALLS,
+			numbers: 'selected',
+			virtualnums: selectedNumbers([number]),
+			options: { secret: SECRET },
+		});
+		const { callbacks } = await sandbox.control.placeCall({
+			virtualnum: number,
+			caller: '0541234567',
+		});
+		assert.deepEqual(
+			callbacks.map((c) => c.responseStatus),
+			[200, 200],
+		);
 		assert.equal(t.executions.length, 2);
 		for (const [item] of t.executions) {
 			assert.deepEqual(item.json.query, {}, 'the secret is taken out of the query');
@@ -142,26 +202,45 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 	test('a request without the secret, or with a wrong one, gets 401 and starts nothing', async () => {
 		const t = await activated({ events: CALLS, options: { secret: SECRET } });
 		const logsFrom = host.logCount;
-		const body = JSON.stringify({ event: 'call.start', call_uuid: '1.1', cdr_ddi: '0722000100', cdr_ani: '0541234567' });
+		const body = JSON.stringify({
+			event: 'call.start',
+			call_uuid: '1.1',
+			cdr_ddi: '0722000100',
+			cdr_ani: '0541234567',
+		});
 		const attempts = [
 			await post(t.webhookUrl, body, 'application/json'),
 			await post(`${t.webhookUrl}?secret=wrong`, body, 'application/json'),
 			await post(`${t.webhookUrl}?secret=${encodeURIComponent(SECRET)}x`, body, 'application/json'),
-			await post(`${t.webhookUrl}?secret=${encodeURIComponent(SECRET)}&secret=${encodeURIComponent(SECRET)}`, body, 'application/json'),
+			await post(
+				`${t.webhookUrl}?secret=${encodeURIComponent(SECRET)}&secret=${encodeURIComponent(SECRET)}`,
+				body,
+				'application/json',
+			),
 			// the right value under another parameter name
-			await fetch(`${t.webhookUrl}?${new URLSearchParams({ event: 'start', call_uuid: '1.2', Secret: SECRET })}`),
+			await fetch(
+				`${t.webhookUrl}?${new URLSearchParams({ event: 'start', call_uuid: '1.2', Secret: SECRET })}`,
+			),
 		];
 		for (const answer of attempts) {
 			assert.equal(answer.status, 401);
 			assert.equal(await answer.text(), 'Unauthorized');
 		}
 		assert.equal(t.executions.length, 0, 'nothing started');
-		assert.ok(t.outcomes.every((o) => o.result?.noWebhookResponse === true && o.result.workflowData === undefined));
+		assert.ok(
+			t.outcomes.every(
+				(o) => o.result?.noWebhookResponse === true && o.result.workflowData === undefined,
+			),
+		);
 		const logs = host.logsSince(logsFrom).join('\n');
 		assert.match(logs, /refused a request without the right secret/);
 		assert.ok(!logs.includes(SECRET), 'the secret is never logged');
 
-		const ok = await post(`${t.webhookUrl}?secret=${encodeURIComponent(SECRET)}`, body, 'application/json');
+		const ok = await post(
+			`${t.webhookUrl}?secret=${encodeURIComponent(SECRET)}`,
+			body,
+			'application/json',
+		);
 		assert.equal(ok.status, 200);
 		assert.equal(t.executions.length, 1);
 	});
@@ -174,11 +253,17 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 			virtualnums: selectedNumbers([number]),
 			options: { allowedIps: '203.0.113.0/24, 2001:db8::/32' },
 		});
-		const { callbacks } = await sandbox.control.placeCall({ virtualnum: number, caller: '0541234567' });
-		assert.deepEqual(callbacks.map((c) => [c.responseStatus, c.responseBody]), [
-			[401, 'Unauthorized'],
-			[401, 'Unauthorized'],
-		]);
+		const { callbacks } = await sandbox.control.placeCall({
+			virtualnum: number,
+			caller: '0541234567',
+		});
+		assert.deepEqual(
+			callbacks.map((c) => [c.responseStatus, c.responseBody]),
+			[
+				[401, 'Unauthorized'],
+				[401, 'Unauthorized'],
+			],
+		);
 		assert.equal(t.executions.length, 0);
 	});
 
@@ -193,28 +278,51 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 		await sandbox.control.placeCall({ virtualnum: number, caller: '0541234567' });
 		assert.equal(t.executions.length, 2);
 		const payload = { body: { event: 'start', call_uuid: '9.9', cdr_ddi: number } };
-		assert.equal((await t.receive({ ...payload, ip: '::ffff:203.0.113.7' })).started, true, 'IPv6-mapped IPv4 matches an IPv4 entry');
+		assert.equal(
+			(await t.receive({ ...payload, ip: '::ffff:203.0.113.7' })).started,
+			true,
+			'IPv6-mapped IPv4 matches an IPv4 entry',
+		);
 		assert.equal((await t.receive({ ...payload, ip: '203.0.113.8' })).status, 401);
-		const v6 = host.add({ ...t.options, parameters: { ...t.options.parameters, options: { allowedIps: '2001:db8::/32, ::1' } } });
+		const v6 = host.add({
+			...t.options,
+			parameters: { ...t.options.parameters, options: { allowedIps: '2001:db8::/32, ::1' } },
+		});
 		assert.equal((await v6.receive({ ...payload, ip: '2001:db8:1::5' })).started, true);
 		assert.equal((await v6.receive({ ...payload, ip: '::1' })).started, true);
 		assert.equal((await v6.receive({ ...payload, ip: '2001:db9::1' })).status, 401);
-		assert.equal((await v6.receive({ ...payload, ip: undefined })).status, 401, 'no address known: refused');
+		assert.equal(
+			(await v6.receive({ ...payload, ip: undefined })).status,
+			401,
+			'no address known: refused',
+		);
 		assert.equal((await t.receive({ ...payload, ip: undefined })).status, 401);
 	});
 
 	test('a body over the size limit gets 413 and starts nothing', async () => {
 		const t = await activated({ events: CALLS, options: { maxBodyKb: 2 } });
-		const big = JSON.stringify({ event: 'call.start', call_uuid: '1.1', padding: 'x'.repeat(3000) });
+		const big = JSON.stringify({
+			event: 'call.start',
+			call_uuid: '1.1',
+			padding: 'x'.repeat(3000),
+		});
 		const answer = await post(t.webhookUrl, big, 'application/json');
 		assert.equal(answer.status, 413);
 		assert.equal(await answer.text(), 'Payload Too Large');
-		const small = await post(t.webhookUrl, JSON.stringify({ event: 'call.start', call_uuid: '1.1' }), 'application/json');
+		const small = await post(
+			t.webhookUrl,
+			JSON.stringify({ event: 'call.start', call_uuid: '1.1' }),
+			'application/json',
+		);
 		assert.equal(small.status, 200);
 		assert.equal(t.executions.length, 1);
 		// the default limit (64 KB), on a trigger that registers nothing (only one trigger can hold a number)
 		const byDefault = await activated({ events: ['smsDelivery'] });
-		const huge = await post(byDefault.webhookUrl, JSON.stringify({ event: 'end', padding: 'x'.repeat(70 * 1024) }), 'application/json');
+		const huge = await post(
+			byDefault.webhookUrl,
+			JSON.stringify({ event: 'end', padding: 'x'.repeat(70 * 1024) }),
+			'application/json',
+		);
 		assert.equal(huge.status, 413);
 		assert.equal(byDefault.executions.length, 0);
 	});
@@ -223,17 +331,35 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 		const t = await activated({ events: ['smsDelivery'] });
 		const send = await fetch(`${sandbox.smsUrl}/api/ws_json_bulk.php`, {
 			method: 'POST',
-			headers: { Authorization: `Bearer ${sandbox.tokens.sms}`, 'Content-Type': 'application/json' },
+			headers: {
+				Authorization: `Bearer ${sandbox.tokens.sms}`,
+				'Content-Type': 'application/json',
+			},
 			body: JSON.stringify([
-				{ dest: '0541112222', sender: 'VirtualNum', message: 'Your order shipped', callback_url: t.webhookUrl },
-				{ dest: '0540000000', sender: 'VirtualNum', message: 'Your order shipped', callback_url: t.webhookUrl },
+				{
+					dest: '0541112222',
+					sender: 'VirtualNum',
+					message: 'Your order shipped',
+					callback_url: t.webhookUrl,
+				},
+				{
+					dest: '0540000000',
+					sender: 'VirtualNum',
+					message: 'Your order shipped',
+					callback_url: t.webhookUrl,
+				},
 			]),
 		});
 		const results = (await send.json()) as Array<{ message_id: number; status: string }>;
-		assert.deepEqual(results.map((r) => r.status), ['Message in Action', 'Message in Action']);
+		assert.deepEqual(
+			results.map((r) => r.status),
+			['Message in Action', 'Message in Action'],
+		);
 		await sandbox.control.flushScheduled();
 		await sandbox.control.settle();
-		const items = t.executions.map((items) => items[0].json).sort((a, b) => Number(a.messageId) - Number(b.messageId));
+		const items = t.executions
+			.map((items) => items[0].json)
+			.sort((a, b) => Number(a.messageId) - Number(b.messageId));
 		assert.equal(items.length, 2);
 		const sent = sandbox.control.messages();
 		assert.deepEqual(
@@ -255,12 +381,23 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 				sendTime: m.sendtime,
 			})),
 		);
-		assert.deepEqual(items.map((i) => String(i.messageId)), results.map((r) => String(r.message_id)));
+		assert.deepEqual(
+			items.map((i) => String(i.messageId)),
+			results.map((r) => String(r.message_id)),
+		);
 	});
 
 	test('SMS delivery statuses are answered 200 and start nothing when only call events are chosen', async () => {
-		const t = await activated({ events: ['callEnded'], numbers: 'selected', virtualnums: selectedNumbers([numbers()[0]]) });
-		const answer = await post(t.webhookUrl, JSON.stringify({ message_id: 7, dest: '0541112222', sender: 'Shop24', status: 'DELIVERED' }), 'application/json');
+		const t = await activated({
+			events: ['callEnded'],
+			numbers: 'selected',
+			virtualnums: selectedNumbers([numbers()[0]]),
+		});
+		const answer = await post(
+			t.webhookUrl,
+			JSON.stringify({ message_id: 7, dest: '0541112222', sender: 'Shop24', status: 'DELIVERED' }),
+			'application/json',
+		);
 		assert.equal(answer.status, 200);
 		assert.equal(await answer.text(), '');
 		assert.equal(t.executions.length, 0);
@@ -289,12 +426,25 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 		});
 
 		test('JSON or form fields sent without a content type are still read', async () => {
-			await post(t.webhookUrl, JSON.stringify({ event: 'end', call_uuid: '5.5', cdr_ddi: '0722000100', call_duration: '61' }));
+			await post(
+				t.webhookUrl,
+				JSON.stringify({
+					event: 'end',
+					call_uuid: '5.5',
+					cdr_ddi: '0722000100',
+					call_duration: '61',
+				}),
+			);
 			await post(t.webhookUrl, 'message_id=44&dest=0541112222&status=DELIVERED');
 			const [call, sms] = t.executions.map((items) => items[0].json);
 			assert.equal(call.event, 'call.ended');
 			assert.equal(call.durationSec, 61);
-			assert.deepEqual(call.body, { event: 'end', call_uuid: '5.5', cdr_ddi: '0722000100', call_duration: '61' });
+			assert.deepEqual(call.body, {
+				event: 'end',
+				call_uuid: '5.5',
+				cdr_ddi: '0722000100',
+				call_duration: '61',
+			});
 			assert.equal(sms.event, 'sms.delivery');
 			assert.equal(sms.messageId, '44');
 			assert.equal(sms.deliveryStatus, 'DELIVERED');
@@ -314,9 +464,20 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 		});
 
 		test('without an event field, the fields tell start from end', async () => {
-			await post(t.webhookUrl, JSON.stringify({ cdr_uniqueid: '1', cdr_ddi: '0722000100', cdr_ani: '0541234567' }), 'application/json');
-			await post(t.webhookUrl, JSON.stringify({ cdr_uniqueid: '1', cdr_ddi: '0722000100', call_status: 'ANSWER' }), 'application/json');
-			assert.deepEqual(t.executions.map((items) => items[0].json.event), ['call.started', 'call.ended']);
+			await post(
+				t.webhookUrl,
+				JSON.stringify({ cdr_uniqueid: '1', cdr_ddi: '0722000100', cdr_ani: '0541234567' }),
+				'application/json',
+			);
+			await post(
+				t.webhookUrl,
+				JSON.stringify({ cdr_uniqueid: '1', cdr_ddi: '0722000100', call_status: 'ANSWER' }),
+				'application/json',
+			);
+			assert.deepEqual(
+				t.executions.map((items) => items[0].json.event),
+				['call.started', 'call.ended'],
+			);
 		});
 
 		test('an empty request (a reachability check) is answered 200 and starts nothing', async () => {
@@ -331,14 +492,25 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 		test('JSON that n8n could not parse never reaches the node; the node given such a body passes it on as raw text', async () => {
 			const answer = await post(t.webhookUrl, '{"event": "end", "call_uuid": ', 'application/json');
 			assert.equal(answer.status, 422, "n8n's webhook server refuses it before the node");
-			const direct = await t.receive({ method: 'POST', body: {}, rawBody: '{"event": "end", "call_uuid": ', headers: { 'content-type': 'application/json' } });
+			const direct = await t.receive({
+				method: 'POST',
+				body: {},
+				rawBody: '{"event": "end", "call_uuid": ',
+				headers: { 'content-type': 'application/json' },
+			});
 			assert.equal(direct.started, true);
 			assert.equal(direct.items[0].json.rawBody, '{"event": "end", "call_uuid": ');
 		});
 
 		test('hostile keys do not pollute anything', async () => {
-			const body = JSON.parse('{"__proto__": {"polluted": "yes"}, "constructor": "x", "event": "end", "call_uuid": "3.3"}') as IDataObject;
-			const outcome = await t.receive({ method: 'POST', body, query: JSON.parse('{"__proto__": {"q": 1}}') as IDataObject });
+			const body = JSON.parse(
+				'{"__proto__": {"polluted": "yes"}, "constructor": "x", "event": "end", "call_uuid": "3.3"}',
+			) as IDataObject;
+			const outcome = await t.receive({
+				method: 'POST',
+				body,
+				query: JSON.parse('{"__proto__": {"q": 1}}') as IDataObject,
+			});
 			assert.equal(outcome.started, true);
 			assert.equal(outcome.items[0].json.event, 'call.ended');
 			assert.equal(({} as IDataObject).polluted, undefined);
@@ -348,14 +520,34 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 		test('CLI, DDI, UUID, CALLSTATUS, DURATION, DEST and download come out under the vocabulary; STARTED is a start', async () => {
 			sandbox.control.configure({ callbackStyle: 'upper' });
 			const [number] = numbers();
-			const t = await activated({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([number]) });
-			const { call, callbacks } = await sandbox.control.placeCall({ virtualnum: number, caller: '0541234567', durationSec: 61 });
-			assert.deepEqual(callbacks.map((c) => [c.kind, c.method, c.responseStatus]), [['call.start', 'GET', 200], ['call.end', 'GET', 200]]);
+			const t = await activated({
+				events: CALLS,
+				numbers: 'selected',
+				virtualnums: selectedNumbers([number]),
+			});
+			const { call, callbacks } = await sandbox.control.placeCall({
+				virtualnum: number,
+				caller: '0541234567',
+				durationSec: 61,
+			});
+			assert.deepEqual(
+				callbacks.map((c) => [c.kind, c.method, c.responseStatus]),
+				[
+					['call.start', 'GET', 200],
+					['call.end', 'GET', 200],
+				],
+			);
 			assert.equal(callbacks[0].query.CALLSTATUS, 'STARTED');
 			const [started, ended] = t.executions.map((items) => items[0].json);
 			assert.equal(started.event, 'call.started', 'CALLSTATUS=STARTED is the start, not the end');
 			assert.deepEqual(
-				[started.callId, started.virtualNumber, started.callerNumber, started.destinationPhone, started.callStatus],
+				[
+					started.callId,
+					started.virtualNumber,
+					started.callerNumber,
+					started.destinationPhone,
+					started.callStatus,
+				],
 				[call.cdr_uniqueid, number, '0541234567', call.user_phone, 'STARTED'],
 			);
 			assert.equal(ended.event, 'call.ended');
@@ -363,14 +555,38 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 			assert.equal(ended.durationSec, 61);
 			assert.equal(ended.recordingUrl, callbacks[1].query.download);
 			assert.equal(ended.recordingExists, true, 'a download address means a recording exists');
-			assert.equal((ended.query as IDataObject).CLI, '0541234567', 'the query as sent, without the trigger\'s own parameters');
+			assert.equal(
+				(ended.query as IDataObject).CLI,
+				'0541234567',
+				"the query as sent, without the trigger's own parameters",
+			);
 			assert.ok(!Object.keys(ended.query as IDataObject).some((key) => key.startsWith('vnt')));
 		});
 
-		for (const [status, event] of [['ENDED', 'call.ended'], ['NOANSWER', 'call.ended'], ['BUSY', 'call.ended'], ['Ringing', 'call.started'], ['STARTED', 'call.started']] as const) {
+		for (const [status, event] of [
+			['ENDED', 'call.ended'],
+			['NOANSWER', 'call.ended'],
+			['BUSY', 'call.ended'],
+			['Ringing', 'call.started'],
+			['STARTED', 'call.started'],
+		] as const) {
 			test(`CALLSTATUS=${status} is ${event}`, async () => {
-				const t = host.add({ parameters: { events: CALLS }, credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn } } });
-				const outcome = await t.receive({ method: 'POST', body: { UUID: '9.1', DDI: '0722000100', CLI: '0541234567', CALLSTATUS: status, CALLDURATION: '7' } });
+				const t = host.add({
+					parameters: { events: CALLS },
+					credentials: {
+						virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn },
+					},
+				});
+				const outcome = await t.receive({
+					method: 'POST',
+					body: {
+						UUID: '9.1',
+						DDI: '0722000100',
+						CLI: '0541234567',
+						CALLSTATUS: status,
+						CALLDURATION: '7',
+					},
+				});
 				assert.equal(outcome.items[0].json.event, event);
 				assert.equal(outcome.items[0].json.durationSec, 7, 'CALLDURATION is the duration');
 			});
@@ -379,20 +595,41 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 		test('the start repeated for one call: every copy starts the workflow, unless "Call Started Once per Call" is on', async () => {
 			sandbox.control.configure({ callbackStyle: 'upper', callStartRepeats: 3 });
 			const [first, second] = numbers();
-			const every = await activated({ events: ['callStarted'], numbers: 'selected', virtualnums: selectedNumbers([first]) });
-			const once = await activated({ events: ['callStarted'], numbers: 'selected', virtualnums: selectedNumbers([second]), options: { onceCallStarted: true } });
+			const every = await activated({
+				events: ['callStarted'],
+				numbers: 'selected',
+				virtualnums: selectedNumbers([first]),
+			});
+			const once = await activated({
+				events: ['callStarted'],
+				numbers: 'selected',
+				virtualnums: selectedNumbers([second]),
+				options: { onceCallStarted: true },
+			});
 			await sandbox.control.placeCall({ virtualnum: first, caller: '0541234567' });
-			const { call, callbacks } = await sandbox.control.placeCall({ virtualnum: second, caller: '0541234567' });
+			const { call, callbacks } = await sandbox.control.placeCall({
+				virtualnum: second,
+				caller: '0541234567',
+			});
 			assert.equal(callbacks.length, 3);
-			assert.ok(callbacks.every((c) => c.responseStatus === 200 && c.responseBody === ''), 'repeats are answered 200 like any callback');
+			assert.ok(
+				callbacks.every((c) => c.responseStatus === 200 && c.responseBody === ''),
+				'repeats are answered 200 like any callback',
+			);
 			assert.equal(every.executions.length, 3);
 			assert.equal(once.executions.length, 1);
 			assert.equal(once.executions[0][0].json.callId, call.cdr_uniqueid);
 			// what n8n saved is what another process (queue mode: another webhook processor) reads
 			const elsewhere = once.inAnotherProcess();
-			const repeat = await elsewhere.receive({ method: 'GET', query: { UUID: call.cdr_uniqueid, DDI: second, CALLSTATUS: 'STARTED' } });
+			const repeat = await elsewhere.receive({
+				method: 'GET',
+				query: { UUID: call.cdr_uniqueid, DDI: second, CALLSTATUS: 'STARTED' },
+			});
 			assert.equal(repeat.started, false, 'the repeat is recognised from the saved static data');
-			const next = await elsewhere.receive({ method: 'GET', query: { UUID: `${call.cdr_uniqueid}9`, DDI: second, CALLSTATUS: 'STARTED' } });
+			const next = await elsewhere.receive({
+				method: 'GET',
+				query: { UUID: `${call.cdr_uniqueid}9`, DDI: second, CALLSTATUS: 'STARTED' },
+			});
 			assert.equal(next.started, true, 'another call starts it');
 		});
 	});
@@ -401,7 +638,10 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 		const t = await activated({ events: CALLS });
 		for (const name of Object.getOwnPropertyNames(Object.prototype)) {
 			for (const field of ['event', 'type']) {
-				const withCall = await t.receive({ method: 'POST', body: { [field]: name, call_uuid: '4.2', cdr_ddi: '0722000100' } });
+				const withCall = await t.receive({
+					method: 'POST',
+					body: { [field]: name, call_uuid: '4.2', cdr_ddi: '0722000100' },
+				});
 				assert.equal(withCall.started, true, `${field}=${name} with call fields`);
 				assert.equal(withCall.items[0].json.event, 'call.started');
 				const alone = await t.receive({ method: 'POST', body: { [field]: name } });
@@ -413,26 +653,55 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 
 	test('keys n8n refuses in expressions are renamed with a trailing underscore in the query and body, at any depth', async () => {
 		const t = await activated({ events: CALLS });
-		const body = JSON.parse('{"caller": "0541234567", "caller_": "taken", "constructor": {"prototype": 1, "ok": 2}, "list": [{"__proto__": "x"}], "event": "end", "call_uuid": "5.1"}') as IDataObject;
+		const body = JSON.parse(
+			'{"caller": "0541234567", "caller_": "taken", "constructor": {"prototype": 1, "ok": 2}, "list": [{"__proto__": "x"}], "event": "end", "call_uuid": "5.1"}',
+		) as IDataObject;
 		const outcome = await t.receive({ method: 'POST', body, query: { arguments: 'a' } });
 		const item = JSON.parse(JSON.stringify(outcome.items[0].json)) as IDataObject;
-		assert.deepEqual(item.body, { caller__: '0541234567', caller_: 'taken', constructor_: { prototype_: 1, ok: 2 }, list: [{ __proto___: 'x' }], event: 'end', call_uuid: '5.1' });
+		assert.deepEqual(item.body, {
+			caller__: '0541234567',
+			caller_: 'taken',
+			constructor_: { prototype_: 1, ok: 2 },
+			list: [{ __proto___: 'x' }],
+			event: 'end',
+			call_uuid: '5.1',
+		});
 		assert.deepEqual(item.query, { arguments_: 'a' });
 		assert.equal(item.callerNumber, '0541234567', 'the caller field itself is read under its name');
 	});
 
 	test('listening for a test event: the test URL receives one call, then the number goes back', async () => {
 		const [number] = numbers();
-		const t = host.add({ parameters: { events: ['callStarted'], numbers: 'selected', virtualnums: selectedNumbers([number]) }, credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn } } });
+		const t = host.add({
+			parameters: {
+				events: ['callStarted'],
+				numbers: 'selected',
+				virtualnums: selectedNumbers([number]),
+			},
+			credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn } },
+		});
 		await t.listen();
 		assert.ok(t.holds(sandbox.control.virtualnum(number)!.callback_url, 'test'));
-		const { callbacks } = await sandbox.control.placeCall({ virtualnum: number, caller: '0541234567' });
-		assert.deepEqual(callbacks.map((c) => [c.kind, c.responseStatus, c.responseBody]), [['call.start', 200, '']]);
+		const { callbacks } = await sandbox.control.placeCall({
+			virtualnum: number,
+			caller: '0541234567',
+		});
+		assert.deepEqual(
+			callbacks.map((c) => [c.kind, c.responseStatus, c.responseBody]),
+			[['call.start', 200, '']],
+		);
 		// n8n answers first, then deregisters and runs the execution
-		for (let i = 0; i < 100 && (t.executions.length === 0 || t.listening); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+		for (let i = 0; i < 100 && (t.executions.length === 0 || t.listening); i++)
+			await new Promise((resolve) => setTimeout(resolve, 20));
 		assert.equal(t.executions.length, 1);
 		assert.equal(t.outcomes[0].mode, 'test');
 		assert.equal(t.listening, false);
-		assert.deepEqual({ url: sandbox.control.virtualnum(number)!.callback_url, option: sandbox.control.virtualnum(number)!.callback_url_option }, { url: '', option: 2 });
+		assert.deepEqual(
+			{
+				url: sandbox.control.virtualnum(number)!.callback_url,
+				option: sandbox.control.virtualnum(number)!.callback_url_option,
+			},
+			{ url: '', option: 2 },
+		);
 	});
 });

@@ -2,9 +2,16 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { InputChecks, LIMITS } from '../../../nodes/shared/checks.ts';
-import { assertLimitRow, specLimits } from '../../helpers/spec.mts';
+import { assertLimitRow, specLimits } from '../../../dev/harness/spec.mts';
 
-const node = { id: '1', name: 'Node', type: 'x', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+const node = {
+	id: '1',
+	name: 'Node',
+	type: 'x',
+	typeVersion: 1,
+	position: [0, 0] as [number, number],
+	parameters: {},
+};
 
 describe('input checks: the limits held as data match the spec', () => {
 	const limits = specLimits('virtual-number-service.md');
@@ -40,7 +47,10 @@ describe('input checks: failures name the item, the field, the rule and the valu
 	test('integerInRange', () => {
 		const checks = new InputChecks(node, 0);
 		assert.equal(checks.integerInRange('Dial Timeout', '180', 1, 180), 180);
-		assert.throws(() => checks.integerInRange('Dial Timeout', 181, 1, 180), /from 1 to 180 \(got 181\)/);
+		assert.throws(
+			() => checks.integerInRange('Dial Timeout', 181, 1, 180),
+			/from 1 to 180 \(got 181\)/,
+		);
 		assert.throws(() => checks.integerInRange('Dial Timeout', 1.5, 1, 180), /whole number/);
 	});
 });

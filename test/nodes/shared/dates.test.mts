@@ -5,18 +5,37 @@ import { describe, test } from 'node:test';
 import { DateTime } from 'luxon';
 
 import { InputChecks } from '../../../nodes/shared/checks.ts';
-import { DATE_INPUT_FORMS, PAST_TOLERANCE_MS, formatSmsSendtime, formatVirtualnumDate, readDate, toDateTime } from '../../../nodes/shared/dates.ts';
+import {
+	DATE_INPUT_FORMS,
+	PAST_TOLERANCE_MS,
+	formatSmsSendtime,
+	formatVirtualnumDate,
+	readDate,
+	toDateTime,
+} from '../../../nodes/shared/dates.ts';
 
-const node = { id: '1', name: 'Node', type: 'x', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+const node = {
+	id: '1',
+	name: 'Node',
+	type: 'x',
+	typeVersion: 1,
+	position: [0, 0] as [number, number],
+	parameters: {},
+};
 const checks = new InputChecks(node, 3);
-const format = (value: unknown, zone = 'Asia/Jerusalem') => formatVirtualnumDate(value, zone, 'Start Time', checks);
+const format = (value: unknown, zone = 'Asia/Jerusalem') =>
+	formatVirtualnumDate(value, zone, 'Start Time', checks);
 
 describe('dates: any n8n date input to the service format', () => {
 	const cases: Array<[string, unknown, string]> = [
 		['the service format', '2024-05-01 13:30:00', '2024-05-01 13:30:00'],
 		['without seconds', '2024-05-01 13:30', '2024-05-01 13:30:00'],
 		['a date only (midnight)', '2024-05-01', '2024-05-01 00:00:00'],
-		['the date picker (ISO, no offset: workflow zone)', '2024-05-01T13:30:00', '2024-05-01 13:30:00'],
+		[
+			'the date picker (ISO, no offset: workflow zone)',
+			'2024-05-01T13:30:00',
+			'2024-05-01 13:30:00',
+		],
 		['ISO with Z (converted)', '2024-05-01T10:30:00Z', '2024-05-01 13:30:00'],
 		['ISO with an offset (converted)', '2024-12-01T10:30:00+01:00', '2024-12-01 11:30:00'],
 		['ISO with milliseconds', '2024-05-01T10:30:00.250Z', '2024-05-01 13:30:00'],
@@ -37,14 +56,21 @@ describe('dates: any n8n date input to the service format', () => {
 		assert.equal(format('2024-05-01T10:30:00Z', 'America/New_York'), '2024-05-01 06:30:00');
 		assert.equal(format('2024-05-01 10:30:00', 'America/New_York'), '2024-05-01 10:30:00');
 		assert.equal(format('2024-05-01 10:30:00', ''), '2024-05-01 10:30:00');
-		assert.equal(toDateTime('2024-05-01 10:30:00', 'America/New_York', 'x', checks).toUTC().toISO(), '2024-05-01T14:30:00.000Z');
+		assert.equal(
+			toDateTime('2024-05-01 10:30:00', 'America/New_York', 'x', checks).toUTC().toISO(),
+			'2024-05-01T14:30:00.000Z',
+		);
 	});
 
 	const bad: Array<[string, unknown, RegExp]> = [
 		['empty text', '', /^Start Time: is required and cannot be empty$/],
 		['undefined', undefined, /^Start Time: is required/],
 		['a word', 'tomorrow', /^Start Time: must be a date.*\(got "tomorrow"\)/],
-		['a US-style date (JavaScript would read it month first, in the server zone)', '12/31/2025 09:30', /^Start Time: must be a date/],
+		[
+			'a US-style date (JavaScript would read it month first, in the server zone)',
+			'12/31/2025 09:30',
+			/^Start Time: must be a date/,
+		],
 		['a lone digit (JavaScript reads "1" as the year 2001)', '1', /^Start Time: must be a date/],
 		['a Unix time of zero', 0, /^Start Time: must be a date/],
 		['a negative Unix time', -5, /^Start Time: must be a date/],
@@ -57,11 +83,14 @@ describe('dates: any n8n date input to the service format', () => {
 	];
 	for (const [name, value, expected] of bad) {
 		test(`${name} is refused naming the field and the item`, () => {
-			assert.throws(() => format(value), (error: Error & { description?: string }) => {
-				assert.match(error.message, expected);
-				assert.match(String(error.description), /item 3/);
-				return true;
-			});
+			assert.throws(
+				() => format(value),
+				(error: Error & { description?: string }) => {
+					assert.match(error.message, expected);
+					assert.match(String(error.description), /item 3/);
+					return true;
+				},
+			);
 		});
 	}
 });
@@ -82,12 +111,19 @@ describe('dates: one rule for numbers, for every date input', () => {
 		assert.equal(formatVirtualnumDate('20241201', 'UTC', 'x', checks), '2024-12-01 00:00:00');
 	});
 	test('the day-first form of the SMS service, in every date input', () => {
-		assert.equal(formatVirtualnumDate('01/12/2024 09:05', 'UTC', 'x', checks), '2024-12-01 09:05:00');
-		assert.equal(formatVirtualnumDate('2024-12-01 9:05:00', 'Asia/Jerusalem', 'x', checks), '2024-12-01 09:05:00');
+		assert.equal(
+			formatVirtualnumDate('01/12/2024 09:05', 'UTC', 'x', checks),
+			'2024-12-01 09:05:00',
+		);
+		assert.equal(
+			formatVirtualnumDate('2024-12-01 9:05:00', 'Asia/Jerusalem', 'x', checks),
+			'2024-12-01 09:05:00',
+		);
 	});
 	test('docs/inputs.md lists every accepted form of the module', () => {
 		const page = readFileSync(new URL('../../../docs/inputs.md', import.meta.url), 'utf8');
-		for (const form of DATE_INPUT_FORMS) assert.ok(page.includes(form), `docs/inputs.md lists: ${form}`);
+		for (const form of DATE_INPUT_FORMS)
+			assert.ok(page.includes(form), `docs/inputs.md lists: ${form}`);
 	});
 });
 
@@ -95,10 +131,25 @@ const NOW = Date.UTC(2030, 5, 10, 12, 0, 0);
 
 describe('Send At → sendtime', () => {
 	const cases: Array<[string, unknown, string, string]> = [
-		['ISO without offset is read in the zone', '2030-06-11T09:30:00', 'Asia/Jerusalem', '11/06/2030 09:30'],
-		['ISO with offset is converted to the zone', '2030-06-11T09:30:00+00:00', 'Asia/Jerusalem', '11/06/2030 12:30'],
+		[
+			'ISO without offset is read in the zone',
+			'2030-06-11T09:30:00',
+			'Asia/Jerusalem',
+			'11/06/2030 09:30',
+		],
+		[
+			'ISO with offset is converted to the zone',
+			'2030-06-11T09:30:00+00:00',
+			'Asia/Jerusalem',
+			'11/06/2030 12:30',
+		],
 		['ISO date only is midnight in the zone', '2030-06-11', 'UTC', '11/06/2030 00:00'],
-		['a Luxon DateTime', DateTime.fromISO('2030-06-11T09:30:00Z'), 'America/New_York', '11/06/2030 05:30'],
+		[
+			'a Luxon DateTime',
+			DateTime.fromISO('2030-06-11T09:30:00Z'),
+			'America/New_York',
+			'11/06/2030 05:30',
+		],
 		['a JS Date', new Date('2030-12-24T22:15:00Z'), 'Asia/Jerusalem', '25/12/2030 00:15'],
 		['epoch milliseconds', Date.UTC(2030, 5, 11, 9, 30), 'UTC', '11/06/2030 09:30'],
 		['epoch seconds', Date.UTC(2030, 5, 11, 9, 30) / 1000, 'UTC', '11/06/2030 09:30'],
@@ -112,22 +163,41 @@ describe('Send At → sendtime', () => {
 	}
 
 	test('a time within the current minute is not "past"', () => {
-		assert.equal(formatSmsSendtime(checks, new Date(NOW - PAST_TOLERANCE_MS + 1000), 'UTC', false, NOW), '10/06/2030 11:59');
+		assert.equal(
+			formatSmsSendtime(checks, new Date(NOW - PAST_TOLERANCE_MS + 1000), 'UTC', false, NOW),
+			'10/06/2030 11:59',
+		);
 	});
 
 	test('a past time fails the item, naming it, unless allowed', () => {
 		assert.throws(
 			() => formatSmsSendtime(checks, '2030-06-10T11:58:00', 'UTC', false, NOW),
 			(error: Error & { context?: { itemIndex?: number } }) =>
-				/^Send At: is in the past \(2030-06-10 11:58 UTC\)/.test(error.message) && error.context?.itemIndex === 3,
+				/^Send At: is in the past \(2030-06-10 11:58 UTC\)/.test(error.message) &&
+				error.context?.itemIndex === 3,
 		);
-		assert.equal(formatSmsSendtime(checks, '2030-06-10T11:58:00', 'UTC', true, NOW), '10/06/2030 11:58');
+		assert.equal(
+			formatSmsSendtime(checks, '2030-06-10T11:58:00', 'UTC', true, NOW),
+			'10/06/2030 11:58',
+		);
 	});
 
-	for (const bad of ['tomorrow', '31/02/2030 10:00', '2030-13-01T00:00:00', {}, true, DateTime.invalid('test'), new Date('nope'), -5]) {
+	for (const bad of [
+		'tomorrow',
+		'31/02/2030 10:00',
+		'2030-13-01T00:00:00',
+		{},
+		true,
+		DateTime.invalid('test'),
+		new Date('nope'),
+		-5,
+	]) {
 		test(`${JSON.stringify(bad) ?? String(bad)} cannot be read`, () => {
 			assert.equal(readDate(bad, 'UTC'), undefined);
-			assert.throws(() => formatSmsSendtime(checks, bad, 'UTC', true, NOW), /Send At: must be a date/);
+			assert.throws(
+				() => formatSmsSendtime(checks, bad, 'UTC', true, NOW),
+				/Send At: must be a date/,
+			);
 		});
 	}
 });

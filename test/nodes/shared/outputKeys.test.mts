@@ -4,22 +4,38 @@ import { describe, test } from 'node:test';
 import { isSafeObjectProperty } from 'n8n-workflow';
 
 import { safeOutputKey, withSafeKeys } from '../../../nodes/shared/outputKeys.ts';
-import { refusedKeys } from '../../helpers/outputKeys.mts';
+import { refusedKeys } from '../../../dev/harness/outputKeys.mts';
 
 describe('output keys n8n refuses are renamed, at any depth', () => {
 	test('a refused name gets a trailing _, every other name stays', () => {
 		assert.equal(safeOutputKey('caller'), 'caller_');
 		assert.equal(safeOutputKey('__proto__'), '__proto___');
 		assert.equal(safeOutputKey('callerNumber'), 'callerNumber');
-		for (const name of ['caller', 'callee', 'arguments', 'constructor', 'prototype', 'mainModule', 'binding']) {
+		for (const name of [
+			'caller',
+			'callee',
+			'arguments',
+			'constructor',
+			'prototype',
+			'mainModule',
+			'binding',
+		]) {
 			assert.equal(isSafeObjectProperty(safeOutputKey(name)), true, name);
 		}
 	});
 
 	test('nested objects and arrays', () => {
-		const json = { call_uuid: '1.2', custom_parameters: { caller: 'crm' }, rows: [{ arguments: 1, ok: 2 }] };
+		const json = {
+			call_uuid: '1.2',
+			custom_parameters: { caller: 'crm' },
+			rows: [{ arguments: 1, ok: 2 }],
+		};
 		const safe = withSafeKeys(json);
-		assert.deepEqual(safe, { call_uuid: '1.2', custom_parameters: { caller_: 'crm' }, rows: [{ arguments_: 1, ok: 2 }] });
+		assert.deepEqual(safe, {
+			call_uuid: '1.2',
+			custom_parameters: { caller_: 'crm' },
+			rows: [{ arguments_: 1, ok: 2 }],
+		});
 		assert.deepEqual(refusedKeys(safe), []);
 	});
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 
 import { InputChecks } from '../../../nodes/shared/checks.ts';
-import { prng } from '../../helpers/prng.mts';
+import { prng } from '../../../dev/harness/prng.mts';
 import {
 	checkPhone,
 	checkPhoneList,
@@ -15,7 +15,14 @@ import {
 	splitPhoneList,
 } from '../../../nodes/shared/phones.ts';
 
-const node = { id: '1', name: 'Node', type: 'x', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+const node = {
+	id: '1',
+	name: 'Node',
+	type: 'x',
+	typeVersion: 1,
+	position: [0, 0] as [number, number],
+	parameters: {},
+};
 const checks = new InputChecks(node, 2);
 
 describe('phones: one rule for what a phone number is, digits for what is sent', () => {
@@ -35,7 +42,10 @@ describe('phones: one rule for what a phone number is, digits for what is sent',
 	for (const bad of ['05x1234567', '+-', '050+1234567', 'call me', '', '++972501234567']) {
 		test(`"${bad}" is not a phone number`, () => {
 			assert.equal(phoneDigits(bad) === undefined || bad === '', true);
-			assert.throws(() => checkPhone(checks, 'Phone', bad), /Phone: (must be a phone number|is required)/);
+			assert.throws(
+				() => checkPhone(checks, 'Phone', bad),
+				/Phone: (must be a phone number|is required)/,
+			);
 		});
 	}
 
@@ -47,18 +57,34 @@ describe('phones: one rule for what a phone number is, digits for what is sent',
 
 	test('the editor validation of the number locator is the same rule', () => {
 		const pattern = new RegExp(phonePatternSource(5));
-		for (const ok of ['0722000100', '+972 72-200-0100', '(072) 200.0100']) assert.ok(pattern.test(ok), ok);
+		for (const ok of ['0722000100', '+972 72-200-0100', '(072) 200.0100'])
+			assert.ok(pattern.test(ok), ok);
 		for (const bad of ['1234', '07220x0100', '072+2000100']) assert.ok(!pattern.test(bad), bad);
 	});
 
 	test('lists: commas, semicolons, new lines or an array; each entry as digits; speed dials where allowed', () => {
-		assert.deepEqual(checkPhoneList(checks, 'Destinations', '050-1234567, +972 52 765 4321;\n03-5551234'), ['0501234567', '972527654321', '035551234']);
-		assert.deepEqual(checkPhoneList(checks, 'Destinations', ['0501234567', '*1234'], { speedDial: true }), ['0501234567', '*1234']);
-		assert.throws(() => checkPhoneList(checks, 'Destinations', '0501234567, *1234'), /Destinations: must be phone numbers/);
-		assert.throws(() => checkPhoneList(checks, 'Destinations', ' , '), /needs at least one phone number/);
+		assert.deepEqual(
+			checkPhoneList(checks, 'Destinations', '050-1234567, +972 52 765 4321;\n03-5551234'),
+			['0501234567', '972527654321', '035551234'],
+		);
+		assert.deepEqual(
+			checkPhoneList(checks, 'Destinations', ['0501234567', '*1234'], { speedDial: true }),
+			['0501234567', '*1234'],
+		);
+		assert.throws(
+			() => checkPhoneList(checks, 'Destinations', '0501234567, *1234'),
+			/Destinations: must be phone numbers/,
+		);
+		assert.throws(
+			() => checkPhoneList(checks, 'Destinations', ' , '),
+			/needs at least one phone number/,
+		);
 		// Separators at the ends are ignored; an empty entry between two numbers is a value missing from a mapping.
 		assert.deepEqual(checkPhoneList(checks, 'Destinations', ', 0501234567,\n'), ['0501234567']);
-		assert.throws(() => checkPhoneList(checks, 'Destinations', '0501234567,,0507654321'), /has an empty entry at position 2/);
+		assert.throws(
+			() => checkPhoneList(checks, 'Destinations', '0501234567,,0507654321'),
+			/has an empty entry at position 2/,
+		);
 	});
 
 	test('the same line in two forms', () => {
@@ -70,9 +96,30 @@ describe('phones: one rule for what a phone number is, digits for what is sent',
 		const rule = new RegExp(phonePatternSource(1, 64));
 		const reference = (text: string) => (rule.test(text) ? text.replace(/\D/g, '') : undefined);
 		const rng = prng(Number(process.env.FUZZ_SEED ?? 1615));
-		const alphabet = ['0', '5', '9', '+', '(', ')', '.', '-', ' ', '\t', '\n', 'a', '*', '/', '\u00a0', '\u2003', '٣', '#'];
+		const alphabet = [
+			'0',
+			'5',
+			'9',
+			'+',
+			'(',
+			')',
+			'.',
+			'-',
+			' ',
+			'\t',
+			'\n',
+			'a',
+			'*',
+			'/',
+			'\u00a0',
+			'\u2003',
+			'٣',
+			'#',
+		];
 		for (let i = 0; i < 20_000; i++) {
-			const text = Array.from({ length: rng.int(0, 14) }, () => (rng.chance(0.6) ? String(rng.int(0, 9)) : rng.pick(alphabet))).join('');
+			const text = Array.from({ length: rng.int(0, 14) }, () =>
+				rng.chance(0.6) ? String(rng.int(0, 9)) : rng.pick(alphabet),
+			).join('');
 			assert.equal(phoneDigits(text), reference(text), JSON.stringify(text));
 		}
 		assert.equal(phoneDigits('1'.repeat(64)), '1'.repeat(64));

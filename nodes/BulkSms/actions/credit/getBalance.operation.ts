@@ -17,7 +17,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['credit'], operation: ['getBalance'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['credit'], operation: ['getBalance'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const check = new InputChecks(this.getNode(), itemIndex);

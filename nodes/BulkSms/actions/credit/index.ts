@@ -15,7 +15,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Balance',
 				value: 'getBalance',
-				description: 'Read the SMS credit left on the account (every recipient of a message uses credit)',
+				description:
+					'Read the SMS credit left on the account (every recipient of a message uses credit)',
 				action: 'Get the credit balance',
 			},
 		],

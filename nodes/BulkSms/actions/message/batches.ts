@@ -55,7 +55,11 @@ export function makeBatches<T extends { batchSize: number }>(entries: T[]): T[][
  * With `stopAtFailure`, no batch starts after one failed or had a refused recipient; the batches
  * already in flight finish, and the first failed batch (in order) is returned.
  */
-export async function sendBatches(this: IExecuteFunctions, run: SendRun, options: { inFlight: number; stopAtFailure: boolean }): Promise<Batch | undefined> {
+export async function sendBatches(
+	this: IExecuteFunctions,
+	run: SendRun,
+	options: { inFlight: number; stopAtFailure: boolean },
+): Promise<Batch | undefined> {
 	const pending = run.batches.filter((batch) => !batch.settled);
 	let credentials: Promise<SmsCredentials> | undefined;
 	const credentialsOf = () => (credentials ??= smsCredentials.call(this));
@@ -65,7 +69,8 @@ export async function sendBatches(this: IExecuteFunctions, run: SendRun, options
 		while (next < pending.length && failed === undefined) {
 			const index = next++;
 			const sent = await sendBatch.call(this, pending[index], run.attempt, credentialsOf);
-			if (!sent && options.stopAtFailure && (failed === undefined || index < failed)) failed = index;
+			if (!sent && options.stopAtFailure && (failed === undefined || index < failed))
+				failed = index;
 		}
 	};
 	await Promise.all(Array.from({ length: Math.min(options.inFlight, pending.length) }, worker));
@@ -73,13 +78,22 @@ export async function sendBatches(this: IExecuteFunctions, run: SendRun, options
 }
 
 /** Sends one batch and records what became of each message; false when any was not sent. */
-async function sendBatch(this: IExecuteFunctions, batch: Batch, attempt: number, credentialsOf: () => Promise<SmsCredentials>): Promise<boolean> {
+async function sendBatch(
+	this: IExecuteFunctions,
+	batch: Batch,
+	attempt: number,
+	credentialsOf: () => Promise<SmsCredentials>,
+): Promise<boolean> {
 	let results: SmsResult[];
 	let requested = false;
 	try {
 		const credentials = await credentialsOf();
 		requested = true;
-		results = await sendSmsBatch.call(this, batch.entries.map((entry) => entry.message), { credentials });
+		results = await sendSmsBatch.call(
+			this,
+			batch.entries.map((entry) => entry.message),
+			{ credentials },
+		);
 		checkDests(this, batch, results);
 	} catch (caught) {
 		const error = asNodeError(this.getNode(), caught);
@@ -91,7 +105,8 @@ async function sendBatch(this: IExecuteFunctions, batch: Batch, attempt: number,
 
 function recordFailure(batch: Batch, error: NodeError, reached: boolean, attempt: number): void {
 	batch.settled = reached;
-	for (const entry of batch.entries) entry.outcome = { kind: 'batchFailed', error, reached, attempt };
+	for (const entry of batch.entries)
+		entry.outcome = { kind: 'batchFailed', error, reached, attempt };
 }
 
 /** Each message's result; false when the service refused any of them. */
@@ -109,7 +124,12 @@ function recordResults(batch: Batch, results: SmsResult[], attempt: number): boo
 			entry.outcome = { kind: 'sent', result, attempt };
 		} else {
 			allSent = false;
-			entry.outcome = { kind: 'refused', status: String(result.status ?? ''), description: String(result.description ?? ''), attempt };
+			entry.outcome = {
+				kind: 'refused',
+				status: String(result.status ?? ''),
+				description: String(result.description ?? ''),
+				attempt,
+			};
 		}
 	}
 	return allSent;

@@ -12,7 +12,12 @@ import type { Entry } from './prepare';
 import { recipientRefused } from './report';
 
 /** `retry`: Retry On Fail is on, and each item says in which try its message was sent (`attempt`). */
-export function outputItems(node: INode, run: SendRun, retry: boolean, creditFailure?: NodeError): INodeExecutionData[] {
+export function outputItems(
+	node: INode,
+	run: SendRun,
+	retry: boolean,
+	creditFailure?: NodeError,
+): INodeExecutionData[] {
 	const output: INodeExecutionData[] = [];
 	for (const item of run.items) {
 		const failure = item.failure ?? creditFailure;
@@ -31,16 +36,27 @@ function entryItem(node: INode, entry: Entry, retry: boolean): INodeExecutionDat
 		if (retry) outcome.result.attempt = outcome.attempt;
 		return { json: outcome.result, pairedItem: { item: itemIndex } };
 	}
-	const details = { recipient: message.dest, sender: message.sender, ...(retry && outcome ? { attempt: outcome.attempt } : {}) };
+	const details = {
+		recipient: message.dest,
+		sender: message.sender,
+		...(retry && outcome ? { attempt: outcome.attempt } : {}),
+	};
 	if (outcome?.kind === 'refused') {
-		return errorItem(node, recipientRefused(node, entry, outcome.status, outcome.description), itemIndex, {
-			code: outcome.status || undefined,
-			details,
-		});
+		return errorItem(
+			node,
+			recipientRefused(node, entry, outcome.status, outcome.description),
+			itemIndex,
+			{
+				code: outcome.status || undefined,
+				details,
+			},
+		);
 	}
 	return errorItem(node, outcome?.error ?? notSent(node, entry), itemIndex, { details });
 }
 
 function notSent(node: INode, entry: Entry): NodeOperationError {
-	return new NodeOperationError(node, `The message to ${entry.message.dest} was not sent`, { itemIndex: entry.itemIndex });
+	return new NodeOperationError(node, `The message to ${entry.message.dest} was not sent`, {
+		itemIndex: entry.itemIndex,
+	});
 }

@@ -85,7 +85,8 @@ export function prepareRun(this: IExecuteFunctions, continueOnFail: boolean): Pr
 			const settings = prepareItem(new InputChecks(node, itemIndex), read, checker, item.entries);
 			for (const entry of item.entries) run.entries.push(entry);
 			if (settings.inFlight < run.inFlight) run.inFlight = settings.inFlight;
-			if (settings.creditPath !== undefined && !run.credit) run.credit = { itemIndex, path: settings.creditPath };
+			if (settings.creditPath !== undefined && !run.credit)
+				run.credit = { itemIndex, path: settings.creditPath };
 		} catch (error) {
 			const failure = asNodeError(node, error, itemIndex);
 			if (!continueOnFail) throw failure;
@@ -97,7 +98,12 @@ export function prepareRun(this: IExecuteFunctions, continueOnFail: boolean): Pr
 }
 
 /** Adds the item's messages to `entries`; returns the item's checked options. */
-function prepareItem(check: InputChecks, read: ItemReader, checker: ItemChecker, entries: Entry[]): ItemSettings {
+function prepareItem(
+	check: InputChecks,
+	read: ItemReader,
+	checker: ItemChecker,
+	entries: Entry[],
+): ItemSettings {
 	const { itemIndex } = check;
 	const sender = checker.sender(read.sender(itemIndex), check);
 	const recipients = checkPhoneList(check, read.to.field, read.to.value(itemIndex));
@@ -141,8 +147,14 @@ function hasExpression(value: unknown): boolean {
  * every item, so it is read once: getNodeParameter copies and walks the value on every call, which
  * was most of the node's own time in a 10,000-item send (docs/benchmarks.md). Values are not mutated.
  */
-function parameterValue(context: IExecuteFunctions, name: string, fallback: unknown, options?: IGetNodeParameterOptions): ValueOf {
-	if (hasExpression(context.getNode().parameters[name])) return (itemIndex) => context.getNodeParameter(name, itemIndex, fallback, options);
+function parameterValue(
+	context: IExecuteFunctions,
+	name: string,
+	fallback: unknown,
+	options?: IGetNodeParameterOptions,
+): ValueOf {
+	if (hasExpression(context.getNode().parameters[name]))
+		return (itemIndex) => context.getNodeParameter(name, itemIndex, fallback, options);
 	let value: unknown;
 	let read = false;
 	return (itemIndex) => {
@@ -161,18 +173,26 @@ function parameterValue(context: IExecuteFunctions, name: string, fallback: unkn
 function itemReader(context: IExecuteFunctions): ItemReader {
 	const setting = (name: string, fallback: unknown) => parameterValue(context, name, fallback)(0);
 	const items = context.getInputData();
-	const fromParameter = (name: string, field: string) => ({ field, value: parameterValue(context, name, '') });
+	const fromParameter = (name: string, field: string) => ({
+		field,
+		value: parameterValue(context, name, ''),
+	});
 	// A failure names the input field, or the setting when it names none.
 	const fromInput = (name: string, label: string) => {
 		const field = String(setting(name, '') ?? '').trim();
-		return { field: field ? `${field} (input field)` : label, value: (i: number) => inputField(items[i].json, field) };
+		return {
+			field: field ? `${field} (input field)` : label,
+			value: (i: number) => inputField(items[i].json, field),
+		};
 	};
 	const fields = setting('recipientSource', 'toField') === 'inputFields';
 	const messageFromField = fields && setting('messageFrom', 'text') === 'field';
 	return {
 		sender: parameterValue(context, 'sender', '', { extractValue: true }),
 		to: fields ? fromInput('phoneField', 'Phone Number Field') : fromParameter('to', 'To'),
-		message: messageFromField ? fromInput('messageField', 'Message Field') : fromParameter('message', 'Message'),
+		message: messageFromField
+			? fromInput('messageField', 'Message Field')
+			: fromParameter('message', 'Message'),
 		options: parameterValue(context, 'options', {}) as (itemIndex: number) => SendOptions,
 	};
 }
@@ -207,16 +227,21 @@ interface ItemChecker {
 function itemChecker(context: IExecuteFunctions): ItemChecker {
 	return {
 		sender: remembered(readSender),
-		settings: remembered((options: SendOptions, check: InputChecks) => checkOptions(context, check, options)),
+		settings: remembered((options: SendOptions, check: InputChecks) =>
+			checkOptions(context, check, options),
+		),
 		estimate: remembered(estimateSegments),
 	};
 }
 
 /** `compute` with the result of its last input remembered (inputs compared by identity). */
-function remembered<I, O, R extends unknown[]>(compute: (input: I, ...rest: R) => O): (input: I, ...rest: R) => O {
+function remembered<I, O, R extends unknown[]>(
+	compute: (input: I, ...rest: R) => O,
+): (input: I, ...rest: R) => O {
 	let last: { input: I; output: O } | undefined;
 	return (input, ...rest) => {
-		if (last === undefined || last.input !== input) last = { input, output: compute(input, ...rest) };
+		if (last === undefined || last.input !== input)
+			last = { input, output: compute(input, ...rest) };
 		return last.output;
 	};
 }
@@ -224,27 +249,58 @@ function remembered<I, O, R extends unknown[]>(compute: (input: I, ...rest: R) =
 function readSender(raw: unknown, check: InputChecks): string {
 	const text = check.required('Sender', raw);
 	const sender = normalizeSmsSender(text);
-	if (!sender) check.fail('Sender', `is not valid: ${SMS_SENDER_RULES.text}; ${SMS_SENDER_RULES.phone}`, text);
+	if (!sender)
+		check.fail('Sender', `is not valid: ${SMS_SENDER_RULES.text}; ${SMS_SENDER_RULES.phone}`, text);
 	return sender.value;
 }
 
-function checkOptions(context: IExecuteFunctions, check: InputChecks, options: SendOptions): ItemSettings {
+function checkOptions(
+	context: IExecuteFunctions,
+	check: InputChecks,
+	options: SendOptions,
+): ItemSettings {
 	const { batchSize: size, batchesInFlight: flight } = SMS_LIMITS;
-	const batchSize = check.integerInRange('Batch Size', options.batchSize ?? size.default, size.min, size.max);
-	const inFlight = check.integerInRange('Batches in Flight', options.batchesInFlight ?? flight.default, flight.min, flight.max);
-	const settings: ItemSettings = { batchSize, inFlight, sendtime: readSendtime(context, check, options) };
+	const batchSize = check.integerInRange(
+		'Batch Size',
+		options.batchSize ?? size.default,
+		size.min,
+		size.max,
+	);
+	const inFlight = check.integerInRange(
+		'Batches in Flight',
+		options.batchesInFlight ?? flight.default,
+		flight.min,
+		flight.max,
+	);
+	const settings: ItemSettings = {
+		batchSize,
+		inFlight,
+		sendtime: readSendtime(context, check, options),
+	};
 	const callbackUrl = String(options.callbackUrl ?? '').trim();
 	if (callbackUrl !== '') {
-		settings.callbackUrl = check.pattern('Delivery Report URL', callbackUrl, CALLBACK_URL_PATTERN, 'must be a full http:// or https:// address without spaces');
+		settings.callbackUrl = check.pattern(
+			'Delivery Report URL',
+			callbackUrl,
+			CALLBACK_URL_PATTERN,
+			'must be a full http:// or https:// address without spaces',
+		);
 	}
-	if (options.checkCreditFirst === true) settings.creditPath = readCreditPath(check, options.creditPath);
+	if (options.checkCreditFirst === true)
+		settings.creditPath = readCreditPath(check, options.creditPath);
 	return settings;
 }
 
-function readSendtime(context: IExecuteFunctions, check: InputChecks, options: SendOptions): string | undefined {
+function readSendtime(
+	context: IExecuteFunctions,
+	check: InputChecks,
+	options: SendOptions,
+): string | undefined {
 	const zoneOption = String(options.timeZone ?? '').trim();
-	const zone = zoneOption === '' || zoneOption === WORKFLOW_TIME_ZONE ? context.getTimezone() : zoneOption;
-	if (!isValidTimeZone(zone)) check.fail('Time Zone', 'must be an IANA time zone such as Asia/Jerusalem or UTC', zone);
+	const zone =
+		zoneOption === '' || zoneOption === WORKFLOW_TIME_ZONE ? context.getTimezone() : zoneOption;
+	if (!isValidTimeZone(zone))
+		check.fail('Time Zone', 'must be an IANA time zone such as Asia/Jerusalem or UTC', zone);
 	if (!('sendAt' in options)) return undefined;
 	const value = options.sendAt;
 	// An added but empty Send At (often an expression whose field is missing) must not send at once.

@@ -28,13 +28,18 @@ const LISTED_IN_DESCRIPTION = 200;
 
 function listSome<T>(records: T[], max: number, format: (record: T) => string): string {
 	const shown = records.slice(0, max).map(format).join('; ');
-	return records.length > max ? `${shown}; … and ${records.length - max} more (all are in the error's data)` : shown;
+	return records.length > max
+		? `${shown}; … and ${records.length - max} more (all are in the error's data)`
+		: shown;
 }
 
-const showSent = (r: SentRecord) => `${String(r.message_id)} → ${r.dest} (item ${r.inputItem}${r.attempt ? `, try ${String(r.attempt)}` : ''})`;
-const showFailed = (r: FailedRecord) => `${r.dest} (item ${r.inputItem}): ${r.status}${r.description ? ` – ${r.description}` : ''}`;
+const showSent = (r: SentRecord) =>
+	`${String(r.message_id)} → ${r.dest} (item ${r.inputItem}${r.attempt ? `, try ${String(r.attempt)}` : ''})`;
+const showFailed = (r: FailedRecord) =>
+	`${r.dest} (item ${r.inputItem}): ${r.status}${r.description ? ` – ${r.description}` : ''}`;
 const recipient = (entry: Entry) => ({ dest: entry.message.dest, inputItem: entry.itemIndex });
-const itemSpan = (entries: Entry[]) => `items ${entries[0].itemIndex}-${entries[entries.length - 1].itemIndex}`;
+const itemSpan = (entries: Entry[]) =>
+	`items ${entries[0].itemIndex}-${entries[entries.length - 1].itemIndex}`;
 
 /**
  * The messages of a run by what became of them, `except` the batch that just failed (told apart);
@@ -50,11 +55,20 @@ function tally(run: SendRun, retry: boolean, except?: Batch) {
 	for (const entry of run.entries) {
 		const outcome = skip.has(entry) ? undefined : entry.outcome;
 		if (outcome?.kind === 'sent') {
-			const record: SentRecord = { dest: entry.message.dest, message_id: outcome.result.message_id as number, inputItem: entry.itemIndex };
+			const record: SentRecord = {
+				dest: entry.message.dest,
+				message_id: outcome.result.message_id as number,
+				inputItem: entry.itemIndex,
+			};
 			if (retry) record.attempt = outcome.attempt;
 			sent.push(record);
 		} else if (outcome?.kind === 'refused') {
-			refused.push({ dest: entry.message.dest, status: outcome.status, description: outcome.description, inputItem: entry.itemIndex });
+			refused.push({
+				dest: entry.message.dest,
+				status: outcome.status,
+				description: outcome.description,
+				inputItem: entry.itemIndex,
+			});
 		} else if (outcome?.kind === 'batchFailed' && outcome.reached) {
 			maybeSent.push(entry);
 		} else if (!skip.has(entry)) {
@@ -67,7 +81,11 @@ function tally(run: SendRun, retry: boolean, except?: Batch) {
 }
 
 /** What was sent, what may have been, and what was not, as text and as data. */
-function progress(run: SendRun, retry: boolean, except?: Batch): { text: string; data: IDataObject; refused: FailedRecord[] } {
+function progress(
+	run: SendRun,
+	retry: boolean,
+	except?: Batch,
+): { text: string; data: IDataObject; refused: FailedRecord[] } {
 	const { sent, refused, maybeSent, notSent, later } = tally(run, retry, except);
 	const lines = [
 		sent.length > 0
@@ -76,20 +94,25 @@ function progress(run: SendRun, retry: boolean, except?: Batch): { text: string;
 		maybeSent.length > 0
 			? `Possibly sent (${maybeSent.length}), never sent again: the messages of a batch whose answer was lost, ${itemSpan(maybeSent)}; check the notifications report before sending them again.`
 			: '',
-		notSent.length > 0 ? `Not sent (${notSent.length}): the messages of ${later ? 'the later batches, ' : ''}${itemSpan(notSent)}.` : '',
+		notSent.length > 0
+			? `Not sent (${notSent.length}): the messages of ${later ? 'the later batches, ' : ''}${itemSpan(notSent)}.`
+			: '',
 	];
 	const data: IDataObject = { sent, notSent: notSent.map(recipient) };
 	if (maybeSent.length > 0) data.possiblySent = maybeSent.map(recipient);
 	return { text: lines.filter(Boolean).join('\n'), data, refused };
 }
 
-const RETRY_LINE = 'Retry On Fail is on: a retry sends only the messages that never reached the service; none that may have reached it is sent again.';
+const RETRY_LINE =
+	'Retry On Fail is on: a retry sends only the messages that never reached the service; none that may have reached it is sent again.';
 
 /** The node's error when recipients were refused (without Continue On Fail). */
 export function recipientsFailed(node: INode, run: SendRun, retry: boolean): NodeOperationError {
 	const done = progress(run, retry);
 	const failed = done.refused;
-	const tokenHint = failed.some((f) => /\btoken\b/i.test(f.description)) ? "The service reports a missing token: check the credential's Access Token.\n" : '';
+	const tokenHint = failed.some((f) => /\btoken\b/i.test(f.description))
+		? "The service reports a missing token: check the credential's Access Token.\n"
+		: '';
 	const error = new NodeOperationError(
 		node,
 		`${failed.length} of ${run.entries.length} SMS messages failed: ${listSome(failed, LISTED_IN_MESSAGE, showFailed)}`,
@@ -113,12 +136,19 @@ export function recipientsFailed(node: INode, run: SendRun, retry: boolean): Nod
  * A failure of a whole batch (HTTP error, wrong number of results…), told with what was sent
  * before it, the messages of the failed batch itself, and what was not sent.
  */
-export function batchFailed(error: NodeError, run: SendRun, batch: Batch, retry: boolean): NodeError {
+export function batchFailed(
+	error: NodeError,
+	run: SendRun,
+	batch: Batch,
+	retry: boolean,
+): NodeError {
 	const done = progress(run, retry, batch);
 	const outcome = batch.entries[0].outcome;
 	const reached = outcome?.kind !== 'batchFailed' || outcome.reached;
 	const inBatch = `${reached ? 'In the failed batch, possibly sent (check the notifications report before sending them again)' : 'Not sent'} (${batch.entries.length}): the messages of ${itemSpan(batch.entries)}.`;
-	error.description = [error.description, done.text, inBatch, retry ? RETRY_LINE : ''].filter(Boolean).join('\n');
+	error.description = [error.description, done.text, inBatch, retry ? RETRY_LINE : '']
+		.filter(Boolean)
+		.join('\n');
 	const before = (error.context.data ?? {}) as IDataObject;
 	error.context.data = { ...before, ...done.data, failedBatch: batch.entries.map(recipient) };
 	return error;
@@ -134,22 +164,35 @@ export function unfinishedRun(node: INode, run: SendRun): NodeOperationError | u
 	if (done.refused.length > 0) return recipientsFailed(node, run, true);
 	const maybe = (done.data.possiblySent as IDataObject[] | undefined)?.length ?? 0;
 	if (maybe === 0) return undefined;
-	const error = new NodeOperationError(node, `${maybe} of ${run.entries.length} SMS messages may have been sent: the answer to their batch was lost, and they were not sent again`, {
-		description: [done.text, RETRY_LINE].join('\n'),
-	});
+	const error = new NodeOperationError(
+		node,
+		`${maybe} of ${run.entries.length} SMS messages may have been sent: the answer to their batch was lost, and they were not sent again`,
+		{
+			description: [done.text, RETRY_LINE].join('\n'),
+		},
+	);
 	error.context.data = done.data;
 	return error;
 }
 
 /** The error of one recipient the service refused, in the package's error item shape. */
-export function recipientRefused(node: INode, entry: Entry, status: string, description: string): NodeOperationError {
-	return new NodeOperationError(node, `The message to ${entry.message.dest} was not sent: ${status || 'no status'}`, {
-		itemIndex: entry.itemIndex,
-		description: [
-			description ? `The service said: "${description}".` : '',
-			'The other recipients are not affected. Fix the number or the sender, then send to this recipient again.',
-		]
-			.filter(Boolean)
-			.join(' '),
-	});
+export function recipientRefused(
+	node: INode,
+	entry: Entry,
+	status: string,
+	description: string,
+): NodeOperationError {
+	return new NodeOperationError(
+		node,
+		`The message to ${entry.message.dest} was not sent: ${status || 'no status'}`,
+		{
+			itemIndex: entry.itemIndex,
+			description: [
+				description ? `The service said: "${description}".` : '',
+				'The other recipients are not affected. Fix the number or the sender, then send to this recipient again.',
+			]
+				.filter(Boolean)
+				.join(' '),
+		},
+	);
 }

@@ -5,7 +5,12 @@
  * the credit checked once, the batches sent once each (batches.ts), the output (output.ts).
  * Under Retry On Fail a later try sends only the batches that never reached the service (tries.ts).
  */
-import type { IDisplayOptions, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { asNodeError, type NodeError } from '../../../shared/errors';
@@ -83,13 +88,14 @@ const properties: INodeProperties[] = [
 			{
 				name: 'To Field',
 				value: 'toField',
-				description: 'Type the numbers in To, or map them there with an expression evaluated for each item',
+				description:
+					'Type the numbers in To, or map them there with an expression evaluated for each item',
 			},
 			{
 				name: 'Input Fields',
 				value: 'inputFields',
 				description:
-					'Name the input fields that hold each item\'s number (and message): no expression per item, the fastest way to send large lists',
+					"Name the input fields that hold each item's number (and message): no expression per item, the fastest way to send large lists",
 			},
 		],
 	},
@@ -102,7 +108,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. 0501234567, +972-52-765-4321',
 		description:
 			'One or more phone numbers, separated by commas, semicolons or new lines. Spaces, dashes, dots, brackets and a leading + are removed. Each number is one message and uses its own credit.',
-		hint: 'For lists of thousands, Recipients From: Input Fields reads each item\'s number without evaluating an expression per item',
+		hint: "For lists of thousands, Recipients From: Input Fields reads each item's number without evaluating an expression per item",
 		displayOptions: { show: { recipientSource: ['toField'] } },
 	},
 	{
@@ -124,8 +130,16 @@ const properties: INodeProperties[] = [
 		noDataExpression: true,
 		default: 'text',
 		options: [
-			{ name: 'Message Below', value: 'text', description: 'The same text for every item (or an expression)' },
-			{ name: 'Input Field', value: 'field', description: "Each item's own text, from one of its fields" },
+			{
+				name: 'Message Below',
+				value: 'text',
+				description: 'The same text for every item (or an expression)',
+			},
+			{
+				name: 'Input Field',
+				value: 'field',
+				description: "Each item's own text, from one of its fields",
+			},
 		],
 		displayOptions: { show: { recipientSource: ['inputFields'] } },
 	},
@@ -155,7 +169,8 @@ const properties: INodeProperties[] = [
 				name: 'allowPastTime',
 				type: 'boolean',
 				default: false,
-				description: 'Whether a Send At in the past is accepted (the service then sends at once) instead of failing the item',
+				description:
+					'Whether a Send At in the past is accepted (the service then sends at once) instead of failing the item',
 			},
 			{
 				displayName: 'Batch Size',
@@ -171,7 +186,10 @@ const properties: INodeProperties[] = [
 				name: 'batchesInFlight',
 				type: 'number',
 				default: 1,
-				typeOptions: { minValue: SMS_LIMITS.batchesInFlight.min, maxValue: SMS_LIMITS.batchesInFlight.max },
+				typeOptions: {
+					minValue: SMS_LIMITS.batchesInFlight.min,
+					maxValue: SMS_LIMITS.batchesInFlight.max,
+				},
 				description: `How many batches are sent at the same time. 1 sends one after the other. ${SMS_LIMITS.batchesInFlight.min}-${SMS_LIMITS.batchesInFlight.max}.`,
 				hint: 'For lists of thousands, 4 sends several times faster. Without Continue On Fail, no batch starts after a failure; those already in flight finish and are reported',
 			},
@@ -190,7 +208,8 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. https://n8n.example.com/webhook/…',
-				description: "Address that receives the delivery status of each message (the service's callback_url)",
+				description:
+					"Address that receives the delivery status of each message (the service's callback_url)",
 				hint: 'Paste the Production URL of a Virtual Number Trigger to start a workflow on each delivery report',
 			},
 			{
@@ -214,13 +233,19 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['message'], operation: ['send'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['message'], operation: ['send'] } },
+	properties,
+);
 
 /**
  * A repeated run would send, and charge, every message again; under Retry On Fail a later try
  * sends only what never reached the service (tries.ts), unless what the earlier tries sent is lost.
  */
-export const repeatEffect: RepeatEffect = { what: 'send, and charge, every message again', whenRetryOnFail: refuseLostRun };
+export const repeatEffect: RepeatEffect = {
+	what: 'send, and charge, every message again',
+	whenRetryOnFail: refuseLostRun,
+};
 
 export async function executeBatch(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const retry = this.getNode().retryOnFail === true;
@@ -233,10 +258,15 @@ export async function executeBatch(this: IExecuteFunctions): Promise<INodeExecut
 	try {
 		const creditFailure = await checkCredit.call(this, run, continueOnFail);
 		if (!creditFailure) {
-			const failedBatch = await sendBatches.call(this, run, { inFlight: run.inFlight, stopAtFailure: !continueOnFail });
+			const failedBatch = await sendBatches.call(this, run, {
+				inFlight: run.inFlight,
+				stopAtFailure: !continueOnFail,
+			});
 			if (failedBatch) {
 				const failure = failedBatch.entries[0].outcome;
-				throw failure?.kind === 'batchFailed' ? batchFailed(failure.error, run, failedBatch, retry) : recipientsFailed(this.getNode(), run, retry);
+				throw failure?.kind === 'batchFailed'
+					? batchFailed(failure.error, run, failedBatch, retry)
+					: recipientsFailed(this.getNode(), run, retry);
 			}
 			const unfinished = retry && !continueOnFail ? unfinishedRun(this.getNode(), run) : undefined;
 			if (unfinished) throw unfinished;
@@ -251,7 +281,11 @@ export async function executeBatch(this: IExecuteFunctions): Promise<INodeExecut
 
 function newRun(this: IExecuteFunctions, continueOnFail: boolean): SendRun {
 	const prepared = prepareRun.call(this, continueOnFail);
-	return { ...prepared, batches: makeBatches(prepared.entries).map((entries) => ({ entries, settled: false })), attempt: 1 };
+	return {
+		...prepared,
+		batches: makeBatches(prepared.entries).map((entries) => ({ entries, settled: false })),
+		attempt: 1,
+	};
 }
 
 /**
@@ -259,14 +293,21 @@ function newRun(this: IExecuteFunctions, continueOnFail: boolean): SendRun {
  * only resends batches the service never received does not read it again). Returns the failure
  * under Continue On Fail; throws it otherwise.
  */
-async function checkCredit(this: IExecuteFunctions, run: SendRun, continueOnFail: boolean): Promise<NodeError | undefined> {
-	if (!run.credit || run.entries.length === 0 || run.batches.some((batch) => batch.settled)) return undefined;
+async function checkCredit(
+	this: IExecuteFunctions,
+	run: SendRun,
+	continueOnFail: boolean,
+): Promise<NodeError | undefined> {
+	if (!run.credit || run.entries.length === 0 || run.batches.some((batch) => batch.settled))
+		return undefined;
 	try {
 		const answer = await smsCreditRequest.call(this, run.credit.path, run.credit.itemIndex);
 		const balance = creditBalance(answer);
 		if (balance === undefined) {
 			// The answer's shape is not in the spec: without a number there is nothing to compare.
-			this.logger.warn(`${SMS_LABEL}: Check Credit First found no numeric balance in the answer of ${run.credit.path}; sending without a credit check`);
+			this.logger.warn(
+				`${SMS_LABEL}: Check Credit First found no numeric balance in the answer of ${run.credit.path}; sending without a credit check`,
+			);
 		} else if (balance < run.entries.length) {
 			throw notEnoughCredit(this, run, balance);
 		}
@@ -278,11 +319,19 @@ async function checkCredit(this: IExecuteFunctions, run: SendRun, continueOnFail
 	}
 }
 
-function notEnoughCredit(context: IExecuteFunctions, run: SendRun, balance: number): NodeOperationError {
+function notEnoughCredit(
+	context: IExecuteFunctions,
+	run: SendRun,
+	balance: number,
+): NodeOperationError {
 	const recipients = run.entries.length;
 	const segments = run.entries.reduce((sum, entry) => sum + entry.estimate.segments, 0);
-	return new NodeOperationError(context.getNode(), `Not enough SMS credit: the balance is ${balance}, and this run has ${recipients} recipients`, {
-		itemIndex: run.credit?.itemIndex,
-		description: `Nothing was sent. Every recipient uses at least one credit${segments > recipients ? ` (the messages take an estimated ${segments} SMS parts in all)` : ''}. Top up the account or send to fewer recipients.`,
-	});
+	return new NodeOperationError(
+		context.getNode(),
+		`Not enough SMS credit: the balance is ${balance}, and this run has ${recipients} recipients`,
+		{
+			itemIndex: run.credit?.itemIndex,
+			description: `Nothing was sent. Every recipient uses at least one credit${segments > recipients ? ` (the messages take an estimated ${segments} SMS parts in all)` : ''}. Top up the account or send to fewer recipients.`,
+		},
+	);
 }

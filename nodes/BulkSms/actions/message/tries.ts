@@ -52,16 +52,25 @@ export function earlierRun(context: IExecuteFunctions): SendRun | undefined {
 export function refuseLostRun(this: IExecuteFunctions): void {
 	const marker = markerOf(this);
 	if (!marker || marker.run) return;
-	throw new NodeOperationError(this.getNode(), `This is try ${marker.tries + 1} of Retry On Fail, and what the earlier tries sent is no longer known: nothing was sent`, {
-		description:
-			'An earlier try of this run may have sent messages, so this one sends none rather than risk sending them twice. Check the notifications report for what was sent.',
-	});
+	throw new NodeOperationError(
+		this.getNode(),
+		`This is try ${marker.tries + 1} of Retry On Fail, and what the earlier tries sent is no longer known: nothing was sent`,
+		{
+			description:
+				'An earlier try of this run may have sent messages, so this one sends none rather than risk sending them twice. Check the notifications report for what was sent.',
+		},
+	);
 }
 
 /** Keeps the run for the next try (the run's `attempt` is this try's number). */
 export function keepRun(context: IExecuteFunctions, run: SendRun): void {
 	const marker: Marker = { runIndex: runIndexOf(context), tries: run.attempt };
-	Object.defineProperty(marker, 'run', { value: run, enumerable: false, writable: true, configurable: true });
+	Object.defineProperty(marker, 'run', {
+		value: run,
+		enumerable: false,
+		writable: true,
+		configurable: true,
+	});
 	store(context)[KEY] = marker as unknown as IDataObject;
 }
 

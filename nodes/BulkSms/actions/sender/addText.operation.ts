@@ -20,13 +20,26 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['sender'], operation: ['addText'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['sender'], operation: ['addText'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const check = new InputChecks(this.getNode(), itemIndex);
 	const sender = check.required('Sender Name', this.getNodeParameter('textSender', itemIndex, ''));
-	check.pattern('Sender Name', sender, SMS_LIMITS.textSender.pattern, `is not valid: ${SMS_SENDER_RULES.text}`);
+	check.pattern(
+		'Sender Name',
+		sender,
+		SMS_LIMITS.textSender.pattern,
+		`is not valid: ${SMS_SENDER_RULES.text}`,
+	);
 	// Listed as GET in the spec; the account token is added by the transport when set.
-	const answer = await smsSenderRequest.call(this, 'add_sender_text', { sender }, { method: 'GET', itemIndex });
+	const answer = await smsSenderRequest.call(
+		this,
+		'add_sender_text',
+		{ sender },
+		{ method: 'GET', itemIndex },
+	);
 	return this.helpers.returnJsonArray({ sender, type: 'text', ...answer });
 };

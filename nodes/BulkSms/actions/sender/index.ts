@@ -30,7 +30,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Request Phone Verification',
 				value: 'requestPhoneVerification',
-				description: 'Step 1 of adding a phone sender: the service sends a 6-digit code to the number',
+				description:
+					'Step 1 of adding a phone sender: the service sends a 6-digit code to the number',
 				action: 'Request phone sender verification',
 			},
 			{

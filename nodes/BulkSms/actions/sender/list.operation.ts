@@ -18,12 +18,23 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['sender'], operation: ['list'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['sender'], operation: ['list'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const check = new InputChecks(this.getNode(), itemIndex);
 	const search = String(this.getNodeParameter('search', itemIndex, '')).trim();
-	if (search) check.pattern('Search', search, SMS_LIMITS.senderSearch.pattern, 'may contain digits and Latin letters only');
-	const answer = await smsSenderRequest.call(this, 'get_sender_list', search ? { search } : {}, { itemIndex });
+	if (search)
+		check.pattern(
+			'Search',
+			search,
+			SMS_LIMITS.senderSearch.pattern,
+			'may contain digits and Latin letters only',
+		);
+	const answer = await smsSenderRequest.call(this, 'get_sender_list', search ? { search } : {}, {
+		itemIndex,
+	});
 	return this.helpers.returnJsonArray(senderList(answer));
 };

@@ -20,21 +20,43 @@ const properties: INodeProperties[] = [
 		description: 'How the service delivers the verification code',
 		options: [
 			{ name: 'Phone Call', value: 'call', description: 'A voice call reads the code out' },
-			{ name: 'Distributor', value: 'distributor', description: "The code goes to the account's distributor" },
+			{
+				name: 'Distributor',
+				value: 'distributor',
+				description: "The code goes to the account's distributor",
+			},
 			{ name: 'SMS', value: 'sms', description: 'A text message to the number' },
 		],
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['sender'], operation: ['requestPhoneVerification'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['sender'], operation: ['requestPhoneVerification'] } },
+	properties,
+);
 
 /** Retry On Fail would repeat it: the router refuses to run while it is on. */
-export const repeatEffect: RepeatEffect = { what: 'send another verification code (an SMS or a call)' };
+export const repeatEffect: RepeatEffect = {
+	what: 'send another verification code (an SMS or a call)',
+};
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const check = new InputChecks(this.getNode(), itemIndex);
-	const sender = readPhoneSender(check, 'Phone Number', this.getNodeParameter('phoneSender', itemIndex, ''));
-	const otpType = check.oneOf('Send Code By', String(this.getNodeParameter('otpType', itemIndex, 'sms')).trim(), SMS_LIMITS.otpTypes);
-	const answer = await smsSenderRequest.call(this, 'add_sender_phone_step1', { sender, otp_type: otpType }, { method: 'POST', itemIndex });
+	const sender = readPhoneSender(
+		check,
+		'Phone Number',
+		this.getNodeParameter('phoneSender', itemIndex, ''),
+	);
+	const otpType = check.oneOf(
+		'Send Code By',
+		String(this.getNodeParameter('otpType', itemIndex, 'sms')).trim(),
+		SMS_LIMITS.otpTypes,
+	);
+	const answer = await smsSenderRequest.call(
+		this,
+		'add_sender_phone_step1',
+		{ sender, otp_type: otpType },
+		{ method: 'POST', itemIndex },
+	);
 	return this.helpers.returnJsonArray({ sender, otp_type: otpType, ...answer });
 };

@@ -28,16 +28,28 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['sender'], operation: ['verifyPhone'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['sender'], operation: ['verifyPhone'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const check = new InputChecks(this.getNode(), itemIndex);
-	const sender = readPhoneSender(check, 'Phone Number', this.getNodeParameter('phoneSender', itemIndex, ''));
+	const sender = readPhoneSender(
+		check,
+		'Phone Number',
+		this.getNodeParameter('phoneSender', itemIndex, ''),
+	);
 	const code = check.required('Verification Code', this.getNodeParameter('otpCode', itemIndex, ''));
 	check.pattern('Verification Code', code, SMS_LIMITS.otpCode.pattern, 'must be exactly 6 digits');
-	const senderDescription = String(this.getNodeParameter('senderDescription', itemIndex, '') ?? '').trim();
+	const senderDescription = String(
+		this.getNodeParameter('senderDescription', itemIndex, '') ?? '',
+	).trim();
 	const params: IDataObject = { sender, otp_key: code };
 	if (senderDescription) params.sender_description = senderDescription;
-	const answer = await smsSenderRequest.call(this, 'add_sender_phone_step2', params, { method: 'POST', itemIndex });
+	const answer = await smsSenderRequest.call(this, 'add_sender_phone_step2', params, {
+		method: 'POST',
+		itemIndex,
+	});
 	return this.helpers.returnJsonArray({ sender, ...answer });
 };

@@ -7,9 +7,16 @@ import { STATUS_DESCRIPTION } from '../../helpers/utils';
 
 const properties: INodeProperties[] = [];
 
-export const description = updateDisplayOptions({ show: { resource: ['account'], operation: ['test'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['account'], operation: ['test'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const answer = await virtualnumRequest.call(this, { service: 'test', itemIndex });
-	return this.helpers.returnJsonArray({ connected: true, statusCode: answer.status.code, [STATUS_DESCRIPTION]: answer.status.description });
+	return this.helpers.returnJsonArray({
+		connected: true,
+		statusCode: answer.status.code,
+		[STATUS_DESCRIPTION]: answer.status.description,
+	});
 };

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, NodeExecutionHint } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	NodeExecutionHint,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
@@ -10,7 +15,10 @@ import { blockEcho, callerNumberField, readCallerNumber, readScope, scopeFields 
 const NOTE_MAX = VN_LIMITS.blacklistNote.maxLength;
 
 const properties: INodeProperties[] = [
-	{ ...callerNumberField, description: 'The number to block; the service drops formatting characters' },
+	{
+		...callerNumberField,
+		description: 'The number to block; the service drops formatting characters',
+	},
 	...scopeFields('Block For', 'Block the caller on every number of the account, or only on one'),
 	{
 		displayName: 'Note',
@@ -23,7 +31,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['blacklist'], operation: ['add'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['blacklist'], operation: ['add'] } },
+	properties,
+);
 
 /** The hint of a run whose notes were cut (one per run, naming every item) and those items. */
 const cutNotes = new WeakMap<IExecuteFunctions, { hint: NodeExecutionHint; items: number[] }>();
@@ -38,7 +49,10 @@ function hintNoteCut(context: IExecuteFunctions, itemIndex: number, length: numb
 		cutNotes.set(context, cut);
 	}
 	cut.items.push(itemIndex);
-	const items = cut.items.length === 1 ? `item ${itemIndex} (${length} characters)` : `items ${cut.items.join(', ')}`;
+	const items =
+		cut.items.length === 1
+			? `item ${itemIndex} (${length} characters)`
+			: `items ${cut.items.join(', ')}`;
 	cut.hint.message = `The blacklist keeps only the first ${NOTE_MAX} characters of a note: the note of ${items} was cut (its output has note_truncated: true)`;
 }
 
@@ -47,9 +61,17 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	const callerNumber = readCallerNumber.call(this, checks);
 	const virtualnum = readScope.call(this, checks);
 	const note = String(this.getNodeParameter('note', itemIndex, ''));
-	const answer = await sendWrite.call(this, 'add_number_to_blacklist', { caller_number: callerNumber, virtualnum, note }, itemIndex);
+	const answer = await sendWrite.call(
+		this,
+		'add_number_to_blacklist',
+		{ caller_number: callerNumber, virtualnum, note },
+		itemIndex,
+	);
 	const characters = [...note];
-	const echo: IDataObject = { ...blockEcho(callerNumber, virtualnum), note: characters.slice(0, NOTE_MAX).join('') };
+	const echo: IDataObject = {
+		...blockEcho(callerNumber, virtualnum),
+		note: characters.slice(0, NOTE_MAX).join(''),
+	};
 	const output = writeOutput(answer, echo);
 	if (characters.length > NOTE_MAX) {
 		output.note_truncated = true;

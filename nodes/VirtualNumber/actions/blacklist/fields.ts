@@ -16,9 +16,15 @@ export const callerNumberField: INodeProperties = {
 };
 
 /** The caller number as digits (the service's remove refuses formatting: 2011 "not numeric"). */
-export function readCallerNumber(this: IExecuteFunctions, checks: InputChecks, required = true): string {
+export function readCallerNumber(
+	this: IExecuteFunctions,
+	checks: InputChecks,
+	required = true,
+): string {
 	const value = this.getNodeParameter('callerNumber', checks.itemIndex, '');
-	return required ? checkPhone(checks, 'Caller Number', value) : checkOptionalPhone(checks, 'Caller Number', value);
+	return required
+		? checkPhone(checks, 'Caller Number', value)
+		: checkOptionalPhone(checks, 'Caller Number', value);
 }
 
 /** "Global or one virtual number", then the number when it is one. */

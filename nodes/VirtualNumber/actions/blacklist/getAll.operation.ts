@@ -25,7 +25,8 @@ const properties: INodeProperties[] = [
 		name: 'filterByVirtualnum',
 		type: 'boolean',
 		default: false,
-		description: 'Whether to return only the blocks bound to one virtual number (needs a Caller Number)',
+		description:
+			'Whether to return only the blocks bound to one virtual number (needs a Caller Number)',
 	},
 	{
 		...virtualnumLocator({ displayOptions: { show: { filterByVirtualnum: [true] } } }),
@@ -33,10 +34,17 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['blacklist'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['blacklist'], operation: ['getAll'] } },
+	properties,
+);
 
 /** The Virtual Number filter, or '' when off. Sent alone it is silently ignored and the whole list comes back: refused. */
-function virtualnumFilter(this: IExecuteFunctions, checks: InputChecks, callerNumber: string): string {
+function virtualnumFilter(
+	this: IExecuteFunctions,
+	checks: InputChecks,
+	callerNumber: string,
+): string {
 	if (!(this.getNodeParameter('filterByVirtualnum', checks.itemIndex, false) as boolean)) return '';
 	const virtualnum = readVirtualnum.call(this, checks);
 	if (callerNumber === '') {

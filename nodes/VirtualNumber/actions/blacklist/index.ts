@@ -17,7 +17,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Add',
 				value: 'add',
-				description: 'Block a caller on all numbers or on one virtual number (add_number_to_blacklist)',
+				description:
+					'Block a caller on all numbers or on one virtual number (add_number_to_blacklist)',
 				action: 'Add a number to the blacklist',
 			},
 			{

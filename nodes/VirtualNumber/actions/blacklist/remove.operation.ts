@@ -22,15 +22,26 @@ const properties: INodeProperties[] = [
 	),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['blacklist'], operation: ['remove'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['blacklist'], operation: ['remove'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const callerNumber = readCallerNumber.call(this, checks);
 	const virtualnum = readScope.call(this, checks);
 	try {
-		const answer = await sendWrite.call(this, 'remove_number_from_blacklist', { caller_number: callerNumber, virtualnum }, itemIndex);
-		return this.helpers.returnJsonArray({ ...writeOutput(answer, blockEcho(callerNumber, virtualnum)), removed: true });
+		const answer = await sendWrite.call(
+			this,
+			'remove_number_from_blacklist',
+			{ caller_number: callerNumber, virtualnum },
+			itemIndex,
+		);
+		return this.helpers.returnJsonArray({
+			...writeOutput(answer, blockEcho(callerNumber, virtualnum)),
+			removed: true,
+		});
 	} catch (error) {
 		if (error instanceof NodeApiError && serviceCodeOf(error) === NOT_FOUND) {
 			await explainNotFound.call(this, error, callerNumber, virtualnum, itemIndex);
@@ -59,11 +70,18 @@ async function explainNotFound(
 	} catch {
 		return; // the explanation is a courtesy: the original error stands
 	}
-	const same = entries.filter((entry) => samePhone(String(entry.caller_number ?? ''), callerNumber));
+	const same = entries.filter((entry) =>
+		samePhone(String(entry.caller_number ?? ''), callerNumber),
+	);
 	if (same.length === 0) return;
-	const bound = [...new Set(same.map((entry) => String(entry.virtualnum ?? '').trim()).filter(Boolean))];
+	const bound = [
+		...new Set(same.map((entry) => String(entry.virtualnum ?? '').trim()).filter(Boolean)),
+	];
 	const global = same.some((entry) => String(entry.virtualnum ?? '').trim() === '');
-	const where = [global ? 'globally (all virtual numbers)' : '', bound.length ? `for the virtual number${bound.length > 1 ? 's' : ''} ${bound.join(', ')}` : '']
+	const where = [
+		global ? 'globally (all virtual numbers)' : '',
+		bound.length ? `for the virtual number${bound.length > 1 ? 's' : ''} ${bound.join(', ')}` : '',
+	]
 		.filter(Boolean)
 		.join(' and ');
 	const fix = virtualnum
@@ -71,5 +89,6 @@ async function explainNotFound(
 			? 'set Blocked For to "All Virtual Numbers" to remove the global block'
 			: `pick ${bound.join(' or ')} as the Virtual Number`
 		: `set Blocked For to "One Virtual Number" and pick ${bound.join(' or ')}`;
-	error.description = `${error.description ?? ''} The caller ${callerNumber} is blocked ${where}${virtualnum ? `, not for ${virtualnum}` : ', not globally'}: ${fix}.`.trim();
+	error.description =
+		`${error.description ?? ''} The caller ${callerNumber} is blocked ${where}${virtualnum ? `, not for ${virtualnum}` : ', not globally'}: ${fix}.`.trim();
 }

@@ -8,7 +8,10 @@ import { virtualnumLocator } from '../../../shared/virtualnums';
 import { placedCallOutput, readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
 
 const properties: INodeProperties[] = [
-	virtualnumLocator({ description: 'The number the call is placed from; its settings (greetings, recording, destinations) apply' }),
+	virtualnumLocator({
+		description:
+			'The number the call is placed from; its settings (greetings, recording, destinations) apply',
+	}),
 	{
 		displayName: 'Phone Number to Call',
 		name: 'destination',
@@ -16,7 +19,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 0501234567',
-		description: 'The service calls this number and, when it answers, connects it to the virtual number',
+		description:
+			'The service calls this number and, when it answers, connects it to the virtual number',
 	},
 	{
 		displayName: 'Call the Virtual Number First',
@@ -28,7 +32,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['call'], operation: ['clickToCall'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['call'], operation: ['clickToCall'] } },
+	properties,
+);
 
 /** Retry On Fail would repeat it: the router refuses to run while it is on. */
 export const repeatEffect: RepeatEffect = { what: 'place the call again' };
@@ -36,8 +43,21 @@ export const repeatEffect: RepeatEffect = { what: 'place the call again' };
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const virtualnum = readVirtualnum.call(this, checks);
-	const destination = checkPhone(checks, 'Phone Number to Call', this.getNodeParameter('destination', itemIndex, ''));
+	const destination = checkPhone(
+		checks,
+		'Phone Number to Call',
+		this.getNodeParameter('destination', itemIndex, ''),
+	);
 	const first = this.getNodeParameter('callVirtualnumFirst', itemIndex, false) as boolean;
-	const answer = await sendWrite.call(this, 'create_virtualnum_call', { virtualnum, destination, ...(first ? { first_target: 'virtualnum' } : {}) }, itemIndex);
-	return this.helpers.returnJsonArray({ ...placedCallOutput.call(this, resultObject(answer.result)), virtualnum, destination });
+	const answer = await sendWrite.call(
+		this,
+		'create_virtualnum_call',
+		{ virtualnum, destination, ...(first ? { first_target: 'virtualnum' } : {}) },
+		itemIndex,
+	);
+	return this.helpers.returnJsonArray({
+		...placedCallOutput.call(this, resultObject(answer.result)),
+		virtualnum,
+		destination,
+	});
 };

@@ -25,7 +25,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 0501234567',
-		description: 'The phone number the link is for. Note: opening the link currently places no call.',
+		description:
+			'The phone number the link is for. Note: opening the link currently places no call.',
 	},
 	{
 		displayName: 'Options',
@@ -57,23 +58,52 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['call'], operation: ['createLink'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['call'], operation: ['createLink'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const virtualnum = readVirtualnum.call(this, checks);
-	const destination = checkPhone(checks, 'Destination', this.getNodeParameter('destination', itemIndex, ''));
+	const destination = checkPhone(
+		checks,
+		'Destination',
+		this.getNodeParameter('destination', itemIndex, ''),
+	);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const params: IDataObject = { virtualnum, destination };
 	if (options.firstTarget !== undefined) {
-		params.first_target = checks.oneOf('Call First', String(options.firstTarget), ['destination', 'virtualnum']);
+		params.first_target = checks.oneOf('Call First', String(options.firstTarget), [
+			'destination',
+			'virtualnum',
+		]);
 	}
 	if (options.expireDays !== undefined) {
-		params.expire_days = checks.integerInRange('Valid for (Days)', options.expireDays, VN_LIMITS.click2callExpireDays.min, Number.MAX_SAFE_INTEGER);
+		params.expire_days = checks.integerInRange(
+			'Valid for (Days)',
+			options.expireDays,
+			VN_LIMITS.click2callExpireDays.min,
+			Number.MAX_SAFE_INTEGER,
+		);
 	}
-	const answer = await virtualnumRequest.call(this, { service: 'click2call_link', params, itemIndex });
+	const answer = await virtualnumRequest.call(this, {
+		service: 'click2call_link',
+		params,
+		itemIndex,
+	});
 	// The result is "the public URL of the link": an object with `url`, or the URL itself.
 	const result = resultObject(answer.result);
-	const url = typeof result.url === 'string' ? result.url : typeof result.result === 'string' ? result.result : undefined;
-	return this.helpers.returnJsonArray({ ...result, ...(url ? { url } : {}), virtualnum, destination });
+	const url =
+		typeof result.url === 'string'
+			? result.url
+			: typeof result.result === 'string'
+				? result.result
+				: undefined;
+	return this.helpers.returnJsonArray({
+		...result,
+		...(url ? { url } : {}),
+		virtualnum,
+		destination,
+	});
 };

@@ -75,13 +75,17 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. 97235551234',
-				description: 'Virtual number shown to the second destination. Default: the caller ID of the first leg.',
+				description:
+					'Virtual number shown to the second destination. Default: the caller ID of the first leg.',
 			},
 		],
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['call'], operation: ['twoLegCall'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['call'], operation: ['twoLegCall'] } },
+	properties,
+);
 
 /** Retry On Fail would repeat it: the router refuses to run while it is on. */
 export const repeatEffect: RepeatEffect = { what: 'place the two-leg call again' };
@@ -89,16 +93,30 @@ export const repeatEffect: RepeatEffect = { what: 'place the two-leg call again'
 /** Names of custom parameters: plain names that cannot shadow the operation's own parameters. */
 export const CUSTOM_PARAMETER_NAME = {
 	pattern: /^[A-Za-z][A-Za-z0-9_]{0,63}$/,
-	reserved: ['service', 'format', 'virtualnum', 'virtualnum1', 'virtualnum2', 'destination1', 'destination2'],
+	reserved: [
+		'service',
+		'format',
+		'virtualnum',
+		'virtualnum1',
+		'virtualnum2',
+		'destination1',
+		'destination2',
+	],
 };
 
 /** The Custom Parameters as the service gets them (name → value), each name checked. */
 function customParameters(this: IExecuteFunctions, checks: InputChecks): IDataObject {
-	const custom = ((this.getNodeParameter('customParameters', checks.itemIndex, {}) as IDataObject).parameter ?? []) as IDataObject[];
+	const custom = ((this.getNodeParameter('customParameters', checks.itemIndex, {}) as IDataObject)
+		.parameter ?? []) as IDataObject[];
 	const stored: IDataObject = {};
 	for (const [index, entry] of custom.entries()) {
 		const field = `Custom Parameters (parameter ${index + 1}): Name`;
-		const name = checks.pattern(field, checks.required(field, entry.name), CUSTOM_PARAMETER_NAME.pattern, 'must be letters, digits and underscores, starting with a letter (at most 64 characters)');
+		const name = checks.pattern(
+			field,
+			checks.required(field, entry.name),
+			CUSTOM_PARAMETER_NAME.pattern,
+			'must be letters, digits and underscores, starting with a letter (at most 64 characters)',
+		);
 		if (CUSTOM_PARAMETER_NAME.reserved.includes(name.toLowerCase())) {
 			checks.fail(field, `cannot be ${name}: the operation uses that name itself`, name);
 		}
@@ -111,15 +129,28 @@ function customParameters(this: IExecuteFunctions, checks: InputChecks): IDataOb
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const virtualnum1 = readVirtualnum.call(this, checks, 'virtualnum1', 'Caller ID for First Leg');
-	const destination1 = checkPhone(checks, 'First Destination', this.getNodeParameter('destination1', itemIndex, ''));
-	const destination2 = checkPhone(checks, 'Second Destination', this.getNodeParameter('destination2', itemIndex, ''));
+	const destination1 = checkPhone(
+		checks,
+		'First Destination',
+		this.getNodeParameter('destination1', itemIndex, ''),
+	);
+	const destination2 = checkPhone(
+		checks,
+		'Second Destination',
+		this.getNodeParameter('destination2', itemIndex, ''),
+	);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const params: IDataObject = { virtualnum1, destination1, destination2 };
 	if (String(options.virtualnum2 ?? '').trim() !== '') {
 		params.virtualnum2 = checkVirtualnum(checks, 'Caller ID for Second Leg', options.virtualnum2);
 	}
 	const stored = customParameters.call(this, checks);
-	const answer = await sendWrite.call(this, 'create_virtualnum_call_v2', { ...stored, ...params }, itemIndex);
+	const answer = await sendWrite.call(
+		this,
+		'create_virtualnum_call_v2',
+		{ ...stored, ...params },
+		itemIndex,
+	);
 	return this.helpers.returnJsonArray({
 		...placedCallOutput.call(this, resultObject(answer.result)),
 		...params,

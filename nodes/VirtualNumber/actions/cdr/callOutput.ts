@@ -5,7 +5,12 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { CALL_FIELDS, keyOfColumn, type CallField, type CallFieldKey } from '../../../shared/callFields';
+import {
+	CALL_FIELDS,
+	keyOfColumn,
+	type CallField,
+	type CallFieldKey,
+} from '../../../shared/callFields';
 
 export const simplifyField: INodeProperties = {
 	displayName: 'Simplify',
@@ -26,8 +31,17 @@ const NUMBERS: readonly CallFieldKey[] = ['durationSec', 'rowId'];
 type Value = IDataObject[string];
 
 function valueOf(key: CallFieldKey, value: Value): Value {
-	if (key === 'recordingExists') return value !== undefined && value !== null && value !== '' && value !== 0 && value !== '0' && value !== false;
-	if (NUMBERS.includes(key) && typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value);
+	if (key === 'recordingExists')
+		return (
+			value !== undefined &&
+			value !== null &&
+			value !== '' &&
+			value !== 0 &&
+			value !== '0' &&
+			value !== false
+		);
+	if (NUMBERS.includes(key) && typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim()))
+		return Number(value);
 	return value;
 }
 
@@ -50,7 +64,8 @@ export function simplifyCallRows(rows: IDataObject[]): IDataObject[] {
 			});
 		}
 		const out: IDataObject = {};
-		for (const { from, to, key } of plan) out[to] = key === undefined ? row[from] : valueOf(key, row[from]);
+		for (const { from, to, key } of plan)
+			out[to] = key === undefined ? row[from] : valueOf(key, row[from]);
 		return out;
 	});
 }

@@ -31,6 +31,11 @@ export function timeoutMs(options: IDataObject, checks: InputChecks): number {
 	const seconds =
 		options.timeout === undefined
 			? TIMEOUT_SEC.default
-			: checks.integerInRange('Timeout (Seconds)', options.timeout, TIMEOUT_SEC.min, TIMEOUT_SEC.max);
+			: checks.integerInRange(
+					'Timeout (Seconds)',
+					options.timeout,
+					TIMEOUT_SEC.min,
+					TIMEOUT_SEC.max,
+				);
 	return seconds * 1000;
 }

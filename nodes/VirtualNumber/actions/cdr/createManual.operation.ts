@@ -26,7 +26,9 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	virtualnumLocator({ description: 'The number the call was made to (virtualNumber); it must be in the account' }),
+	virtualnumLocator({
+		description: 'The number the call was made to (virtualNumber); it must be in the account',
+	}),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -55,7 +57,8 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. 0527654321',
-				description: 'The phone that took the call (not the virtual number that was dialled); the service accepts valid Israeli numbers only',
+				description:
+					'The phone that took the call (not the virtual number that was dialled); the service accepts valid Israeli numbers only',
 			},
 			{
 				displayName: DURATION.displayName,
@@ -80,13 +83,18 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['cdr'], operation: ['createManual'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['cdr'], operation: ['createManual'] } },
+	properties,
+);
 
 /**
  * Retry On Fail would repeat it: the service would add the record again, and run the end-of-call
  * automation rules and the pixel for it again. The router refuses to run while it is on.
  */
-export const repeatEffect: RepeatEffect = { what: 'add the call records again (and run the automation rules and the pixel for them again)' };
+export const repeatEffect: RepeatEffect = {
+	what: 'add the call records again (and run the automation rules and the pixel for them again)',
+};
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
@@ -94,10 +102,20 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const params: IDataObject = { cdr_ddi: virtualnum };
 	if (fields.startTime !== undefined && String(fields.startTime).trim() !== '') {
-		params.cdr_start_call = formatVirtualnumDate(fields.startTime, this.getTimezone(), 'Call Start', checks);
+		params.cdr_start_call = formatVirtualnumDate(
+			fields.startTime,
+			this.getTimezone(),
+			'Call Start',
+			checks,
+		);
 	}
 	if (fields.duration !== undefined && String(fields.duration).trim() !== '') {
-		params.cdr_totac_sec = checks.integerInRange('Duration (Seconds)', fields.duration, VN_LIMITS.cdrTotacSec.min, VN_LIMITS.cdrTotacSec.max);
+		params.cdr_totac_sec = checks.integerInRange(
+			'Duration (Seconds)',
+			fields.duration,
+			VN_LIMITS.cdrTotacSec.min,
+			VN_LIMITS.cdrTotacSec.max,
+		);
 	}
 	if (fields.callerNumber !== undefined && String(fields.callerNumber).trim() !== '') {
 		params.cdr_ani = checkPhone(checks, 'Caller Number', fields.callerNumber);
@@ -106,12 +124,20 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		params.cdr_destination = checkPhone(checks, 'Destination', fields.destination);
 	}
 	if (fields.metadata !== undefined) {
-		const metadata = typeof fields.metadata === 'string' ? fields.metadata.trim() : JSON.stringify(fields.metadata);
-		if (metadata !== '') params.cdr_metadata = checks.json(`${METADATA.displayName} (JSON)`, metadata);
+		const metadata =
+			typeof fields.metadata === 'string'
+				? fields.metadata.trim()
+				: JSON.stringify(fields.metadata);
+		if (metadata !== '')
+			params.cdr_metadata = checks.json(`${METADATA.displayName} (JSON)`, metadata);
 	}
 	const answer = await sendWrite.call(this, 'create_virtualnum_cdr', params, itemIndex);
 	const raw: IDataObject = { ...resultObject(answer.result), ...params };
-	if (!simplifyOn(this.getNodeParameter('simplify', itemIndex, true))) return this.helpers.returnJsonArray(raw);
+	if (!simplifyOn(this.getNodeParameter('simplify', itemIndex, true)))
+		return this.helpers.returnJsonArray(raw);
 	// callId first (from the answer's cdr_uniqueid), then what was sent, under the same names.
-	return this.helpers.returnJsonArray({ ...simplifyCallRow(resultObject(answer.result)), ...simplifyManualParams(params) });
+	return this.helpers.returnJsonArray({
+		...simplifyCallRow(resultObject(answer.result)),
+		...simplifyManualParams(params),
+	});
 };

@@ -17,7 +17,11 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		options: [
 			{ name: 'MP3', value: 'mp3', description: 'Smaller; converted by the service on the fly' },
-			{ name: 'WAV', value: 'wav', description: 'The original recording (the default of the service)' },
+			{
+				name: 'WAV',
+				value: 'wav',
+				description: 'The original recording (the default of the service)',
+			},
 		],
 		default: 'wav',
 	},
@@ -35,20 +39,31 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. recording.wav',
-				description: 'Name of the output file. Default: the call ID with the extension of the format.',
+				description:
+					'Name of the output file. Default: the call ID with the extension of the format.',
 			},
 			timeoutOption,
 		],
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['cdr'], operation: ['downloadRecording'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['cdr'], operation: ['downloadRecording'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const callId = readCallId.call(this, checks);
-	const requested = checks.oneOf('File Format', String(this.getNodeParameter('fileFormat', itemIndex, 'wav')), ['wav', 'mp3'] as const);
-	const binaryPropertyName = checks.required('Put Output File in Field', this.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
+	const requested = checks.oneOf(
+		'File Format',
+		String(this.getNodeParameter('fileFormat', itemIndex, 'wav')),
+		['wav', 'mp3'] as const,
+	);
+	const binaryPropertyName = checks.required(
+		'Put Output File in Field',
+		this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+	);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const timeout = timeoutMs(options, checks);
 
@@ -70,7 +85,15 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	} catch (error) {
 		throw (
 			file.failure() ??
-			downloadFailure({ node: this.getNode(), serviceLabel: VIRTUALNUM_LABEL, operation: 'get_record_by_call_uuid', itemIndex }, error as Error)
+			downloadFailure(
+				{
+					node: this.getNode(),
+					serviceLabel: VIRTUALNUM_LABEL,
+					operation: 'get_record_by_call_uuid',
+					itemIndex,
+				},
+				error as Error,
+			)
 		);
 	}
 	return [

@@ -14,7 +14,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['cdr'], operation: ['getMetadata'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['cdr'], operation: ['getMetadata'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);

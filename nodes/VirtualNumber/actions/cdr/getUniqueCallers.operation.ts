@@ -17,7 +17,8 @@ const properties: INodeProperties[] = [
 		type: 'dateTime',
 		required: true,
 		default: '',
-		description: 'Start of the period (workflow time zone); any date from an earlier node works too',
+		description:
+			'Start of the period (workflow time zone); any date from an earlier node works too',
 	},
 	{
 		displayName: 'End Time',
@@ -29,7 +30,8 @@ const properties: INodeProperties[] = [
 	},
 	{
 		...simplifyField,
-		description: 'Whether to name the caller callerNumber, as the Virtual Number Trigger does, instead of the service\'s cdr_ani (the other fields stay as the service names them)',
+		description:
+			"Whether to name the caller callerNumber, as the Virtual Number Trigger does, instead of the service's cdr_ani (the other fields stay as the service names them)",
 	},
 	timeoutOptions,
 ];
@@ -42,8 +44,18 @@ export const description = updateDisplayOptions(
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const timezone = this.getTimezone();
-	const start = toDateTime(this.getNodeParameter('startTime', itemIndex, ''), timezone, 'Start Time', checks);
-	const end = toDateTime(this.getNodeParameter('endTime', itemIndex, ''), timezone, 'End Time', checks);
+	const start = toDateTime(
+		this.getNodeParameter('startTime', itemIndex, ''),
+		timezone,
+		'Start Time',
+		checks,
+	);
+	const end = toDateTime(
+		this.getNodeParameter('endTime', itemIndex, ''),
+		timezone,
+		'End Time',
+		checks,
+	);
 	checkDateOrder(checks, { start, end, startField: 'Start Time', endField: 'End Time' });
 	const startTime = start.toFormat(DATE_FORMATS.virtualnum);
 	const endTime = end.toFormat(DATE_FORMATS.virtualnum);

@@ -18,7 +18,12 @@ import {
 	buildCdrSql,
 	type CdrQuery,
 } from './sqlBuilder';
-import { CDR_SQL_RULES, cdrSqlToSend, describeCdrSqlViolation, findCdrSqlViolation } from './sqlRules';
+import {
+	CDR_SQL_RULES,
+	cdrSqlToSend,
+	describeCdrSqlViolation,
+	findCdrSqlViolation,
+} from './sqlRules';
 
 const builder = { queryMode: ['builder'] };
 const sqlMode = { queryMode: ['sql'] };
@@ -34,7 +39,11 @@ const properties: INodeProperties[] = [
 				value: 'builder',
 				description: 'Pick columns and filters; the node writes a safe statement',
 			},
-			{ name: 'Write SQL', value: 'sql', description: 'Write a read-only SELECT on webserviceview' },
+			{
+				name: 'Write SQL',
+				value: 'sql',
+				description: 'Write a read-only SELECT on webserviceview',
+			},
 		],
 		default: 'builder',
 	},
@@ -46,9 +55,10 @@ const properties: INodeProperties[] = [
 		typeOptions: { editor: 'sqlEditor', sqlDialect: 'MySQL', rows: 5 },
 		required: true,
 		default: '',
-		placeholder: "SELECT start_call, cdr_ani, call_status FROM webserviceview WHERE start_call >= '2024-05-01 00:00:00' LIMIT 100",
+		placeholder:
+			"SELECT start_call, cdr_ani, call_status FROM webserviceview WHERE start_call >= '2024-05-01 00:00:00' LIMIT 100",
 		description: `One SELECT from ${CDR_SQL_RULES.view}, at most ${CDR_SQL_RULES.maxBytes} bytes. The node checks the service's rules before sending: no other table, JOIN, subquery, UNION or second statement; no INSERT, UPDATE, DELETE, DROP, ALTER, CREATE, TRUNCATE, RENAME, GRANT, REVOKE, LOAD_FILE, INTO or information_schema; no comments, @@ variables, := or SLEEP/BENCHMARK/GET_LOCK. Select "1 AS ${RECORDING_FLAG}" to learn per row whether a recording exists.`,
-		hint: 'Use a time filter and LIMIT: a heavy statement may run up to 10 minutes. With Simplify on, known columns come out under the trigger\'s names (cdr_uniqueid → callId).',
+		hint: "Use a time filter and LIMIT: a heavy statement may run up to 10 minutes. With Simplify on, known columns come out under the trigger's names (cdr_uniqueid → callId).",
 		displayOptions: { show: sqlMode },
 	},
 	// ---- builder ----
@@ -57,7 +67,15 @@ const properties: INodeProperties[] = [
 		name: 'columns',
 		type: 'multiOptions',
 		options: CDR_COLUMNS,
-		default: ['start_call', 'call_duration', 'cdr_ani', 'cdr_ddi', 'user_phone', 'call_status', 'cdr_uniqueid'],
+		default: [
+			'start_call',
+			'call_duration',
+			'cdr_ani',
+			'cdr_ddi',
+			'user_phone',
+			'call_status',
+			'cdr_uniqueid',
+		],
 		description: 'Columns of each call record to return; none selected returns every column',
 		displayOptions: { show: builder },
 	},
@@ -74,7 +92,8 @@ const properties: INodeProperties[] = [
 		name: 'from',
 		type: 'dateTime',
 		default: '',
-		description: 'Only calls that started at or after this time (workflow time zone). Any date from an earlier node works too.',
+		description:
+			'Only calls that started at or after this time (workflow time zone). Any date from an earlier node works too.',
 		displayOptions: { show: builder },
 	},
 	{
@@ -123,12 +142,18 @@ const properties: INodeProperties[] = [
 		default: 'DESC',
 		displayOptions: { show: builder },
 	},
-	...returnAllFields().map((field) => ({ ...field, displayOptions: { show: { ...field.displayOptions?.show, ...builder } } })),
+	...returnAllFields().map((field) => ({
+		...field,
+		displayOptions: { show: { ...field.displayOptions?.show, ...builder } },
+	})),
 	simplifyField,
 	timeoutOptions,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['cdr'], operation: ['query'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['cdr'], operation: ['query'] } },
+	properties,
+);
 
 /** Comma-separated values of a text field (or a list from an expression). */
 function listOf(value: unknown): string {
@@ -139,15 +164,24 @@ function builderQuery(this: IExecuteFunctions, itemIndex: number, checks: InputC
 	const timezone = this.getTimezone();
 	const columns = this.getNodeParameter('columns', itemIndex, []) as string[];
 	for (const column of columns) {
-		checks.oneOf('Columns', column, CDR_COLUMNS.map((option) => String(option.value)));
+		checks.oneOf(
+			'Columns',
+			column,
+			CDR_COLUMNS.map((option) => String(option.value)),
+		);
 	}
 	const statuses = this.getNodeParameter('statuses', itemIndex, []) as string[];
 	for (const status of statuses) {
-		checks.oneOf('Call Statuses', status, CALL_STATUSES.map((option) => String(option.value)));
+		checks.oneOf(
+			'Call Statuses',
+			status,
+			CALL_STATUSES.map((option) => String(option.value)),
+		);
 	}
 	const fromValue = this.getNodeParameter('from', itemIndex, '') as unknown;
 	const toValue = this.getNodeParameter('to', itemIndex, '') as unknown;
-	const given = (value: unknown) => value !== undefined && value !== null && String(value).trim() !== '';
+	const given = (value: unknown) =>
+		value !== undefined && value !== null && String(value).trim() !== '';
 	const query: CdrQuery = {
 		columns,
 		recordingExists: this.getNodeParameter('recordingExists', itemIndex, false) as boolean,
@@ -156,15 +190,18 @@ function builderQuery(this: IExecuteFunctions, itemIndex: number, checks: InputC
 		callers: [],
 		order: this.getNodeParameter('order', itemIndex, 'DESC') === 'ASC' ? 'ASC' : 'DESC',
 	};
-	if (given(fromValue)) query.from = formatVirtualnumDate(fromValue, timezone, 'Calls From', checks);
+	if (given(fromValue))
+		query.from = formatVirtualnumDate(fromValue, timezone, 'Calls From', checks);
 	if (given(toValue)) query.to = formatVirtualnumDate(toValue, timezone, 'Calls Until', checks);
 	if (given(fromValue) && given(toValue)) {
 		const from = toDateTime(fromValue, timezone, 'Calls From', checks);
 		const to = toDateTime(toValue, timezone, 'Calls Until', checks);
-		if (from > to) checks.fail('Calls Until', `must not be before Calls From (${query.from})`, query.to);
+		if (from > to)
+			checks.fail('Calls Until', `must not be before Calls From (${query.from})`, query.to);
 	}
 	const virtualnums = listOf(this.getNodeParameter('virtualnums', itemIndex, ''));
-	if (virtualnums.trim() !== '') query.virtualnums = checkPhoneList(checks, 'Virtual Numbers', virtualnums);
+	if (virtualnums.trim() !== '')
+		query.virtualnums = checkPhoneList(checks, 'Virtual Numbers', virtualnums);
 	const callers = listOf(this.getNodeParameter('callers', itemIndex, ''));
 	if (callers.trim() !== '') query.callers = checkPhoneList(checks, 'Caller Numbers', callers);
 	const limit = readLimit.call(this, checks);
@@ -174,13 +211,19 @@ function builderQuery(this: IExecuteFunctions, itemIndex: number, checks: InputC
 
 /** The statement of SQL mode, checked against the spec's rules; a trailing semicolon is not stacking and is dropped. */
 function sqlStatement(this: IExecuteFunctions, itemIndex: number, checks: InputChecks): string {
-	const sql = cdrSqlToSend(checks.required('SQL Statement', this.getNodeParameter('sql', itemIndex, '')));
+	const sql = cdrSqlToSend(
+		checks.required('SQL Statement', this.getNodeParameter('sql', itemIndex, '')),
+	);
 	const violation = findCdrSqlViolation(sql);
 	if (violation) {
-		throw new NodeOperationError(this.getNode(), `SQL Statement: ${describeCdrSqlViolation(violation)}`, {
-			itemIndex,
-			description: `${violation.fix} Fix the "SQL Statement" field of item ${itemIndex} and run the node again; nothing was sent.`,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`SQL Statement: ${describeCdrSqlViolation(violation)}`,
+			{
+				itemIndex,
+				description: `${violation.fix} Fix the "SQL Statement" field of item ${itemIndex} and run the node again; nothing was sent.`,
+			},
+		);
 	}
 	return sql;
 }
@@ -193,7 +236,11 @@ function sqlStatement(this: IExecuteFunctions, itemIndex: number, checks: InputC
  */
 function isNoResults(description: string, builderMode: boolean): boolean {
 	const said = description.trim();
-	return builderMode || said === '' || /\bno (results?|rows?|records?|data)\b|not found|empty/i.test(said);
+	return (
+		builderMode ||
+		said === '' ||
+		/\bno (results?|rows?|records?|data)\b|not found|empty/i.test(said)
+	);
 }
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {

@@ -14,7 +14,9 @@ import { CDR_SQL_RULES, describeCdrSqlViolation, findCdrSqlViolation } from './s
 export const RECORDING_FLAG = callField('recordingExists').column as string;
 
 /** The view's columns, in the vocabulary's order (the order of the built SELECT). */
-const VIEW_FIELDS = (CALL_FIELDS as readonly CallField[]).filter((field) => field.column !== undefined && field.column !== RECORDING_FLAG);
+const VIEW_FIELDS = (CALL_FIELDS as readonly CallField[]).filter(
+	(field) => field.column !== undefined && field.column !== RECORDING_FLAG,
+);
 
 /** The builder's column choices, in the user's words, by display name. */
 export const CDR_COLUMNS: INodePropertyOptions[] = VIEW_FIELDS.map((field) => ({
@@ -90,7 +92,8 @@ export function buildCdrSql(query: CdrQuery): string {
 	if (where.length > 0) sql += ` WHERE ${where.join(' AND ')}`;
 	sql += ` ORDER BY start_call ${query.order === 'ASC' ? 'ASC' : 'DESC'}`;
 	if (query.limit !== undefined) {
-		if (!Number.isInteger(query.limit) || query.limit < 1) throw new Error(`Invalid limit ${query.limit}`);
+		if (!Number.isInteger(query.limit) || query.limit < 1)
+			throw new Error(`Invalid limit ${query.limit}`);
 		sql += ` LIMIT ${query.limit}`;
 	}
 	const violation = findCdrSqlViolation(sql);

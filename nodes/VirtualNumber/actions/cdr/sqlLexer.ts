@@ -26,7 +26,10 @@ export interface SqlToken {
 	at: number;
 }
 
-export type SqlLexResult = { tokens: SqlToken[] } | { unclosedQuote: string; at: number } | { nulAt: number };
+export type SqlLexResult =
+	| { tokens: SqlToken[] }
+	| { unclosedQuote: string; at: number }
+	| { nulAt: number };
 
 const SYMBOLS = ['<=>', '->>', ':=', '<=', '>=', '<>', '!=', '->', '&&', '||', '<<', '>>'];
 
@@ -81,7 +84,8 @@ class Scanner {
 		const ch = this.sql[this.pos];
 		if (ch === "'" || ch === '"' || ch === '`') return this.quoted(ch);
 		if (this.comment()) return undefined;
-		if (isDigit(code) || (ch === '.' && isDigit(this.sql.charCodeAt(this.pos + 1)))) this.numberOrWord();
+		if (isDigit(code) || (ch === '.' && isDigit(this.sql.charCodeAt(this.pos + 1))))
+			this.numberOrWord();
 		else if (isWordChar(code)) this.word(this.pos);
 		else this.symbol();
 		return undefined;
@@ -89,7 +93,12 @@ class Scanner {
 
 	private push(kind: SqlTokenKind, start: number, value?: string): void {
 		const text = this.sql.slice(start, this.pos);
-		this.tokens.push({ kind, text, value: value ?? (kind === 'word' ? asciiUpper(text) : text), at: start });
+		this.tokens.push({
+			kind,
+			text,
+			value: value ?? (kind === 'word' ? asciiUpper(text) : text),
+			at: start,
+		});
 	}
 
 	private quoted(quote: string): { quote: string; at: number } | undefined {
@@ -137,7 +146,12 @@ class Scanner {
 			return false;
 		}
 		this.pos = end === -1 ? this.sql.length : end;
-		const opening = two === '/*' && /[!+]/.test(this.sql[start + 2] ?? '') ? this.sql.slice(start, start + 3) : this.sql[start] === '#' ? '#' : two;
+		const opening =
+			two === '/*' && /[!+]/.test(this.sql[start + 2] ?? '')
+				? this.sql.slice(start, start + 3)
+				: this.sql[start] === '#'
+					? '#'
+					: two;
 		this.tokens.push({ kind: 'comment', text: opening, value: opening, at: start });
 		return true;
 	}
@@ -146,7 +160,8 @@ class Scanner {
 	private numberOrWord(): void {
 		const start = this.pos;
 		const rest = this.sql.slice(start);
-		const match = /^(?:0x[0-9a-fA-F]+|0b[01]+|\d*\.\d+(?:[eE][+-]?\d+)?|\d+\.?\d*(?:[eE][+-]?\d+)?)/.exec(rest);
+		const match =
+			/^(?:0x[0-9a-fA-F]+|0b[01]+|\d*\.\d+(?:[eE][+-]?\d+)?|\d+\.?\d*(?:[eE][+-]?\d+)?)/.exec(rest);
 		const number = match ? match[0] : '';
 		const plainDigits = /^(?:\d+|0x[0-9a-fA-F]+|0b[01]+)$/.test(number);
 		this.pos = start + number.length;

@@ -20,15 +20,50 @@ export const CDR_SQL_RULES = {
 		4: 'Rejected: SQL comments (--, #, /* */), the service variables (@@), assignment :=, and the timing functions SLEEP(), BENCHMARK(), GET_LOCK().',
 	} satisfies Record<CdrSqlRule, string>,
 	/** Rule 3: words that write or act beyond reading ("and similar": INTO in any form, PROCEDURE, HANDLER). */
-	writingWords: ['INSERT', 'UPDATE', 'DELETE', 'DROP', 'ALTER', 'CREATE', 'TRUNCATE', 'RENAME', 'GRANT', 'REVOKE', 'INTO', 'PROCEDURE', 'HANDLER'],
+	writingWords: [
+		'INSERT',
+		'UPDATE',
+		'DELETE',
+		'DROP',
+		'ALTER',
+		'CREATE',
+		'TRUNCATE',
+		'RENAME',
+		'GRANT',
+		'REVOKE',
+		'INTO',
+		'PROCEDURE',
+		'HANDLER',
+	],
 	/** Rule 3: the server's own schemas ("information_schema and similar"); the last three only as `name.` */
 	systemSchemas: ['INFORMATION_SCHEMA', 'PERFORMANCE_SCHEMA', 'MYSQL', 'SYS', 'NDBINFO'],
 	/** Rule 3: functions that read files or tell about the server rather than the calls. */
-	serverFunctions: ['LOAD_FILE', 'DATABASE', 'SCHEMA', 'USER', 'CURRENT_USER', 'SESSION_USER', 'SYSTEM_USER', 'VERSION', 'CONNECTION_ID', 'CURRENT_ROLE', 'ROLES_GRAPHML'],
+	serverFunctions: [
+		'LOAD_FILE',
+		'DATABASE',
+		'SCHEMA',
+		'USER',
+		'CURRENT_USER',
+		'SESSION_USER',
+		'SYSTEM_USER',
+		'VERSION',
+		'CONNECTION_ID',
+		'CURRENT_ROLE',
+		'ROLES_GRAPHML',
+	],
 	/** Rule 4: the timing functions, and the other ones that wait or hold locks. */
 	timingFunctions: [
-		'SLEEP', 'BENCHMARK', 'GET_LOCK', 'RELEASE_LOCK', 'RELEASE_ALL_LOCKS', 'IS_FREE_LOCK', 'IS_USED_LOCK',
-		'MASTER_POS_WAIT', 'SOURCE_POS_WAIT', 'WAIT_FOR_EXECUTED_GTID_SET', 'WAIT_UNTIL_SQL_THREAD_AFTER_GTIDS',
+		'SLEEP',
+		'BENCHMARK',
+		'GET_LOCK',
+		'RELEASE_LOCK',
+		'RELEASE_ALL_LOCKS',
+		'IS_FREE_LOCK',
+		'IS_USED_LOCK',
+		'MASTER_POS_WAIT',
+		'SOURCE_POS_WAIT',
+		'WAIT_FOR_EXECUTED_GTID_SET',
+		'WAIT_UNTIL_SQL_THREAD_AFTER_GTIDS',
 	],
 	/** Rule 2: what combines or nests statements besides SELECT. */
 	setWords: ['UNION', 'EXCEPT', 'INTERSECT'],
@@ -53,12 +88,22 @@ interface Found extends CdrSqlViolation {
 /** The readings checked, MySQL's default first; each other one with the sql_mode that makes it. */
 const READINGS: Array<{ reading: SqlReading; when?: string }> = [
 	{ reading: { backslashEscapes: true, ansiQuotes: false } },
-	{ reading: { backslashEscapes: false, ansiQuotes: false }, when: 'when the database reads \\ in quoted text as an ordinary character (sql_mode NO_BACKSLASH_ESCAPES)' },
-	{ reading: { backslashEscapes: true, ansiQuotes: true }, when: 'when the database reads "…" as a name (sql_mode ANSI_QUOTES)' },
-	{ reading: { backslashEscapes: false, ansiQuotes: true }, when: 'when the database reads \\ as an ordinary character and "…" as a name (sql_mode NO_BACKSLASH_ESCAPES, ANSI_QUOTES)' },
+	{
+		reading: { backslashEscapes: false, ansiQuotes: false },
+		when: 'when the database reads \\ in quoted text as an ordinary character (sql_mode NO_BACKSLASH_ESCAPES)',
+	},
+	{
+		reading: { backslashEscapes: true, ansiQuotes: true },
+		when: 'when the database reads "…" as a name (sql_mode ANSI_QUOTES)',
+	},
+	{
+		reading: { backslashEscapes: false, ansiQuotes: true },
+		when: 'when the database reads \\ as an ordinary character and "…" as a name (sql_mode NO_BACKSLASH_ESCAPES, ANSI_QUOTES)',
+	},
 ];
 
-const QUOTE_FIX = "Write a quote inside quoted text as two quotes ('It''s'), not with a backslash (\\'), and close every quote.";
+const QUOTE_FIX =
+	"Write a quote inside quoted text as two quotes ('It''s'), not with a backslash (\\'), and close every quote.";
 /** The service's sql_mode is not shown: a statement must mean the same in each. */
 const READING_FIX = `The statement must read the same in every sql_mode of the database: ${QUOTE_FIX.charAt(0).toLowerCase()}${QUOTE_FIX.slice(1, -1)}; quote names with backticks, not "…".`;
 
@@ -81,7 +126,11 @@ export function findCdrSqlViolation(sql: string): CdrSqlViolation | undefined {
 		const found = violationIn(sql, reading);
 		if (!found) continue;
 		if (!when) return { rule: found.rule, problem: found.problem, fix: found.fix };
-		return { rule: found.rule, problem: `${found.problem}, ${when}`, fix: `${found.fix} ${READING_FIX}` };
+		return {
+			rule: found.rule,
+			problem: `${found.problem}, ${when}`,
+			fix: `${found.fix} ${READING_FIX}`,
+		};
 	}
 	return undefined;
 }
@@ -89,14 +138,28 @@ export function findCdrSqlViolation(sql: string): CdrSqlViolation | undefined {
 function violationIn(sql: string, reading: SqlReading): Found | undefined {
 	const lexed = lexMysql(sql, reading);
 	if ('nulAt' in lexed) {
-		return { rule: 'unreadable', at: lexed.nulAt, problem: `contains a NUL character at character ${lexed.nulAt + 1}`, fix: 'Remove the NUL character (\\0); write CHAR(0) where a value needs one.' };
+		return {
+			rule: 'unreadable',
+			at: lexed.nulAt,
+			problem: `contains a NUL character at character ${lexed.nulAt + 1}`,
+			fix: 'Remove the NUL character (\\0); write CHAR(0) where a value needs one.',
+		};
 	}
 	if ('unclosedQuote' in lexed) {
-		return { rule: 'unreadable', at: lexed.at, problem: `has a quote ${lexed.unclosedQuote} at character ${lexed.at + 1} that is never closed`, fix: QUOTE_FIX };
+		return {
+			rule: 'unreadable',
+			at: lexed.at,
+			problem: `has a quote ${lexed.unclosedQuote} at character ${lexed.at + 1} that is never closed`,
+			fix: QUOTE_FIX,
+		};
 	}
 	const tokens = lexed.tokens;
 	const structure = checkStructure(tokens, sql.length);
-	const candidates = [firstWordProblem(tokens), structure.found, checkQualifiedNames(tokens, structure.alias)];
+	const candidates = [
+		firstWordProblem(tokens),
+		structure.found,
+		checkQualifiedNames(tokens, structure.alias),
+	];
 	const found = candidates.filter((candidate): candidate is Found => candidate !== undefined);
 	found.sort((a, b) => a.at - b.at || ruleOrder(a) - ruleOrder(b));
 	return found[0];
@@ -120,15 +183,23 @@ function isKeyword(tokens: SqlToken[], index: number, value?: string): boolean {
 
 /** The next token that is not a comment. */
 function nextCode(tokens: SqlToken[], index: number): SqlToken | undefined {
-	for (let i = index + 1; i < tokens.length; i++) if (tokens[i].kind !== 'comment') return tokens[i];
+	for (let i = index + 1; i < tokens.length; i++)
+		if (tokens[i].kind !== 'comment') return tokens[i];
 	return undefined;
 }
 
-const isSymbol = (token: SqlToken | undefined, text: string) => token?.kind === 'symbol' && token.text === text;
+const isSymbol = (token: SqlToken | undefined, text: string) =>
+	token?.kind === 'symbol' && token.text === text;
 /** A word or quoted name in upper case (Unicode: the database's collation folds ı and ſ as well). */
-const nameOf = (token: SqlToken | undefined) => (token?.kind === 'name' ? token.value.toUpperCase() : token?.kind === 'word' ? token.text.toUpperCase() : undefined);
+const nameOf = (token: SqlToken | undefined) =>
+	token?.kind === 'name'
+		? token.value.toUpperCase()
+		: token?.kind === 'word'
+			? token.text.toUpperCase()
+			: undefined;
 const called = (tokens: SqlToken[], index: number) => isSymbol(nextCode(tokens, index), '(');
-const includes = (list: readonly string[], value: string | undefined) => value !== undefined && list.includes(value);
+const includes = (list: readonly string[], value: string | undefined) =>
+	value !== undefined && list.includes(value);
 
 /** Rules 2, 3 and 4, token by token: the first problem in the statement. */
 function firstWordProblem(tokens: SqlToken[]): Found | undefined {
@@ -145,13 +216,23 @@ function firstWordProblem(tokens: SqlToken[]): Found | undefined {
 }
 
 function notSelectFirst(token: SqlToken): Found {
-	return { rule: 1, at: token.at, problem: `starts with ${token.text.slice(0, 20)} instead of SELECT`, fix: `Start the statement with SELECT … FROM ${CDR_SQL_RULES.view}.` };
+	return {
+		rule: 1,
+		at: token.at,
+		problem: `starts with ${token.text.slice(0, 20)} instead of SELECT`,
+		fix: `Start the statement with SELECT … FROM ${CDR_SQL_RULES.view}.`,
+	};
 }
 
 function tokenProblem(tokens: SqlToken[], i: number): Found | undefined {
 	const token = tokens[i];
 	if (token.kind === 'comment') {
-		return { rule: 4, at: token.at, problem: `has a comment (${token.text}) ${where(token)}`, fix: 'Remove the comment: the service refuses every comment, including MySQL\'s /*! … */. Put notes in the node\'s Notes instead.' };
+		return {
+			rule: 4,
+			at: token.at,
+			problem: `has a comment (${token.text}) ${where(token)}`,
+			fix: "Remove the comment: the service refuses every comment, including MySQL's /*! … */. Put notes in the node's Notes instead.",
+		};
 	}
 	if (token.kind === 'symbol') return symbolProblem(tokens, i);
 	if (isKeyword(tokens, i)) {
@@ -164,13 +245,28 @@ function tokenProblem(tokens: SqlToken[], i: number): Found | undefined {
 function symbolProblem(tokens: SqlToken[], i: number): Found | undefined {
 	const token = tokens[i];
 	if (token.text === ';') {
-		return { rule: 2, at: token.at, problem: `has a ; ${where(token)} followed by more`, fix: 'Send one statement per Query; use a second Query node for a second statement.' };
+		return {
+			rule: 2,
+			at: token.at,
+			problem: `has a ; ${where(token)} followed by more`,
+			fix: 'Send one statement per Query; use a second Query node for a second statement.',
+		};
 	}
 	if (token.text === ':=') {
-		return { rule: 4, at: token.at, problem: `assigns with := ${where(token)}`, fix: 'Remove the assignment; compute the value in the select list (… AS name) or in a later n8n node.' };
+		return {
+			rule: 4,
+			at: token.at,
+			problem: `assigns with := ${where(token)}`,
+			fix: 'Remove the assignment; compute the value in the select list (… AS name) or in a later n8n node.',
+		};
 	}
 	if (token.text === '@' && isSymbol(nextCode(tokens, i), '@')) {
-		return { rule: 4, at: token.at, problem: `reads a service variable (@@) ${where(token)}`, fix: 'Remove the @@ variable: the service does not let statements read its settings.' };
+		return {
+			rule: 4,
+			at: token.at,
+			problem: `reads a service variable (@@) ${where(token)}`,
+			fix: 'Remove the @@ variable: the service does not let statements read its settings.',
+		};
 	}
 	return undefined;
 }
@@ -180,21 +276,49 @@ function keywordProblem(tokens: SqlToken[], i: number): Found | undefined {
 	const word = token.value;
 	if (word === 'SELECT') {
 		const inner = isSymbol(tokens[i - 1], '(');
-		return { rule: 2, at: token.at, problem: `has ${inner ? 'a subquery' : 'a second SELECT'} ${where(token)}`, fix: 'Use one SELECT: filter with WHERE on webserviceview itself, or run a second Query and combine the items in n8n (Merge, Compare Datasets).' };
+		return {
+			rule: 2,
+			at: token.at,
+			problem: `has ${inner ? 'a subquery' : 'a second SELECT'} ${where(token)}`,
+			fix: 'Use one SELECT: filter with WHERE on webserviceview itself, or run a second Query and combine the items in n8n (Merge, Compare Datasets).',
+		};
 	}
 	if (includes(CDR_SQL_RULES.setWords, word)) {
-		return { rule: 2, at: token.at, problem: `combines statements with ${word} ${where(token)}`, fix: `Run one Query per statement and combine the items in n8n (Merge); or use OR in one WHERE.` };
+		return {
+			rule: 2,
+			at: token.at,
+			problem: `combines statements with ${word} ${where(token)}`,
+			fix: `Run one Query per statement and combine the items in n8n (Merge); or use OR in one WHERE.`,
+		};
 	}
 	if (includes(CDR_SQL_RULES.subqueryWords, word)) {
-		return { rule: 2, at: token.at, problem: `has a ${word} subquery ${where(token)}`, fix: 'Read webserviceview only, with one SELECT; put lists of values in IN (…).' };
+		return {
+			rule: 2,
+			at: token.at,
+			problem: `has a ${word} subquery ${where(token)}`,
+			fix: 'Read webserviceview only, with one SELECT; put lists of values in IN (…).',
+		};
 	}
 	if (includes(CDR_SQL_RULES.writingWords, word)) {
 		const into = word === 'INTO' ? `INTO ${intoTarget(tokens, i)}`.trim() : word;
-		const fix = word === 'INTO' ? 'Remove INTO …: the rows come back as the node\'s output items.' : `Remove ${word}: cdr_query only reads.`;
+		const fix =
+			word === 'INTO'
+				? "Remove INTO …: the rows come back as the node's output items."
+				: `Remove ${word}: cdr_query only reads.`;
 		return { rule: 3, at: token.at, problem: `uses ${into} ${where(token)}`, fix };
 	}
-	if (word === 'LOCK' || (word === 'FOR' && depthAt(tokens, i) === 0 && !isKeyword(tokens, codeIndexAfter(tokens, i), 'UPDATE'))) {
-		return { rule: 4, at: token.at, problem: `asks for locks (${word} …) ${where(token)}`, fix: 'Remove the locking clause (FOR SHARE, LOCK IN SHARE MODE): like GET_LOCK(), it makes others wait.' };
+	if (
+		word === 'LOCK' ||
+		(word === 'FOR' &&
+			depthAt(tokens, i) === 0 &&
+			!isKeyword(tokens, codeIndexAfter(tokens, i), 'UPDATE'))
+	) {
+		return {
+			rule: 4,
+			at: token.at,
+			problem: `asks for locks (${word} …) ${where(token)}`,
+			fix: 'Remove the locking clause (FOR SHARE, LOCK IN SHARE MODE): like GET_LOCK(), it makes others wait.',
+		};
 	}
 	return schemaProblem(tokens, i);
 }
@@ -210,9 +334,17 @@ function intoTarget(tokens: SqlToken[], into: number): string {
 function schemaProblem(tokens: SqlToken[], i: number): Found | undefined {
 	const token = tokens[i];
 	const name = nameOf(token);
-	const [always, dotted] = [CDR_SQL_RULES.systemSchemas.slice(0, 2), CDR_SQL_RULES.systemSchemas.slice(2)];
+	const [always, dotted] = [
+		CDR_SQL_RULES.systemSchemas.slice(0, 2),
+		CDR_SQL_RULES.systemSchemas.slice(2),
+	];
 	if (includes(always, name) || (includes(dotted, name) && isSymbol(nextCode(tokens, i), '.'))) {
-		return { rule: 3, at: token.at, problem: `reads the server's schema ${token.text} ${where(token)}`, fix: `Read the calls from ${CDR_SQL_RULES.view} only.` };
+		return {
+			rule: 3,
+			at: token.at,
+			problem: `reads the server's schema ${token.text} ${where(token)}`,
+			fix: `Read the calls from ${CDR_SQL_RULES.view} only.`,
+		};
 	}
 	return undefined;
 }
@@ -223,11 +355,24 @@ function functionProblem(tokens: SqlToken[], i: number): Found | undefined {
 	const name = nameOf(token);
 	const schema = schemaProblem(tokens, i);
 	if (schema) return schema;
-	if ((token.kind === 'word' && name === 'CURRENT_USER') || (includes(CDR_SQL_RULES.serverFunctions, name) && called(tokens, i))) {
-		return { rule: 3, at: token.at, problem: `calls ${token.text}() ${where(token)}`, fix: `Remove ${token.text}(): it reads files or the server's own data, not the calls.` };
+	if (
+		(token.kind === 'word' && name === 'CURRENT_USER') ||
+		(includes(CDR_SQL_RULES.serverFunctions, name) && called(tokens, i))
+	) {
+		return {
+			rule: 3,
+			at: token.at,
+			problem: `calls ${token.text}() ${where(token)}`,
+			fix: `Remove ${token.text}(): it reads files or the server's own data, not the calls.`,
+		};
 	}
 	if (includes(CDR_SQL_RULES.timingFunctions, name) && called(tokens, i)) {
-		return { rule: 4, at: token.at, problem: `calls the timing function ${token.text}() ${where(token)}`, fix: `Remove ${token.text}(): the service refuses functions that wait or hold locks.` };
+		return {
+			rule: 4,
+			at: token.at,
+			problem: `calls the timing function ${token.text}() ${where(token)}`,
+			fix: `Remove ${token.text}(): the service refuses functions that wait or hold locks.`,
+		};
 	}
 	return undefined;
 }
@@ -243,8 +388,34 @@ function depthAt(tokens: SqlToken[], index: number): number {
 }
 
 /** Words that end the table part of FROM at depth 0. */
-const CLAUSE_WORDS = ['WHERE', 'GROUP', 'HAVING', 'ORDER', 'LIMIT', 'WINDOW', 'FOR', 'LOCK', 'INTO', 'PROCEDURE', 'UNION', 'EXCEPT', 'INTERSECT'];
-const JOIN_WORDS = ['JOIN', 'INNER', 'CROSS', 'LEFT', 'RIGHT', 'NATURAL', 'STRAIGHT_JOIN', 'OUTER', 'FULL', 'ON', 'USING'];
+const CLAUSE_WORDS = [
+	'WHERE',
+	'GROUP',
+	'HAVING',
+	'ORDER',
+	'LIMIT',
+	'WINDOW',
+	'FOR',
+	'LOCK',
+	'INTO',
+	'PROCEDURE',
+	'UNION',
+	'EXCEPT',
+	'INTERSECT',
+];
+const JOIN_WORDS = [
+	'JOIN',
+	'INNER',
+	'CROSS',
+	'LEFT',
+	'RIGHT',
+	'NATURAL',
+	'STRAIGHT_JOIN',
+	'OUTER',
+	'FULL',
+	'ON',
+	'USING',
+];
 
 /** Rule 1: FROM webserviceview, once, at depth 0, with at most an alias; FROM inside parentheses only in EXTRACT/TRIM/SUBSTRING. */
 function checkStructure(tokens: SqlToken[], end: number): { found?: Found; alias?: string } {
@@ -255,17 +426,33 @@ function checkStructure(tokens: SqlToken[], end: number): { found?: Found; alias
 		const token = tokens[i];
 		if (isSymbol(token, '(')) calls.push(nameOf(previousCode(tokens, i)) ?? '');
 		else if (isSymbol(token, ')')) calls.pop();
-		else if (isKeyword(tokens, i, 'FROM') && !includes(CDR_SQL_RULES.fromFunctions, calls[calls.length - 1])) {
+		else if (
+			isKeyword(tokens, i, 'FROM') &&
+			!includes(CDR_SQL_RULES.fromFunctions, calls[calls.length - 1])
+		) {
 			if (calls.length === 0 && from === undefined) from = i;
-			else extra = { rule: 1, at: token.at, problem: `has a second FROM ${where(token)}`, fix: `Select FROM ${CDR_SQL_RULES.view} once, with no other table.` };
+			else
+				extra = {
+					rule: 1,
+					at: token.at,
+					problem: `has a second FROM ${where(token)}`,
+					fix: `Select FROM ${CDR_SQL_RULES.view} once, with no other table.`,
+				};
 		}
 	}
 	if (from === undefined) {
-		const missing: Found = { rule: 1, at: end, problem: `has no FROM ${CDR_SQL_RULES.view}`, fix: `Select the calls FROM ${CDR_SQL_RULES.view}.` };
+		const missing: Found = {
+			rule: 1,
+			at: end,
+			problem: `has no FROM ${CDR_SQL_RULES.view}`,
+			fix: `Select the calls FROM ${CDR_SQL_RULES.view}.`,
+		};
 		return { found: extra ?? missing };
 	}
 	const table = tableReference(tokens, from);
-	const found = [table.found, extra].filter((candidate): candidate is Found => candidate !== undefined).sort((a, b) => a.at - b.at)[0];
+	const found = [table.found, extra]
+		.filter((candidate): candidate is Found => candidate !== undefined)
+		.sort((a, b) => a.at - b.at)[0];
 	return { found, alias: table.alias };
 }
 
@@ -286,31 +473,62 @@ function tableReference(tokens: SqlToken[], from: number): { found?: Found; alia
 	const fromToken = tokens[from];
 	let i = codeIndexAfter(tokens, from);
 	const table = tokens[i];
-	const tableName = table?.kind === 'word' || table?.kind === 'name' ? table.value.toLowerCase() : undefined;
-	if (tableName !== view || isSymbol(nextCode(tokens, i), '.') || isSymbol(nextCode(tokens, i), '(')) {
+	const tableName =
+		table?.kind === 'word' || table?.kind === 'name' ? table.value.toLowerCase() : undefined;
+	if (
+		tableName !== view ||
+		isSymbol(nextCode(tokens, i), '.') ||
+		isSymbol(nextCode(tokens, i), '(')
+	) {
 		const what = table ? `reads ${table.text.slice(0, 40)}` : 'names no table';
-		return { found: { rule: 1, at: (table ?? fromToken).at, problem: `${what} after FROM ${where(table ?? fromToken)}, not ${view}`, fix: `Select FROM ${view}: the service lets statements read that view only.` } };
+		return {
+			found: {
+				rule: 1,
+				at: (table ?? fromToken).at,
+				problem: `${what} after FROM ${where(table ?? fromToken)}, not ${view}`,
+				fix: `Select FROM ${view}: the service lets statements read that view only.`,
+			},
+		};
 	}
 	i = codeIndexAfter(tokens, i);
 	if (isKeyword(tokens, i, 'AS')) i = codeIndexAfter(tokens, i);
 	let alias: string | undefined;
 	const candidate = tokens[i];
-	if (candidate && (candidate.kind === 'name' || (candidate.kind === 'word' && isKeyword(tokens, i) && !isReserved(candidate.value)))) {
-		alias = candidate.kind === 'name' ? candidate.value.toLowerCase() : candidate.text.toLowerCase();
+	if (
+		candidate &&
+		(candidate.kind === 'name' ||
+			(candidate.kind === 'word' && isKeyword(tokens, i) && !isReserved(candidate.value)))
+	) {
+		alias =
+			candidate.kind === 'name' ? candidate.value.toLowerCase() : candidate.text.toLowerCase();
 		i = codeIndexAfter(tokens, i);
 	}
 	const after = tokens[i];
-	if (after === undefined || isSymbol(after, ';') || (isKeyword(tokens, i) && includes(CLAUSE_WORDS, after.value)) || after.kind === 'comment') {
+	if (
+		after === undefined ||
+		isSymbol(after, ';') ||
+		(isKeyword(tokens, i) && includes(CLAUSE_WORDS, after.value)) ||
+		after.kind === 'comment'
+	) {
 		return { alias };
 	}
-	const joined = isSymbol(after, ',') || (after.kind === 'word' && includes(JOIN_WORDS, after.value));
-	const problem = joined ? `joins another table (${after.text}) ${where(after)}` : `has ${after.text.slice(0, 20)} after FROM ${view} ${where(after)}`;
-	const fix = joined ? `Read ${view} alone: no JOIN and no second table after a comma.` : `After FROM ${view} only an alias may follow (FROM ${view} AS w), then WHERE, GROUP BY, ORDER BY or LIMIT.`;
+	const joined =
+		isSymbol(after, ',') || (after.kind === 'word' && includes(JOIN_WORDS, after.value));
+	const problem = joined
+		? `joins another table (${after.text}) ${where(after)}`
+		: `has ${after.text.slice(0, 20)} after FROM ${view} ${where(after)}`;
+	const fix = joined
+		? `Read ${view} alone: no JOIN and no second table after a comma.`
+		: `After FROM ${view} only an alias may follow (FROM ${view} AS w), then WHERE, GROUP BY, ORDER BY or LIMIT.`;
 	return { found: { rule: 1, at: after.at, problem, fix }, alias };
 }
 
 function isReserved(word: string): boolean {
-	return includes(CLAUSE_WORDS, word) || includes(JOIN_WORDS, word) || ['AS', 'USE', 'FORCE', 'IGNORE', 'PARTITION', 'TABLESAMPLE'].includes(word);
+	return (
+		includes(CLAUSE_WORDS, word) ||
+		includes(JOIN_WORDS, word) ||
+		['AS', 'USE', 'FORCE', 'IGNORE', 'PARTITION', 'TABLESAMPLE'].includes(word)
+	);
 }
 
 /** Rule 1 for `a.b`: a name may be qualified by webserviceview or its alias only; no `db.table.column`, no `db.function()`. */
@@ -326,10 +544,20 @@ function checkQualifiedNames(tokens: SqlToken[], alias: string | undefined): Fou
 		const right = code[i + 1];
 		const shown = `${qualifier}.${right?.text ?? ''}`;
 		if (isSymbol(code[i - 2], '.') || !allowed.includes(qualifier)) {
-			return { rule: 1, at: left.at, problem: `reads ${shown} ${where(left)}, outside ${CDR_SQL_RULES.view}`, fix: `Qualify columns with ${allowed.join(' or ')} only, or not at all.` };
+			return {
+				rule: 1,
+				at: left.at,
+				problem: `reads ${shown} ${where(left)}, outside ${CDR_SQL_RULES.view}`,
+				fix: `Qualify columns with ${allowed.join(' or ')} only, or not at all.`,
+			};
 		}
 		if (isSymbol(code[i + 2], '(')) {
-			return { rule: 1, at: left.at, problem: `calls ${shown}() ${where(left)}, a stored function`, fix: "Use MySQL's own functions only, unqualified." };
+			return {
+				rule: 1,
+				at: left.at,
+				problem: `calls ${shown}() ${where(left)}, a stored function`,
+				fix: "Use MySQL's own functions only, unqualified.",
+			};
 		}
 	}
 	return undefined;
@@ -340,5 +568,7 @@ export function describeCdrSqlViolation(violation: CdrSqlViolation): string {
 	if (typeof violation.rule === 'number') {
 		return `${violation.problem} — breaks rule ${violation.rule} of cdr_query: "${CDR_SQL_RULES.spec[violation.rule]}"`;
 	}
-	return violation.rule === 'size' ? violation.problem : `${violation.problem}, so it cannot be checked against the rules of cdr_query`;
+	return violation.rule === 'size'
+		? violation.problem
+		: `${violation.problem}, so it cannot be checked against the rules of cdr_query`;
 }

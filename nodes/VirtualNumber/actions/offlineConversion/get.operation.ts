@@ -11,14 +11,25 @@ import { callIdField } from '../common.descriptions';
 const NUMERIC_CALL_ID = /^\d+(\.\d+)?$/;
 
 const properties: INodeProperties[] = [
-	{ ...callIdField, description: `${callIdField.description}; numeric (digits, optionally with one decimal point)` },
+	{
+		...callIdField,
+		description: `${callIdField.description}; numeric (digits, optionally with one decimal point)`,
+	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['offlineConversion'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['offlineConversion'], operation: ['get'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
-	const callId = checks.pattern('Call ID', readCallId.call(this, checks), NUMERIC_CALL_ID, 'must be numeric (digits, optionally with one decimal point)');
+	const callId = checks.pattern(
+		'Call ID',
+		readCallId.call(this, checks),
+		NUMERIC_CALL_ID,
+		'must be numeric (digits, optionally with one decimal point)',
+	);
 	const answer = await virtualnumRequest.call(this, {
 		service: 'get_ads_offline_conversion',
 		params: { call_uuid: callId },

@@ -20,12 +20,25 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['offlineConversion'], operation: ['set'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['offlineConversion'], operation: ['set'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const callId = readCallId.call(this, checks);
-	const conversionValue = checks.numeric('Conversion Value', this.getNodeParameter('conversionValue', itemIndex, ''));
-	const answer = await sendWrite.call(this, 'set_ads_offline_conversion', { call_uuid: callId, conversion_value: conversionValue }, itemIndex);
-	return this.helpers.returnJsonArray(callIdOutput(callId, { conversion_value: conversionValue, ...resultObject(answer.result) }));
+	const conversionValue = checks.numeric(
+		'Conversion Value',
+		this.getNodeParameter('conversionValue', itemIndex, ''),
+	);
+	const answer = await sendWrite.call(
+		this,
+		'set_ads_offline_conversion',
+		{ call_uuid: callId, conversion_value: conversionValue },
+		itemIndex,
+	);
+	return this.helpers.returnJsonArray(
+		callIdOutput(callId, { conversion_value: conversionValue, ...resultObject(answer.result) }),
+	);
 };

@@ -17,11 +17,22 @@ const properties: INodeProperties[] = [
 	promptRLC,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['prompt'], operation: ['delete'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['prompt'], operation: ['delete'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const promptName = readPromptName.call(this, checks);
-	const answer = await sendWrite.call(this, 'delete_prompt', { prompt_name: promptName }, itemIndex);
-	return this.helpers.returnJsonArray({ ...writeOutput(answer, { prompt_name: promptName }), deleted: true });
+	const answer = await sendWrite.call(
+		this,
+		'delete_prompt',
+		{ prompt_name: promptName },
+		itemIndex,
+	);
+	return this.helpers.returnJsonArray({
+		...writeOutput(answer, { prompt_name: promptName }),
+		deleted: true,
+	});
 };

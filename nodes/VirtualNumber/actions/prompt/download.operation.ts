@@ -4,19 +4,29 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
 import { VIRTUALNUM_LABEL } from '../../../shared/transport/virtualnumApi';
-import { downloadFailure, promptFileOf, virtualnumDownload } from '../../../shared/transport/virtualnumDownload';
+import {
+	downloadFailure,
+	promptFileOf,
+	virtualnumDownload,
+} from '../../../shared/transport/virtualnumDownload';
 import { VN_LIMITS } from '../../limits';
 import { outputBinaryField } from '../common.descriptions';
 import { promptRLC, readPromptName } from './fields';
 
 const properties: INodeProperties[] = [promptRLC, outputBinaryField];
 
-export const description = updateDisplayOptions({ show: { resource: ['prompt'], operation: ['download'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['prompt'], operation: ['download'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const promptName = readPromptName.call(this, checks);
-	const property = checks.required('Put Output File in Field', this.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
+	const property = checks.required(
+		'Put Output File in Field',
+		this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+	);
 	const download = await virtualnumDownload.call(this, {
 		service: 'download_prompt',
 		params: { prompt_name: promptName },
@@ -24,7 +34,12 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		timeoutMs: VN_LIMITS.requestRunTimeMs,
 		statusAppended: true,
 	});
-	const context = { node: this.getNode(), serviceLabel: VIRTUALNUM_LABEL, operation: 'download_prompt', itemIndex };
+	const context = {
+		node: this.getNode(),
+		serviceLabel: VIRTUALNUM_LABEL,
+		operation: 'download_prompt',
+		itemIndex,
+	};
 	let bytes: Buffer;
 	try {
 		// n8n's own reader; the download stream stops it at the size limit.

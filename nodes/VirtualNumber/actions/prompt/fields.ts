@@ -39,7 +39,10 @@ export const promptRLC: INodeProperties = {
 };
 
 export function readPromptName(this: IExecuteFunctions, checks: InputChecks): string {
-	const name = checks.required('Voice Prompt', locatorValue.call(this, 'promptName', checks.itemIndex));
+	const name = checks.required(
+		'Voice Prompt',
+		locatorValue.call(this, 'promptName', checks.itemIndex),
+	);
 	return checks.pattern(
 		'Voice Prompt',
 		name,

@@ -10,12 +10,14 @@ export const PROMPT_NAME_PATTERN = /^[A-Za-z0-9_-]+$/;
 /** The name the service will store for an uploaded prompt (rule 1). */
 export function promptNameFromFileName(fileName: string): string {
 	const base = fileName.split('/').pop() ?? fileName;
-	return base
-		.split('.')[0]
-		.toLowerCase()
-		// The spec only says "normalized"; spaces becoming "_" keeps word breaks (the sandbox does the same).
-		.replace(/\s+/g, '_')
-		.replace(/[^a-z0-9_-]/g, '');
+	return (
+		base
+			.split('.')[0]
+			.toLowerCase()
+			// The spec only says "normalized"; spaces becoming "_" keeps word breaks (the sandbox does the same).
+			.replace(/\s+/g, '_')
+			.replace(/[^a-z0-9_-]/g, '')
+	);
 }
 
 /** MIME types of the supported prompt formats (LIMITS.promptFile.extensions), for files named without an extension. */

@@ -10,10 +10,17 @@ import { returnAllFields } from '../common.descriptions';
 
 const properties: INodeProperties[] = returnAllFields();
 
-export const description = updateDisplayOptions({ show: { resource: ['prompt'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['prompt'], operation: ['getAll'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const limit = readLimit.call(this, new InputChecks(this.getNode(), itemIndex));
-	const answer = await virtualnumRequest.call(this, { service: 'get_prompts_list', itemIndex, noResultsAsEmpty: true });
+	const answer = await virtualnumRequest.call(this, {
+		service: 'get_prompts_list',
+		itemIndex,
+		noResultsAsEmpty: true,
+	});
 	return this.helpers.returnJsonArray(resultRows(answer.result).slice(0, limit));
 };

@@ -19,7 +19,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Delete',
 				value: 'delete',
-				description: 'Delete a prompt; calls through an active IVR that uses it will fail (delete_prompt)',
+				description:
+					'Delete a prompt; calls through an active IVR that uses it will fail (delete_prompt)',
 				action: 'Delete a voice prompt',
 			},
 			{

@@ -19,14 +19,21 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['prompt'], operation: ['record'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['prompt'], operation: ['record'] } },
+	properties,
+);
 
 /** Retry On Fail would repeat it: the router refuses to run while it is on. */
 export const repeatEffect: RepeatEffect = { what: 'place the recording call again' };
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
-	const destination = checkPhone(checks, 'Phone Number', this.getNodeParameter('destination', itemIndex, ''));
+	const destination = checkPhone(
+		checks,
+		'Phone Number',
+		this.getNodeParameter('destination', itemIndex, ''),
+	);
 	const answer = await sendWrite.call(this, 'recording_studio', { destination }, itemIndex);
 	return this.helpers.returnJsonArray(writeOutput(answer, { destination }));
 };

@@ -48,10 +48,17 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['prompt'], operation: ['upload'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['prompt'], operation: ['upload'] } },
+	properties,
+);
 
 /** The name the file is sent under, and the prompt name the service will store it as. */
-function namesOf(checks: InputChecks, binary: IBinaryData, chosen: string): { fileName: string; promptName: string } {
+function namesOf(
+	checks: InputChecks,
+	binary: IBinaryData,
+	chosen: string,
+): { fileName: string; promptName: string } {
 	const original = String(binary.fileName ?? '').trim();
 	const type = promptFileType(original, binary.mimeType);
 	if (!type) {
@@ -74,10 +81,19 @@ function namesOf(checks: InputChecks, binary: IBinaryData, chosen: string): { fi
 }
 
 /** The file's bytes: sizes known from the binary's metadata are checked before the file is read, the bytes after. */
-async function fileBytes(this: IExecuteFunctions, checks: InputChecks, binary: IBinaryData, property: string): Promise<Buffer> {
+async function fileBytes(
+	this: IExecuteFunctions,
+	checks: InputChecks,
+	binary: IBinaryData,
+	property: string,
+): Promise<Buffer> {
 	const max = LIMITS.promptFile.maxBytes;
 	const tooBig = (bytes: number) =>
-		checks.fail('Input Binary Field', `the file must be at most ${max / MB} MB (${max} bytes)`, `${bytes} bytes`);
+		checks.fail(
+			'Input Binary Field',
+			`the file must be at most ${max / MB} MB (${max} bytes)`,
+			`${bytes} bytes`,
+		);
 	if (typeof binary.bytes === 'number' && binary.bytes > max) tooBig(binary.bytes);
 	const data = await this.helpers.getBinaryDataBuffer(checks.itemIndex, property);
 	if (data.length > max) tooBig(data.length);
@@ -87,7 +103,10 @@ async function fileBytes(this: IExecuteFunctions, checks: InputChecks, binary: I
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
-	const property = checks.required('Input Binary Field', this.getNodeParameter('binaryPropertyName', itemIndex, 'data'));
+	const property = checks.required(
+		'Input Binary Field',
+		this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+	);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const binary = this.helpers.assertBinaryData(itemIndex, property);
 	const { fileName, promptName } = namesOf(checks, binary, String(options.promptName ?? '').trim());
@@ -101,7 +120,9 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		sideEffect: true,
 		timeoutMs: VN_LIMITS.requestRunTimeMs,
 	});
-	const stored = String(answer.status.prompt_name ?? (answer.result as IDataObject | undefined)?.prompt_name ?? '').trim();
+	const stored = String(
+		answer.status.prompt_name ?? (answer.result as IDataObject | undefined)?.prompt_name ?? '',
+	).trim();
 	return this.helpers.returnJsonArray({
 		success: true,
 		prompt_name: stored || promptName,

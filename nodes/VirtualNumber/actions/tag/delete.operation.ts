@@ -8,11 +8,16 @@ import { runTagOperation } from './request';
 
 const properties: INodeProperties[] = [tagRLC, additionalParametersField];
 
-export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['delete'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tag'], operation: ['delete'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const tagId = readTagId.call(this, checks);
 	const echo = { tag_id: Number(tagId), deleted: true };
-	return this.helpers.returnJsonArray(await runTagOperation.call(this, checks, 'delete_tag', { tag_id: tagId }, 'write', echo));
+	return this.helpers.returnJsonArray(
+		await runTagOperation.call(this, checks, 'delete_tag', { tag_id: tagId }, 'write', echo),
+	);
 };

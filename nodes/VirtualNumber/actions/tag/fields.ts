@@ -24,7 +24,12 @@ export const tagRLC: INodeProperties = {
 			name: 'id',
 			type: 'string',
 			placeholder: 'e.g. 12',
-			validation: [{ type: 'regex', properties: { regex: '^\\d+$', errorMessage: 'A tag ID is a whole number' } }],
+			validation: [
+				{
+					type: 'regex',
+					properties: { regex: '^\\d+$', errorMessage: 'A tag ID is a whole number' },
+				},
+			],
 		},
 	],
 };
@@ -50,12 +55,25 @@ export const tagNameRLC: INodeProperties = {
 
 /** A tag name typed as text (Create, Get by Name). */
 export function nameField(description: string, placeholder: string): INodeProperties {
-	return { displayName: 'Name', name: 'name', type: 'string', required: true, default: '', placeholder, description };
+	return {
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder,
+		description,
+	};
 }
 
 export function readTagId(this: IExecuteFunctions, checks: InputChecks): string {
 	const id = checks.required('Tag', locatorValue.call(this, 'tagId', checks.itemIndex));
-	return checks.pattern('Tag', id, /^\d+$/, 'must be a tag ID (a whole number): pick the tag from the list');
+	return checks.pattern(
+		'Tag',
+		id,
+		/^\d+$/,
+		'must be a tag ID (a whole number): pick the tag from the list',
+	);
 }
 
 export function readTagName(this: IExecuteFunctions, checks: InputChecks): string {
@@ -77,7 +95,13 @@ export const additionalParametersField: INodeProperties = {
 			displayName: 'Parameter',
 			name: 'parameter',
 			values: [
-				{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. tag_color' },
+				{
+					displayName: 'Name',
+					name: 'name',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. tag_color',
+				},
 				{ displayName: 'Value', name: 'value', type: 'string', default: '' },
 			],
 		},

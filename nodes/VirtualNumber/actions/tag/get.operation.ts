@@ -7,7 +7,10 @@ import { viewTagById } from './request';
 
 const properties: INodeProperties[] = [tagRLC, additionalParametersField];
 
-export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tag'], operation: ['get'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	// A missing tag is an error (5003), not an empty list.

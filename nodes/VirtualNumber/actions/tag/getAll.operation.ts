@@ -21,12 +21,21 @@ const properties: INodeProperties[] = [
 	additionalParametersField,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tag'], operation: ['getAll'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const limit = readLimit.call(this, checks);
 	const name = String(this.getNodeParameter('nameFilter', itemIndex, '')).trim();
-	const rows = await runTagOperation.call(this, checks, 'view_tags', name ? { tag_name: name } : {}, 'list');
+	const rows = await runTagOperation.call(
+		this,
+		checks,
+		'view_tags',
+		name ? { tag_name: name } : {},
+		'list',
+	);
 	return this.helpers.returnJsonArray(rows.slice(0, limit));
 };

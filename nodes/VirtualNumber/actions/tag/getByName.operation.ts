@@ -6,12 +6,20 @@ import type { ItemOperation } from '../../../shared/router';
 import { additionalParametersField, nameField } from './fields';
 import { runTagOperation } from './request';
 
-const properties: INodeProperties[] = [nameField('Tags whose name contains this text', 'e.g. Google'), additionalParametersField];
+const properties: INodeProperties[] = [
+	nameField('Tags whose name contains this text', 'e.g. Google'),
+	additionalParametersField,
+];
 
-export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['getByName'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tag'], operation: ['getByName'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const name = checks.required('Name', this.getNodeParameter('name', itemIndex, ''));
-	return this.helpers.returnJsonArray(await runTagOperation.call(this, checks, 'view_tag_by_name', { tag_name: name }, 'list'));
+	return this.helpers.returnJsonArray(
+		await runTagOperation.call(this, checks, 'view_tag_by_name', { tag_name: name }, 'list'),
+	);
 };

@@ -8,12 +8,20 @@ import { readVirtualnum } from '../../helpers/utils';
 import { additionalParametersField } from './fields';
 import { runTagOperation } from './request';
 
-const properties: INodeProperties[] = [virtualnumLocator({ description: 'The number whose tags to get' }), additionalParametersField];
+const properties: INodeProperties[] = [
+	virtualnumLocator({ description: 'The number whose tags to get' }),
+	additionalParametersField,
+];
 
-export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['getForNumber'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tag'], operation: ['getForNumber'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const virtualnum = readVirtualnum.call(this, checks);
-	return this.helpers.returnJsonArray(await runTagOperation.call(this, checks, 'view_tags_by_virtualnum', { virtualnum }, 'list'));
+	return this.helpers.returnJsonArray(
+		await runTagOperation.call(this, checks, 'view_tags_by_virtualnum', { virtualnum }, 'list'),
+	);
 };

@@ -7,8 +7,13 @@ import { viewTagById } from './request';
 
 const properties: INodeProperties[] = [tagRLC, additionalParametersField];
 
-export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['getMembers'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tag'], operation: ['getMembers'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
-	return this.helpers.returnJsonArray(await viewTagById.call(this, itemIndex, 'get_members_by_tag_id'));
+	return this.helpers.returnJsonArray(
+		await viewTagById.call(this, itemIndex, 'get_members_by_tag_id'),
+	);
 };

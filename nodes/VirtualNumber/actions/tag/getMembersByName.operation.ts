@@ -8,10 +8,21 @@ import { runTagOperation } from './request';
 
 const properties: INodeProperties[] = [tagNameRLC, additionalParametersField];
 
-export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['getMembersByName'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tag'], operation: ['getMembersByName'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const tagName = readTagName.call(this, checks);
-	return this.helpers.returnJsonArray(await runTagOperation.call(this, checks, 'get_members_by_tag_name', { tag_name: tagName }, 'list'));
+	return this.helpers.returnJsonArray(
+		await runTagOperation.call(
+			this,
+			checks,
+			'get_members_by_tag_name',
+			{ tag_name: tagName },
+			'list',
+		),
+	);
 };

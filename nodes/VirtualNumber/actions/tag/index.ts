@@ -108,7 +108,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Remove Number by Tag Name',
 				value: 'removeMemberByName',
-				description: 'Remove a virtual number from a tag chosen by name (remove_member_from_tag_name)',
+				description:
+					'Remove a virtual number from a tag chosen by name (remove_member_from_tag_name)',
 				action: 'Remove a number from a tag by tag name',
 			},
 			{

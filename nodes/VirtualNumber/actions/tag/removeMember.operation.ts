@@ -8,9 +8,16 @@ import { readVirtualnum } from '../../helpers/utils';
 import { additionalParametersField, readTagId, tagRLC } from './fields';
 import { runTagOperation } from './request';
 
-const properties: INodeProperties[] = [tagRLC, virtualnumLocator({ description: 'The number to remove from the tag' }), additionalParametersField];
+const properties: INodeProperties[] = [
+	tagRLC,
+	virtualnumLocator({ description: 'The number to remove from the tag' }),
+	additionalParametersField,
+];
 
-export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['removeMember'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tag'], operation: ['removeMember'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
@@ -18,5 +25,7 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	const virtualnum = readVirtualnum.call(this, checks);
 	const params = { tag_id: tagId, virtualnum };
 	const echo = { tag_id: Number(tagId), virtualnum };
-	return this.helpers.returnJsonArray(await runTagOperation.call(this, checks, 'remove_member_from_tag_id', params, 'write', echo));
+	return this.helpers.returnJsonArray(
+		await runTagOperation.call(this, checks, 'remove_member_from_tag_id', params, 'write', echo),
+	);
 };

@@ -8,14 +8,30 @@ import { readVirtualnum } from '../../helpers/utils';
 import { additionalParametersField, readTagName, tagNameRLC } from './fields';
 import { runTagOperation } from './request';
 
-const properties: INodeProperties[] = [tagNameRLC, virtualnumLocator({ description: 'The number to remove from the tag' }), additionalParametersField];
+const properties: INodeProperties[] = [
+	tagNameRLC,
+	virtualnumLocator({ description: 'The number to remove from the tag' }),
+	additionalParametersField,
+];
 
-export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['removeMemberByName'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tag'], operation: ['removeMemberByName'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const tagName = readTagName.call(this, checks);
 	const virtualnum = readVirtualnum.call(this, checks);
 	const params = { tag_name: tagName, virtualnum };
-	return this.helpers.returnJsonArray(await runTagOperation.call(this, checks, 'remove_member_from_tag_name', params, 'write', params));
+	return this.helpers.returnJsonArray(
+		await runTagOperation.call(
+			this,
+			checks,
+			'remove_member_from_tag_name',
+			params,
+			'write',
+			params,
+		),
+	);
 };

@@ -20,13 +20,19 @@ const properties: INodeProperties[] = [
 	additionalParametersField,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['tag'], operation: ['rename'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tag'], operation: ['rename'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const tagId = readTagId.call(this, checks);
 	const name = checks.required('New Name', this.getNodeParameter('newName', itemIndex, ''));
 	const params = { tag_id: tagId, tag_name: name };
-	const output = await runTagOperation.call(this, checks, 'update_tag', params, 'write', { tag_id: Number(tagId), tag_name: name });
+	const output = await runTagOperation.call(this, checks, 'update_tag', params, 'write', {
+		tag_id: Number(tagId),
+		tag_name: name,
+	});
 	return this.helpers.returnJsonArray(output);
 };

@@ -36,7 +36,11 @@ export async function tagRequest(
 export async function viewTags(
 	this: RequestContext,
 	name: string,
-	options: { itemIndex?: number; service?: 'view_tags' | 'view_tag_by_name'; extra?: IDataObject } = {},
+	options: {
+		itemIndex?: number;
+		service?: 'view_tags' | 'view_tag_by_name';
+		extra?: IDataObject;
+	} = {},
 ): Promise<IDataObject[]> {
 	const answer = await tagRequest.call(
 		this,
@@ -64,11 +68,21 @@ export function additionalParameters(
 		const name = String(entry.name ?? '').trim();
 		const field = `Additional Parameters › Parameter ${index + 1} › Name`;
 		if (name === '') checks.fail(field, 'is required and cannot be empty');
-		if (RESERVED.includes(name.toLowerCase())) checks.fail(field, `"${name}" is set by the node and cannot be sent as an additional parameter`, name);
+		if (RESERVED.includes(name.toLowerCase()))
+			checks.fail(
+				field,
+				`"${name}" is set by the node and cannot be sent as an additional parameter`,
+				name,
+			);
 		if (Object.prototype.hasOwnProperty.call(own, name)) {
-			checks.fail(field, `"${name}" is already set by a field of this operation: set it there`, name);
+			checks.fail(
+				field,
+				`"${name}" is already set by a field of this operation: set it there`,
+				name,
+			);
 		}
-		if (Object.prototype.hasOwnProperty.call(extra, name)) checks.fail(field, `"${name}" is given twice`, name);
+		if (Object.prototype.hasOwnProperty.call(extra, name))
+			checks.fail(field, `"${name}" is given twice`, name);
 		extra[name] = entry.value === undefined || entry.value === null ? '' : String(entry.value);
 	}
 	return extra;
@@ -88,16 +102,25 @@ export async function runTagOperation(
 	echo: IDataObject = {},
 ): Promise<IDataObject[]> {
 	const extra = additionalParameters.call(this, checks, params);
-	const answer = await tagRequest.call(this, service, { ...extra, ...params }, {
-		itemIndex: checks.itemIndex,
-		write: kind === 'write',
-		emptyOnNoResults: kind === 'list',
-	});
+	const answer = await tagRequest.call(
+		this,
+		service,
+		{ ...extra, ...params },
+		{
+			itemIndex: checks.itemIndex,
+			write: kind === 'write',
+			emptyOnNoResults: kind === 'list',
+		},
+	);
 	return kind === 'list' ? resultRows(answer.result) : [writeOutput(answer, echo)];
 }
 
 /** A view of one tag chosen by ID (its record, its members): one item per row. */
-export async function viewTagById(this: IExecuteFunctions, itemIndex: number, service: string): Promise<IDataObject[]> {
+export async function viewTagById(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	service: string,
+): Promise<IDataObject[]> {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const tagId = readTagId.call(this, checks);
 	return await runTagOperation.call(this, checks, service, { tag_id: tagId }, 'list');

@@ -61,21 +61,30 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['user'], operation: ['create'] } },
+	properties,
+);
 
 /**
  * Retry On Fail would repeat it, and the spec does not say that the service refuses a second user
  * with the same email (7003 is only "user creation failed"): a duplicated user would get its own
  * login, permissions and personal tag. The router refuses to run while it is on.
  */
-export const repeatEffect: RepeatEffect = { what: 'create the users again (the service may not refuse a second user with the same email)' };
+export const repeatEffect: RepeatEffect = {
+	what: 'create the users again (the service may not refuse a second user with the same email)',
+};
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const email = checks.required('Email', this.getNodeParameter('email', itemIndex, ''));
 	checks.maxLength('Email', email, VN_LIMITS.userEmail.maxLength);
 	checks.pattern('Email', email, EMAIL_PATTERN, 'must be an email address, e.g. name@email.com');
-	const password = checkPassword(checks, String(this.getNodeParameter('password', itemIndex, '')), 'is required and cannot be empty');
+	const password = checkPassword(
+		checks,
+		String(this.getNodeParameter('password', itemIndex, '')),
+		'is required and cannot be empty',
+	);
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const params: IDataObject = {
 		email,
@@ -85,5 +94,7 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		user_phone_sms: checkOptionalPhone(checks, 'SMS Phone', fields.user_phone_sms),
 	};
 	const echo = { email, ...(params.user_login ? { user_login: params.user_login } : {}) };
-	return this.helpers.returnJsonArray(await sendUserWrite.call(this, itemIndex, { service: 'set_user', params, echo }));
+	return this.helpers.returnJsonArray(
+		await sendUserWrite.call(this, itemIndex, { service: 'set_user', params, echo }),
+	);
 };

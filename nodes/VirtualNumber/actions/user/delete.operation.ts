@@ -17,11 +17,17 @@ const properties: INodeProperties[] = [
 	userRLC,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['delete'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['user'], operation: ['delete'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const userId = readUserId.call(this, checks);
 	const answer = await sendWrite.call(this, 'delete_user', { user_id: userId }, itemIndex);
-	return this.helpers.returnJsonArray({ ...writeOutput(answer, { user_id: Number(userId) }), deleted: true });
+	return this.helpers.returnJsonArray({
+		...writeOutput(answer, { user_id: Number(userId) }),
+		deleted: true,
+	});
 };

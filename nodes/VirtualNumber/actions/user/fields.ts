@@ -24,17 +24,32 @@ export const userRLC: INodeProperties = {
 			name: 'id',
 			type: 'string',
 			placeholder: 'e.g. 2',
-			validation: [{ type: 'regex', properties: { regex: '^\\d+$', errorMessage: 'A user ID is a whole number' } }],
+			validation: [
+				{
+					type: 'regex',
+					properties: { regex: '^\\d+$', errorMessage: 'A user ID is a whole number' },
+				},
+			],
 		},
 	],
 };
 
 /** The user ID of a locator: a whole number (the service's codes x011/x021/x031 answer a missing one). */
-export function readUserId(this: IExecuteFunctions, checks: InputChecks, name = 'userId', required = true): string {
+export function readUserId(
+	this: IExecuteFunctions,
+	checks: InputChecks,
+	name = 'userId',
+	required = true,
+): string {
 	const value = locatorValue.call(this, name, checks.itemIndex);
 	if (value === '' && !required) return '';
 	checks.required('User', value);
-	return checks.pattern('User', value, /^\d+$/, 'must be a user ID (a whole number): pick the user from the list');
+	return checks.pattern(
+		'User',
+		value,
+		/^\d+$/,
+		'must be a user ID (a whole number): pick the user from the list',
+	);
 }
 
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

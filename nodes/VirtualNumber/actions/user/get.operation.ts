@@ -9,11 +9,18 @@ import { readUserId, userRLC, withoutPassword } from './fields';
 
 const properties: INodeProperties[] = [userRLC];
 
-export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['user'], operation: ['get'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const userId = readUserId.call(this, checks);
-	const answer = await virtualnumRequest.call(this, { service: 'get_user_by_id', params: { user_id: userId }, itemIndex });
+	const answer = await virtualnumRequest.call(this, {
+		service: 'get_user_by_id',
+		params: { user_id: userId },
+		itemIndex,
+	});
 	return this.helpers.returnJsonArray(resultRows(answer.result).map(withoutPassword));
 };

@@ -16,7 +16,12 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	{ ...userRLC, name: 'logUserId', required: false, description: 'Only the log of this user; empty for all users' },
+	{
+		...userRLC,
+		name: 'logUserId',
+		required: false,
+		description: 'Only the log of this user; empty for all users',
+	},
 	{
 		displayName: 'Start Time',
 		name: 'startTime',
@@ -34,18 +39,35 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['getAccessLog'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['user'], operation: ['getAccessLog'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const userId = readUserId.call(this, checks, 'logUserId', false);
 	const timezone = this.getTimezone();
-	const start = toOptionalDateTime(this.getNodeParameter('startTime', itemIndex, ''), timezone, 'Start Time', checks);
-	const end = toOptionalDateTime(this.getNodeParameter('endTime', itemIndex, ''), timezone, 'End Time', checks);
+	const start = toOptionalDateTime(
+		this.getNodeParameter('startTime', itemIndex, ''),
+		timezone,
+		'Start Time',
+		checks,
+	);
+	const end = toOptionalDateTime(
+		this.getNodeParameter('endTime', itemIndex, ''),
+		timezone,
+		'End Time',
+		checks,
+	);
 	checkDateOrder(checks, { start, end, startField: 'Start Time', endField: 'End Time' });
 	const answer = await virtualnumRequest.call(this, {
 		service: 'get_users_access_log',
-		params: { user_id: userId, start_time: start?.toFormat(DATE_FORMATS.virtualnum), end_time: end?.toFormat(DATE_FORMATS.virtualnum) },
+		params: {
+			user_id: userId,
+			start_time: start?.toFormat(DATE_FORMATS.virtualnum),
+			end_time: end?.toFormat(DATE_FORMATS.virtualnum),
+		},
 		itemIndex,
 		noResultsAsEmpty: true,
 	});

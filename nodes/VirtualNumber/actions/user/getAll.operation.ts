@@ -11,10 +11,19 @@ import { withoutPassword } from './fields';
 
 const properties: INodeProperties[] = returnAllFields();
 
-export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['user'], operation: ['getAll'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const limit = readLimit.call(this, new InputChecks(this.getNode(), itemIndex));
-	const answer = await virtualnumRequest.call(this, { service: 'get_users', itemIndex, noResultsAsEmpty: true });
-	return this.helpers.returnJsonArray(resultRows(answer.result).slice(0, limit).map(withoutPassword));
+	const answer = await virtualnumRequest.call(this, {
+		service: 'get_users',
+		itemIndex,
+		noResultsAsEmpty: true,
+	});
+	return this.helpers.returnJsonArray(
+		resultRows(answer.result).slice(0, limit).map(withoutPassword),
+	);
 };

@@ -19,14 +19,21 @@ const properties: INodeProperties[] = [
 		options: [
 			{ name: 'Active', value: 'active', description: 'The number is active' },
 			{ name: 'Inactive', value: 'inactive', description: 'The number is suspended' },
-			{ name: 'Released', value: 'release', description: 'The number was released from the account' },
+			{
+				name: 'Released',
+				value: 'release',
+				description: 'The number was released from the account',
+			},
 		],
 		default: [],
 		description: 'Only numbers with these statuses; none selected for all',
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['getNumbers'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['user'], operation: ['getNumbers'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);

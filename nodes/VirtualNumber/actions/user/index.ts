@@ -10,7 +10,17 @@ import * as getNumbers from './getNumbers.operation';
 import * as unassignNumber from './unassignNumber.operation';
 import * as update from './update.operation';
 
-export { assignNumber, create, deleteUser as delete, get, getAccessLog, getAll, getNumbers, unassignNumber, update };
+export {
+	assignNumber,
+	create,
+	deleteUser as delete,
+	get,
+	getAccessLog,
+	getAll,
+	getNumbers,
+	unassignNumber,
+	update,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -47,13 +57,15 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Access Log',
 				value: 'getAccessLog',
-				description: 'Get the log-ins of the users, newest first, at most 1000 rows (get_users_access_log)',
+				description:
+					'Get the log-ins of the users, newest first, at most 1000 rows (get_users_access_log)',
 				action: 'Get the users access log',
 			},
 			{
 				name: 'Get Assigned Numbers',
 				value: 'getNumbers',
-				description: 'Get the virtual numbers assigned to a user, with their status (get_ddi_by_user_id)',
+				description:
+					'Get the virtual numbers assigned to a user, with their status (get_ddi_by_user_id)',
 				action: 'Get the numbers of a user',
 			},
 			{

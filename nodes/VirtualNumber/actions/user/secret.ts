@@ -16,8 +16,14 @@ function scrubText(text: string, secrets: string[]): string {
 }
 
 /** The error as it is when it does not contain `secret`, else a copy with every occurrence masked. */
-export function withoutSecret(error: unknown, secret: string, node: INode, itemIndex: number): unknown {
-	if (secret === '' || !(error instanceof NodeApiError || error instanceof NodeOperationError)) return error;
+export function withoutSecret(
+	error: unknown,
+	secret: string,
+	node: INode,
+	itemIndex: number,
+): unknown {
+	if (secret === '' || !(error instanceof NodeApiError || error instanceof NodeOperationError))
+		return error;
 	// The secret as it appears raw and inside JSON text (quotes and backslashes escaped).
 	const secrets = [...new Set([secret, JSON.stringify(secret).slice(1, -1)])];
 	const seen = JSON.stringify({
@@ -30,7 +36,10 @@ export function withoutSecret(error: unknown, secret: string, node: INode, itemI
 	if (!secrets.some((s) => seen.includes(s))) return error;
 	const message = scrubText(error.message, secrets);
 	const description = scrubText(String(error.description ?? ''), secrets);
-	const data = error.context.data === undefined ? undefined : (JSON.parse(scrubText(JSON.stringify(error.context.data), secrets)) as IDataObject);
+	const data =
+		error.context.data === undefined
+			? undefined
+			: (JSON.parse(scrubText(JSON.stringify(error.context.data), secrets)) as IDataObject);
 	const clean =
 		error instanceof NodeApiError
 			? new NodeApiError(node, { message } as JsonObject, {

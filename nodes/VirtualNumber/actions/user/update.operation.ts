@@ -62,26 +62,42 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['user'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['user'], operation: ['update'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const userId = readUserId.call(this, checks);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const params: IDataObject = { user_id: userId };
-	if (fields.user_login !== undefined) params.user_login = checks.required('Login Name', fields.user_login);
+	if (fields.user_login !== undefined)
+		params.user_login = checks.required('Login Name', fields.user_login);
 	if (fields.password !== undefined) {
-		params.password = checkPassword(checks, String(fields.password), 'is empty: remove the field to keep the current password');
+		params.password = checkPassword(
+			checks,
+			String(fields.password),
+			'is empty: remove the field to keep the current password',
+		);
 	}
 	if (fields.user_phone !== undefined) {
-		params.user_phone = checkPhone(checks, 'Phone', fields.user_phone, { minDigits: VN_LIMITS.userPhone.minLength });
+		params.user_phone = checkPhone(checks, 'Phone', fields.user_phone, {
+			minDigits: VN_LIMITS.userPhone.minLength,
+		});
 	}
 	if (fields.user_phone_sms !== undefined) {
 		params.user_phone_sms = checkPhone(checks, 'SMS Phone', fields.user_phone_sms);
 	}
-	if (fields.user_status !== undefined) params.user_status = checks.integerInRange('Status', fields.user_status, 0, 1);
+	if (fields.user_status !== undefined)
+		params.user_status = checks.integerInRange('Status', fields.user_status, 0, 1);
 	const changed = Object.keys(params).filter((key) => key !== 'user_id');
 	if (changed.length === 0) checks.fail('Update Fields', 'add at least one field to update');
-	const echo = { user_id: Number(userId), updated_fields: changed.map((key) => (key === 'password' ? 'password (not shown)' : key)) };
-	return this.helpers.returnJsonArray(await sendUserWrite.call(this, itemIndex, { service: 'update_user', params, echo }));
+	const echo = {
+		user_id: Number(userId),
+		updated_fields: changed.map((key) => (key === 'password' ? 'password (not shown)' : key)),
+	};
+	return this.helpers.returnJsonArray(
+		await sendUserWrite.call(this, itemIndex, { service: 'update_user', params, echo }),
+	);
 };

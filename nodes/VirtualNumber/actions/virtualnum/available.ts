@@ -10,8 +10,19 @@ export async function getAvailableVirtualnums(
 	params: { amount: number; prefix?: string; virtualnum?: string },
 	itemIndex?: number,
 ): Promise<IDataObject[]> {
-	const answer = await virtualnumRequest.call(this, { service: 'get_available_virtualnum', params, itemIndex, noResultsAsEmpty: true });
+	const answer = await virtualnumRequest.call(this, {
+		service: 'get_available_virtualnum',
+		params,
+		itemIndex,
+		noResultsAsEmpty: true,
+	});
 	const result = answer.result;
-	const list: unknown[] = Array.isArray(result) ? result : result === undefined || result === null ? [] : [result];
-	return list.map((row) => (row !== null && typeof row === 'object' ? (row as IDataObject) : { virtualnum: String(row) }));
+	const list: unknown[] = Array.isArray(result)
+		? result
+		: result === undefined || result === null
+			? []
+			: [result];
+	return list.map((row) =>
+		row !== null && typeof row === 'object' ? (row as IDataObject) : { virtualnum: String(row) },
+	);
 }

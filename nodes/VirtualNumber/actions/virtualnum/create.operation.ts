@@ -22,8 +22,16 @@ const properties: INodeProperties[] = [
 		name: 'allocation',
 		type: 'options',
 		options: [
-			{ name: 'Next Available', value: 'auto', description: 'The service picks a free number, optionally by prefix' },
-			{ name: 'Specific Number', value: 'specific', description: 'A number from the pool of available numbers' },
+			{
+				name: 'Next Available',
+				value: 'auto',
+				description: 'The service picks a free number, optionally by prefix',
+			},
+			{
+				name: 'Specific Number',
+				value: 'specific',
+				description: 'A number from the pool of available numbers',
+			},
 		],
 		default: 'auto',
 		description: 'Which number to allocate. Allocation may change the rates of the account.',
@@ -53,10 +61,15 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['virtualnum'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['virtualnum'], operation: ['create'] } },
+	properties,
+);
 
 /** Retry On Fail would repeat it: the router refuses to run while it is on. */
-export const repeatEffect: RepeatEffect = { what: 'allocate another number (and the account may be charged for it)' };
+export const repeatEffect: RepeatEffect = {
+	what: 'allocate another number (and the account may be charged for it)',
+};
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
@@ -65,11 +78,18 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		checks.required('Description', this.getNodeParameter('description', itemIndex, '')),
 		VN_LIMITS.description.maxLength,
 	);
-	const destinations = destinationList(checks, 'Destination Phones', this.getNodeParameter('callDestinationPhone', itemIndex, ''));
+	const destinations = destinationList(
+		checks,
+		'Destination Phones',
+		this.getNodeParameter('callDestinationPhone', itemIndex, ''),
+	);
 	const params: IDataObject = {
 		description: descriptionText,
 		call_destination_phone: destinations,
-		...settingsToParams(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject, checks),
+		...settingsToParams(
+			this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject,
+			checks,
+		),
 	};
 	const allocation = this.getNodeParameter('allocation', itemIndex, 'auto') as string;
 	if (allocation === 'specific') {

@@ -10,7 +10,10 @@ const properties: INodeProperties[] = [
 	virtualnumLocator({ description: 'The number to read (active or suspended)' }),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['virtualnum'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['virtualnum'], operation: ['get'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);

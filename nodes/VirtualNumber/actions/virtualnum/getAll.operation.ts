@@ -1,10 +1,20 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { getAllVirtualnums, getVirtualnumPage, resultRows, type VirtualnumStatus } from '../../../shared/virtualnums';
+import {
+	getAllVirtualnums,
+	getVirtualnumPage,
+	resultRows,
+	type VirtualnumStatus,
+} from '../../../shared/virtualnums';
 import { readLimit } from '../../helpers/utils';
 import { VN_LIMITS } from '../../limits';
 import { returnAllFields } from '../common.descriptions';
@@ -38,8 +48,16 @@ const properties: INodeProperties[] = [
 		name: 'filterBy',
 		type: 'options',
 		options: [
-			{ name: 'None', value: 'none', description: 'All numbers of the chosen status, page by page' },
-			{ name: 'By Field Value', value: 'field', description: 'Numbers whose field matches a value' },
+			{
+				name: 'None',
+				value: 'none',
+				description: 'All numbers of the chosen status, page by page',
+			},
+			{
+				name: 'By Field Value',
+				value: 'field',
+				description: 'Numbers whose field matches a value',
+			},
 		],
 		default: 'none',
 	},
@@ -69,7 +87,11 @@ const properties: INodeProperties[] = [
 			{ name: 'Equals', value: 'EQ' },
 			{ name: 'Greater Than', value: 'GT' },
 			{ name: 'Less Than', value: 'LT' },
-			{ name: 'Like', value: 'LIKE', description: 'Pattern match: % stands for any text, _ for one character' },
+			{
+				name: 'Like',
+				value: 'LIKE',
+				description: 'Pattern match: % stands for any text, _ for one character',
+			},
 			{ name: 'Not Equals', value: 'NE' },
 		],
 		default: 'EQ',
@@ -100,7 +122,10 @@ const properties: INodeProperties[] = [
 	...returnAllFields(GET_MANY_LIMIT),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['virtualnum'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['virtualnum'], operation: ['getAll'] } },
+	properties,
+);
 
 function statusesOf(status: string): VirtualnumStatus[] {
 	return status === 'any' ? ['active', 'suspended'] : [status as VirtualnumStatus];
@@ -112,10 +137,24 @@ function hasStatus(row: IDataObject, statuses: VirtualnumStatus[]): boolean {
 }
 
 /** Filtered: the service returns every match of any status at once, ignoring status, page and limit; applied here instead. */
-async function filtered(this: IExecuteFunctions, checks: InputChecks, statuses: VirtualnumStatus[], limit: number): Promise<IDataObject[]> {
+async function filtered(
+	this: IExecuteFunctions,
+	checks: InputChecks,
+	statuses: VirtualnumStatus[],
+	limit: number,
+): Promise<IDataObject[]> {
 	const itemIndex = checks.itemIndex;
-	const field = checks.pattern('Field', checks.required('Field', this.getNodeParameter('filterField', itemIndex, '')), /^[a-z0-9_]+$/i, 'must be the name of a field of the number record');
-	const operator = checks.oneOf('Operator', String(this.getNodeParameter('filterOperator', itemIndex, 'EQ')).toUpperCase(), OPERATORS);
+	const field = checks.pattern(
+		'Field',
+		checks.required('Field', this.getNodeParameter('filterField', itemIndex, '')),
+		/^[a-z0-9_]+$/i,
+		'must be the name of a field of the number record',
+	);
+	const operator = checks.oneOf(
+		'Operator',
+		String(this.getNodeParameter('filterOperator', itemIndex, 'EQ')).toUpperCase(),
+		OPERATORS,
+	);
 	const value = checks.required('Value', this.getNodeParameter('filterValue', itemIndex, ''));
 	const answer = await virtualnumRequest.call(this, {
 		service: 'get_virtualnum',
@@ -129,7 +168,12 @@ async function filtered(this: IExecuteFunctions, checks: InputChecks, statuses: 
 }
 
 /** Unfiltered: each status in turn, every page (Return All) or the first page of what is still wanted. */
-async function byStatus(this: IExecuteFunctions, itemIndex: number, statuses: VirtualnumStatus[], limit: number): Promise<IDataObject[]> {
+async function byStatus(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	statuses: VirtualnumStatus[],
+	limit: number,
+): Promise<IDataObject[]> {
 	const numbers: IDataObject[] = [];
 	for (const status of statuses) {
 		const wanted = limit - numbers.length;
@@ -146,7 +190,11 @@ async function byStatus(this: IExecuteFunctions, itemIndex: number, statuses: Vi
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const filterBy = this.getNodeParameter('filterBy', itemIndex, 'none') as string;
-	const status = checks.oneOf('Status', String(this.getNodeParameter('status', itemIndex, 'active')), ['active', 'suspended', 'any']);
+	const status = checks.oneOf(
+		'Status',
+		String(this.getNodeParameter('status', itemIndex, 'active')),
+		['active', 'suspended', 'any'],
+	);
 	const limit = readLimit.call(this, checks, GET_MANY_LIMIT);
 	const numbers =
 		filterBy === 'field'

@@ -42,21 +42,37 @@ const properties: INodeProperties[] = [
 		displayName: 'Amount',
 		name: 'amount',
 		type: 'number',
-		typeOptions: { minValue: VN_LIMITS.availableAmount.min, maxValue: VN_LIMITS.availableAmount.max },
+		typeOptions: {
+			minValue: VN_LIMITS.availableAmount.min,
+			maxValue: VN_LIMITS.availableAmount.max,
+		},
 		default: 5, // the service's default (VN_LIMITS.availableAmount)
 		description: `How many available numbers to return, ${VN_LIMITS.availableAmount.min}-${VN_LIMITS.availableAmount.max}. Nothing is allocated: use Create to take one.`,
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['virtualnum'], operation: ['getAvailable'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['virtualnum'], operation: ['getAvailable'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const searchBy = this.getNodeParameter('searchBy', itemIndex, 'none') as string;
-	const amount = checks.integerInRange('Amount', this.getNodeParameter('amount', itemIndex, VN_LIMITS.availableAmount.default), VN_LIMITS.availableAmount.min, VN_LIMITS.availableAmount.max);
+	const amount = checks.integerInRange(
+		'Amount',
+		this.getNodeParameter('amount', itemIndex, VN_LIMITS.availableAmount.default),
+		VN_LIMITS.availableAmount.min,
+		VN_LIMITS.availableAmount.max,
+	);
 	const params: { amount: number; prefix?: string; virtualnum?: string } = { amount };
-	if (searchBy === 'prefix') params.prefix = checks.digits('Prefix', this.getNodeParameter('prefix', itemIndex, ''));
-	if (searchBy === 'part') params.virtualnum = checks.digits('Part of Number', this.getNodeParameter('part', itemIndex, ''));
+	if (searchBy === 'prefix')
+		params.prefix = checks.digits('Prefix', this.getNodeParameter('prefix', itemIndex, ''));
+	if (searchBy === 'part')
+		params.virtualnum = checks.digits(
+			'Part of Number',
+			this.getNodeParameter('part', itemIndex, ''),
+		);
 	// No available number (with that prefix or part): no items.
 	return this.helpers.returnJsonArray(await getAvailableVirtualnums.call(this, params, itemIndex));
 };

@@ -17,7 +17,10 @@ const properties: INodeProperties[] = [
 	virtualnumLocator({ description: 'The number to release' }),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['virtualnum'], operation: ['release'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['virtualnum'], operation: ['release'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);

@@ -19,11 +19,18 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['virtualnum'], operation: ['restore'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['virtualnum'], operation: ['restore'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
-	const virtualnum = checkVirtualnum(checks, 'Number to Restore', this.getNodeParameter('numberToRestore', itemIndex, ''));
+	const virtualnum = checkVirtualnum(
+		checks,
+		'Number to Restore',
+		this.getNodeParameter('numberToRestore', itemIndex, ''),
+	);
 	const answer = await sendWrite.call(this, 'restore_virtualnum', { virtualnum }, itemIndex);
 	const result = resultObject(answer.result);
 	return this.helpers.returnJsonArray({ virtualnum, restored: true, ...result });

@@ -9,7 +9,15 @@ import { LIMITS, type InputChecks } from '../../../shared/checks';
 import { VN_LIMITS } from '../../limits';
 import { checkPhoneList } from '../../../shared/phones';
 
-export const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
+export const DAYS = [
+	'sunday',
+	'monday',
+	'tuesday',
+	'wednesday',
+	'thursday',
+	'friday',
+	'saturday',
+] as const;
 
 /** Week order, Sunday first, as the service counts the hours. */
 const DAY_OPTIONS: INodePropertyOptions[] = DAYS.map((day) => ({
@@ -18,16 +26,22 @@ const DAY_OPTIONS: INodePropertyOptions[] = DAYS.map((day) => ({
 }));
 
 const pad = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
-const FROM_HOURS: INodePropertyOptions[] = Array.from({ length: 24 }, (_, hour) => ({ name: pad(hour), value: hour }));
+const FROM_HOURS: INodePropertyOptions[] = Array.from({ length: 24 }, (_, hour) => ({
+	name: pad(hour),
+	value: hour,
+}));
 const TO_HOURS: INodePropertyOptions[] = Array.from({ length: 24 }, (_, index) => ({
 	name: index === 23 ? '24:00 (End of Day)' : pad(index + 1),
 	value: index + 1,
 }));
 
-const PRIVATE_FIELD_OPTIONS: INodePropertyOptions[] = Array.from({ length: VN_LIMITS.privateField.count }, (_, index) => ({
-	name: `Private Field ${index + 1}`,
-	value: `private_field${index + 1}`,
-}));
+const PRIVATE_FIELD_OPTIONS: INodePropertyOptions[] = Array.from(
+	{ length: VN_LIMITS.privateField.count },
+	(_, index) => ({
+		name: `Private Field ${index + 1}`,
+		value: `private_field${index + 1}`,
+	}),
+);
 
 const WORKING_HOURS_LAYOUT =
 	"one character per hour of the week, starting Sunday 00:00-01:00 and ending Saturday 23:00-24:00, '1' open and '0' closed";
@@ -61,7 +75,8 @@ const settingFields: INodeProperties[] = [
 			{ name: 'Blocked (Account Setting 2)', value: 2 },
 		],
 		default: 0,
-		description: 'Whether callbacks are blocked; the two blocked values act as defined in the account settings',
+		description:
+			'Whether callbacks are blocked; the two blocked values act as defined in the account settings',
 	},
 	{
 		displayName: 'Callback URL',
@@ -100,9 +115,21 @@ const settingFields: INodeProperties[] = [
 		name: 'dialOption',
 		type: 'options',
 		options: [
-			{ name: 'Call Router', value: 3, description: 'Route the call through the IVR (call router)' },
-			{ name: 'Sequential', value: 2, description: 'Ring the destination phones one after the other (hunt)' },
-			{ name: 'Simultaneous', value: 1, description: 'Ring all destination phones at once (the default)' },
+			{
+				name: 'Call Router',
+				value: 3,
+				description: 'Route the call through the IVR (call router)',
+			},
+			{
+				name: 'Sequential',
+				value: 2,
+				description: 'Ring the destination phones one after the other (hunt)',
+			},
+			{
+				name: 'Simultaneous',
+				value: 1,
+				description: 'Ring all destination phones at once (the default)',
+			},
 		],
 		default: 1,
 		description: 'How the destination phones are rung',
@@ -111,7 +138,10 @@ const settingFields: INodeProperties[] = [
 		displayName: 'Dial Timeout (Seconds)',
 		name: 'dialTimeoutInSec',
 		type: 'number',
-		typeOptions: { minValue: VN_LIMITS.dialTimeoutInSec.min, maxValue: VN_LIMITS.dialTimeoutInSec.max },
+		typeOptions: {
+			minValue: VN_LIMITS.dialTimeoutInSec.min,
+			maxValue: VN_LIMITS.dialTimeoutInSec.max,
+		},
 		default: 30,
 		description: `How long a destination rings, ${VN_LIMITS.dialTimeoutInSec.min}-${VN_LIMITS.dialTimeoutInSec.max} seconds. Without it the account's setting applies.`,
 	},
@@ -184,13 +214,17 @@ const settingFields: INodeProperties[] = [
 			{ name: 'Caller', value: 1 },
 		],
 		default: 1,
-		description: 'Who hears that the call is recorded; applies only while recording is on (Recording Percentage above 0)',
+		description:
+			'Who hears that the call is recorded; applies only while recording is on (Recording Percentage above 0)',
 	},
 	{
 		displayName: 'Recording Percentage',
 		name: 'recordPercentage',
 		type: 'number',
-		typeOptions: { minValue: VN_LIMITS.recordPercentage.min, maxValue: VN_LIMITS.recordPercentage.max },
+		typeOptions: {
+			minValue: VN_LIMITS.recordPercentage.min,
+			maxValue: VN_LIMITS.recordPercentage.max,
+		},
 		default: 100,
 		description: 'Share of the calls that are recorded, 0-100; 0 turns recording off',
 	},
@@ -290,7 +324,11 @@ export const requiredDescriptionField: INodeProperties = { ...descriptionField, 
 export const requiredDestinationField: INodeProperties = { ...destinationField, required: true };
 
 /** The 168-character pattern of a set of opening periods. */
-export function buildWorkingHours(periods: IDataObject[], checks: InputChecks, field = 'Working Hours'): string {
+export function buildWorkingHours(
+	periods: IDataObject[],
+	checks: InputChecks,
+	field = 'Working Hours',
+): string {
 	const hours: string[] = new Array(VN_LIMITS.workingHours.length).fill('0');
 	if (periods.length === 0) checks.fail(field, 'needs at least one opening period');
 	periods.forEach((period, index) => {
@@ -299,12 +337,18 @@ export function buildWorkingHours(periods: IDataObject[], checks: InputChecks, f
 		if (days.length === 0) checks.fail(label, 'needs at least one day');
 		const from = checks.integerInRange(`${label}: From`, period.from, 0, 23);
 		const to = checks.integerInRange(`${label}: To`, period.to, 1, 24);
-		if (from === to) checks.fail(label, 'opens and closes at the same hour; use 00:00 to 24:00 for a whole day', `${pad(from)}-${pad(to)}`);
+		if (from === to)
+			checks.fail(
+				label,
+				'opens and closes at the same hour; use 00:00 to 24:00 for a whole day',
+				`${pad(from)}-${pad(to)}`,
+			);
 		for (const day of days) {
 			const dayIndex = DAYS.indexOf(day as (typeof DAYS)[number]);
 			if (dayIndex < 0) checks.fail(`${label}: Days`, `must be one of ${DAYS.join(', ')}`, day);
 			const open = (start: number, end: number) => {
-				for (let hour = start; hour < end; hour++) hours[hour % VN_LIMITS.workingHours.length] = '1';
+				for (let hour = start; hour < end; hour++)
+					hours[hour % VN_LIMITS.workingHours.length] = '1';
 			};
 			const base = dayIndex * 24;
 			if (to > from) open(base + from, base + to);
@@ -344,11 +388,18 @@ const PARAM_NAMES: Record<string, string> = {
 };
 
 function displayNameOf(name: string): string {
-	return [...settingFields, descriptionField, destinationField].find((field) => field.name === name)?.displayName ?? name;
+	return (
+		[...settingFields, descriptionField, destinationField].find((field) => field.name === name)
+			?.displayName ?? name
+	);
 }
 
 /** Settings that hold phone numbers (comma separated), sent as digits. */
-const PHONE_LIST_SETTINGS = ['callDestinationPhone', 'outOfTimeDestinationPhone', 'smsDestinationPhone'];
+const PHONE_LIST_SETTINGS = [
+	'callDestinationPhone',
+	'outOfTimeDestinationPhone',
+	'smsDestinationPhone',
+];
 
 /**
  * Destination phones as the service gets them: each number as digits (a speed dial *1234 as it
@@ -360,17 +411,34 @@ export function destinationList(checks: InputChecks, field: string, value: unkno
 }
 
 /** One plain setting (not the private fields or the working hours) as the service's value; undefined when not sent. */
-function settingValue(checks: InputChecks, name: string, raw: unknown): string | number | undefined {
+function settingValue(
+	checks: InputChecks,
+	name: string,
+	raw: unknown,
+): string | number | undefined {
 	const label = displayNameOf(name);
 	if (PARAM_NAMES[name] === undefined) checks.fail(name, 'is not a setting of a virtual number');
 	const allowed = CHOICES[name];
 	if (allowed) {
 		const value = Number(raw);
-		if (!allowed.includes(value)) checks.fail(label, `must be one of the listed choices (${allowed.join(', ')})`, raw);
+		if (!allowed.includes(value))
+			checks.fail(label, `must be one of the listed choices (${allowed.join(', ')})`, raw);
 		return value;
 	}
-	if (name === 'dialTimeoutInSec') return checks.integerInRange(label, raw, VN_LIMITS.dialTimeoutInSec.min, VN_LIMITS.dialTimeoutInSec.max);
-	if (name === 'recordPercentage') return checks.integerInRange(label, raw, VN_LIMITS.recordPercentage.min, VN_LIMITS.recordPercentage.max);
+	if (name === 'dialTimeoutInSec')
+		return checks.integerInRange(
+			label,
+			raw,
+			VN_LIMITS.dialTimeoutInSec.min,
+			VN_LIMITS.dialTimeoutInSec.max,
+		);
+	if (name === 'recordPercentage')
+		return checks.integerInRange(
+			label,
+			raw,
+			VN_LIMITS.recordPercentage.min,
+			VN_LIMITS.recordPercentage.max,
+		);
 	const text = String(raw ?? '').trim();
 	if (text === '') return undefined;
 	if (name === 'description') checks.maxLength(label, text, VN_LIMITS.description.maxLength);
@@ -385,7 +453,11 @@ function privateFieldParams(checks: InputChecks, entries: IDataObject[]): IDataO
 	for (const entry of entries) {
 		const name = String(entry.name ?? '');
 		const label = PRIVATE_FIELD_OPTIONS.find((option) => option.value === name)?.name ?? name;
-		checks.oneOf('Private Fields: Field', name, PRIVATE_FIELD_OPTIONS.map((option) => String(option.value)));
+		checks.oneOf(
+			'Private Fields: Field',
+			name,
+			PRIVATE_FIELD_OPTIONS.map((option) => String(option.value)),
+		);
 		if (seen.has(name)) checks.fail(`Private Fields: ${label}`, 'is set twice');
 		seen.add(name);
 		const value = String(entry.value ?? '');
@@ -402,8 +474,10 @@ function workingHoursParam(checks: InputChecks, fields: IDataObject): string | u
 	if (periods.length > 0 && pattern.trim() !== '') {
 		checks.fail('Working Hours', 'and Working Hours Pattern cannot both be set: use one of them');
 	}
-	if (fields.workingHours !== undefined && pattern.trim() === '') return buildWorkingHours(periods, checks);
-	if (fields.workingHoursPattern !== undefined) return checks.exactLength('Working Hours Pattern', pattern, VN_LIMITS.workingHours.length);
+	if (fields.workingHours !== undefined && pattern.trim() === '')
+		return buildWorkingHours(periods, checks);
+	if (fields.workingHoursPattern !== undefined)
+		return checks.exactLength('Working Hours Pattern', pattern, VN_LIMITS.workingHours.length);
 	return undefined;
 }
 
@@ -420,7 +494,13 @@ export function settingsToParams(fields: IDataObject, checks: InputChecks): IDat
 		const value = settingValue(checks, name, raw);
 		if (value !== undefined) params[PARAM_NAMES[name]] = value;
 	}
-	Object.assign(params, privateFieldParams(checks, ((fields.privateFields as IDataObject | undefined)?.field ?? []) as IDataObject[]));
+	Object.assign(
+		params,
+		privateFieldParams(
+			checks,
+			((fields.privateFields as IDataObject | undefined)?.field ?? []) as IDataObject[],
+		),
+	);
 	const workingHours = workingHoursParam(checks, fields);
 	if (workingHours !== undefined) params.working_hours = workingHours;
 	return params;

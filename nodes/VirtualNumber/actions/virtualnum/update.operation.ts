@@ -21,7 +21,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['virtualnum'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['virtualnum'], operation: ['update'] } },
+	properties,
+);
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
@@ -31,5 +34,7 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	if (Object.keys(changes).length === 0) {
 		checks.fail('Update Fields', 'has nothing to change: add at least one field with a value');
 	}
-	return this.helpers.returnJsonArray(await updateVirtualnum.call(this, virtualnum, changes, { itemIndex }));
+	return this.helpers.returnJsonArray(
+		await updateVirtualnum.call(this, virtualnum, changes, { itemIndex }),
+	);
 };

@@ -8,10 +8,17 @@ import { describe, test } from 'node:test';
 
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
-import { runWorkflow } from '../../../harness/engine.mts';
+import { runWorkflow } from '../../../../dev/harness/engine.mts';
 import { sendRequest, type FailureContext } from '../../../../nodes/shared/transport/http.ts';
 
-const node = { id: '1', name: 'Node', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
+const node = {
+	id: '1',
+	name: 'Node',
+	type: 'x',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+} as INode;
 const failingWith = (error: unknown) =>
 	({
 		helpers: {
@@ -22,28 +29,54 @@ const failingWith = (error: unknown) =>
 	}) as unknown as IExecuteFunctions;
 
 const send = async (error: unknown, sideEffect: boolean) => {
-	const context: FailureContext = { node, serviceLabel: 'Virtual Number', operation: 'create_virtualnum_call', sideEffect };
+	const context: FailureContext = {
+		node,
+		serviceLabel: 'Virtual Number',
+		operation: 'create_virtualnum_call',
+		sideEffect,
+	};
 	try {
-		await sendRequest.call(failingWith(error), 'virtualnumApi', { url: 'http://127.0.0.1:9/api/', method: 'POST', timeout: 2000 }, context);
+		await sendRequest.call(
+			failingWith(error),
+			'virtualnumApi',
+			{ url: 'http://127.0.0.1:9/api/', method: 'POST', timeout: 2000 },
+			context,
+		);
 	} catch (failure) {
-		return failure as Error & { description?: string; context?: { data?: Record<string, unknown> } };
+		return failure as Error & {
+			description?: string;
+			context?: { data?: Record<string, unknown> };
+		};
 	}
 	throw new Error('sendRequest should have failed');
 };
 
 /** The shape n8n-workflow 1.x gives: the axios code only in httpCode, its own message. */
-const n8n1 = (httpCode: string, message: string) => Object.assign(new Error(message), { name: 'NodeApiError', httpCode, description: null });
+const n8n1 = (httpCode: string, message: string) =>
+	Object.assign(new Error(message), { name: 'NodeApiError', httpCode, description: null });
 
 describe('network failures, n8n 1.x and 2.x shapes', () => {
 	const refused: Array<[string, unknown]> = [
-		['n8n 2.x (code)', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' })],
-		['n8n 2.x (cause.code)', Object.assign(new Error('Request failed'), { cause: { code: 'ECONNREFUSED' } })],
-		['n8n 1.x (httpCode)', n8n1('ECONNREFUSED', 'The service refused the connection - perhaps it is offline')],
+		[
+			'n8n 2.x (code)',
+			Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }),
+		],
+		[
+			'n8n 2.x (cause.code)',
+			Object.assign(new Error('Request failed'), { cause: { code: 'ECONNREFUSED' } }),
+		],
+		[
+			'n8n 1.x (httpCode)',
+			n8n1('ECONNREFUSED', 'The service refused the connection - perhaps it is offline'),
+		],
 	];
 	for (const [shape, error] of refused) {
 		test(`a refused connection on a send (${shape}) never reached the service: it does not say "may have been carried out"`, async () => {
 			const failure = await send(error, true);
-			assert.match(failure.message, /Could not reach the Virtual Number service at http:\/\/127\.0\.0\.1:9: the connection was refused/);
+			assert.match(
+				failure.message,
+				/Could not reach the Virtual Number service at http:\/\/127\.0\.0\.1:9: the connection was refused/,
+			);
 			assert.doesNotMatch(String(failure.description), /may have been carried out/);
 			assert.match(String(failure.description), /Check the credential's Base URL/);
 			assert.equal(failure.context?.data?.networkCode, 'ECONNREFUSED');
@@ -53,7 +86,13 @@ describe('network failures, n8n 1.x and 2.x shapes', () => {
 	const timeouts: Array<[string, unknown]> = [
 		['n8n 2.x', Object.assign(new Error('timeout of 2000ms exceeded'), { code: 'ECONNABORTED' })],
 		['n8n 1.x', n8n1('ECONNABORTED', 'The connection was aborted, perhaps the server is offline')],
-		['n8n 1.x, ETIMEDOUT', n8n1('ETIMEDOUT', 'The connection timed out, consider setting the Retry on Fail option in the node settings')],
+		[
+			'n8n 1.x, ETIMEDOUT',
+			n8n1(
+				'ETIMEDOUT',
+				'The connection timed out, consider setting the Retry on Fail option in the node settings',
+			),
+		],
 	];
 	for (const [shape, error] of timeouts) {
 		test(`a timeout (${shape}) is told as one, and on a send says it may have been carried out`, async () => {
@@ -71,7 +110,18 @@ describe('network failures, n8n 1.x and 2.x shapes', () => {
 
 	test('through the node (n8n 2.40): Click to Call against a closed port says nothing was carried out', async () => {
 		const result = await runWorkflow({
-			nodes: [{ name: 'Node', type: 'virtualNumber', parameters: { resource: 'call', operation: 'clickToCall', virtualnum: { __rl: true, mode: 'id', value: '0722000100' }, destination: '0501234567' } }],
+			nodes: [
+				{
+					name: 'Node',
+					type: 'virtualNumber',
+					parameters: {
+						resource: 'call',
+						operation: 'clickToCall',
+						virtualnum: { __rl: true, mode: 'id', value: '0722000100' },
+						destination: '0501234567',
+					},
+				},
+			],
 			credentials: { virtualnumApi: { baseUrl: 'http://127.0.0.1:9', accessToken: 't' } },
 		});
 		assert.match(String(result.error?.message), /the connection was refused/);

@@ -14,7 +14,8 @@ describe('Send: batches', () => {
 	test('a smaller Batch Size closes the batch early; no batch exceeds the size of any of its entries', () => {
 		const batches = makeBatches(entries([3, 3, 1, 3, 3, 3, 3]));
 		assert.deepEqual(shape(batches), [[0, 1], [2], [3, 4, 5], [6]]);
-		for (const batch of batches) for (const entry of batch) assert.ok(batch.length <= entry.batchSize);
+		for (const batch of batches)
+			for (const entry of batch) assert.ok(batch.length <= entry.batchSize);
 	});
 	test('no messages, no batch', () => assert.deepEqual(makeBatches([]), []));
 });

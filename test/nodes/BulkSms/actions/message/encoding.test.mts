@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { estimateSegments, SMS_ENCODING } from '../../../../../nodes/BulkSms/actions/message/encoding.ts';
+import {
+	estimateSegments,
+	SMS_ENCODING,
+} from '../../../../../nodes/BulkSms/actions/message/encoding.ts';
 
 describe('SMS segment estimate', () => {
 	const cases: Array<[string, string, 'GSM-7' | 'UCS-2', number]> = [
@@ -11,7 +14,12 @@ describe('SMS segment estimate', () => {
 		['307 GSM-7 characters: three segments', 'a'.repeat(307), 'GSM-7', 3],
 		['GSM-7 extension characters count double: 80 × € = 160 septets', '€'.repeat(80), 'GSM-7', 1],
 		['81 × € = 162 septets: two segments', '€'.repeat(81), 'GSM-7', 2],
-		['an extension character never straddles two segments', `${'a'.repeat(152)}{${'a'.repeat(8)}`, 'GSM-7', 2],
+		[
+			'an extension character never straddles two segments',
+			`${'a'.repeat(152)}{${'a'.repeat(8)}`,
+			'GSM-7',
+			2,
+		],
 		['Latin accents of the GSM alphabet stay GSM-7', 'Café à Genève: déjà vu', 'GSM-7', 1],
 		['Hebrew needs UCS-2', 'שלום', 'UCS-2', 1],
 		['70 UCS-2 characters fit in one segment', 'ש'.repeat(70), 'UCS-2', 1],
@@ -21,7 +29,12 @@ describe('SMS segment estimate', () => {
 		['one Hebrew letter makes the whole Latin text UCS-2', `${'a'.repeat(100)}ש`, 'UCS-2', 2],
 		['an emoji takes two UCS-2 units', '😀'.repeat(35), 'UCS-2', 1],
 		['36 emoji = 72 units: two segments', '😀'.repeat(36), 'UCS-2', 2],
-		['a character outside GSM-7 (ç lower case is not in the basic set) means UCS-2', 'ç', 'UCS-2', 1],
+		[
+			'a character outside GSM-7 (ç lower case is not in the basic set) means UCS-2',
+			'ç',
+			'UCS-2',
+			1,
+		],
 	];
 	for (const [name, text, encoding, segments] of cases) {
 		test(name, () => assert.deepEqual(estimateSegments(text), { encoding, segments }));

@@ -8,7 +8,13 @@ import { describe, test } from 'node:test';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { SendRun } from '../../../../../nodes/BulkSms/actions/message/batches.ts';
-import { earlierRun, endTry, keepRun, maxTriesOf, refuseLostRun } from '../../../../../nodes/BulkSms/actions/message/tries.ts';
+import {
+	earlierRun,
+	endTry,
+	keepRun,
+	maxTriesOf,
+	refuseLostRun,
+} from '../../../../../nodes/BulkSms/actions/message/tries.ts';
 
 /** A context as n8n gives each try: the execution's node context (shared by the tries), the run index. */
 function contextOf(contextData: IDataObject, runIndex: number, maxTries?: number) {
@@ -18,11 +24,15 @@ function contextOf(contextData: IDataObject, runIndex: number, maxTries?: number
 		getNode: () => ({ name: 'Send', retryOnFail: true, maxTries }),
 	} as unknown as IExecuteFunctions;
 }
-const runOf = (attempt: number) => ({ items: [], entries: [], batches: [], attempt }) as unknown as SendRun;
+const runOf = (attempt: number) =>
+	({ items: [], entries: [], batches: [], attempt }) as unknown as SendRun;
 
 describe('Send: what lasts between the tries of Retry On Fail', () => {
 	test("n8n's rule for Max Tries: 2 to 5, 3 when unset", () => {
-		assert.deepEqual([undefined, 0, 1, 2, 4, 5, 9].map((max) => maxTriesOf(contextOf({}, 0, max))), [3, 3, 2, 2, 4, 5, 5]);
+		assert.deepEqual(
+			[undefined, 0, 1, 2, 4, 5, 9].map((max) => maxTriesOf(contextOf({}, 0, max))),
+			[3, 3, 2, 2, 4, 5, 5],
+		);
 	});
 
 	test("a try finds the run of an earlier try of the same run of the node, not of another run (a loop's next pass)", () => {
@@ -58,8 +68,14 @@ describe('Send: what lasts between the tries of Retry On Fail', () => {
 
 	test('a try after one whose run is lost refuses before sending anything', () => {
 		const data: IDataObject = { bulkSmsSend: { runIndex: 0, tries: 3 } };
-		assert.throws(() => refuseLostRun.call(contextOf(data, 0)), /This is try 4 of Retry On Fail, and what the earlier tries sent is no longer known: nothing was sent/);
-		assert.doesNotThrow(() => refuseLostRun.call(contextOf(data, 1)), 'another run of the node starts afresh');
+		assert.throws(
+			() => refuseLostRun.call(contextOf(data, 0)),
+			/This is try 4 of Retry On Fail, and what the earlier tries sent is no longer known: nothing was sent/,
+		);
+		assert.doesNotThrow(
+			() => refuseLostRun.call(contextOf(data, 1)),
+			'another run of the node starts afresh',
+		);
 		assert.doesNotThrow(() => refuseLostRun.call(contextOf({}, 0)));
 	});
 });

@@ -6,7 +6,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import sqlParser from 'node-sql-parser';
 
-import { cdrSqlToSend, findCdrSqlViolation } from '../../../../../nodes/VirtualNumber/actions/cdr/sqlRules.ts';
+import {
+	cdrSqlToSend,
+	findCdrSqlViolation,
+} from '../../../../../nodes/VirtualNumber/actions/cdr/sqlRules.ts';
 import { MUST_PASS, mutatedReports } from './sqlCorpus.mts';
 
 const parser = new sqlParser.Parser();
@@ -32,13 +35,23 @@ function oracleProblem(sql: string): string | undefined {
 	}
 	const statements = Array.isArray(ast) ? ast : [ast];
 	if (statements.length !== 1) return `${statements.length} statements`;
-	const select = statements[0] as { type?: string; from?: Array<{ table?: string; db?: string | null; join?: string }>; _next?: unknown };
+	const select = statements[0] as {
+		type?: string;
+		from?: Array<{ table?: string; db?: string | null; join?: string }>;
+		_next?: unknown;
+	};
 	if (select.type !== 'select') return `a ${select.type} statement`;
 	if (select._next) return 'a UNION';
 	const count = selects(select);
 	if (count !== 1) return `${count} SELECTs`;
 	const from = select.from ?? [];
-	if (from.length !== 1 || from[0].table?.toLowerCase() !== 'webserviceview' || from[0].db || from[0].join) return `reads ${JSON.stringify(from)}`;
+	if (
+		from.length !== 1 ||
+		from[0].table?.toLowerCase() !== 'webserviceview' ||
+		from[0].db ||
+		from[0].join
+	)
+		return `reads ${JSON.stringify(from)}`;
 	const other = tables.filter((table) => !/^select::null::webserviceview$/i.test(table));
 	return other.length > 0 ? `also reads ${other.join(', ')}` : undefined;
 }
@@ -48,12 +61,22 @@ describe('the oracle (node-sql-parser, MySQL) on every statement the rules let t
 	const gaps = MUST_PASS.filter((entry) => entry.oracleGap);
 
 	test(`${read.length} statements: one SELECT from webserviceview only`, () => {
-		const problems = read.map((entry) => [entry.sql, oracleProblem(entry.sql)] as const).filter(([, problem]) => problem !== undefined);
-		assert.deepEqual(problems.map(([sql, problem]) => `${sql.slice(0, 100)}: ${problem}`), []);
+		const problems = read
+			.map((entry) => [entry.sql, oracleProblem(entry.sql)] as const)
+			.filter(([, problem]) => problem !== undefined);
+		assert.deepEqual(
+			problems.map(([sql, problem]) => `${sql.slice(0, 100)}: ${problem}`),
+			[],
+		);
 	});
 
 	test(`${gaps.length} statements MySQL reads and the oracle does not (listed with the reason)`, () => {
-		for (const entry of gaps) assert.notEqual(oracleProblem(entry.sql), undefined, `the oracle now reads ${entry.sql}: drop its oracleGap`);
+		for (const entry of gaps)
+			assert.notEqual(
+				oracleProblem(entry.sql),
+				undefined,
+				`the oracle now reads ${entry.sql}: drop its oracleGap`,
+			);
 	});
 
 	test('reports with fragments inserted that the rules let through: the oracle, where it reads them, finds nothing else either', () => {
@@ -65,7 +88,8 @@ describe('the oracle (node-sql-parser, MySQL) on every statement the rules let t
 			if (findCdrSqlViolation(sql) || sql.includes('--')) continue;
 			const problem = oracleProblem(sql);
 			if (problem === undefined) read++;
-			else if (!problem.startsWith('cannot parse')) problems.push(`${sql.slice(0, 100)}: ${problem}`);
+			else if (!problem.startsWith('cannot parse'))
+				problems.push(`${sql.slice(0, 100)}: ${problem}`);
 		}
 		assert.deepEqual(problems, []);
 		assert.ok(read > 300, `the oracle read ${read} of them`);

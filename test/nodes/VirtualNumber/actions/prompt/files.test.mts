@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { PROMPT_NAME_PATTERN, promptFileType, promptNameFromFileName } from '../../../../../nodes/VirtualNumber/actions/prompt/files.ts';
+import {
+	PROMPT_NAME_PATTERN,
+	promptFileType,
+	promptNameFromFileName,
+} from '../../../../../nodes/VirtualNumber/actions/prompt/files.ts';
 
 describe('voice prompt names and files (upload_prompt rules 1 and 4)', () => {
 	test('the stored name: the part before the first dot, lower-case, letters, digits, - and _', () => {
@@ -14,7 +18,11 @@ describe('voice prompt names and files (upload_prompt rules 1 and 4)', () => {
 	test('the type: by extension, or by MIME type for a name without one', () => {
 		assert.equal(promptFileType('menu.WAV'), 'wav');
 		assert.equal(promptFileType('menu.opus'), 'opus');
-		assert.equal(promptFileType('menu.txt', 'audio/wav'), undefined, 'an extension that is not audio decides');
+		assert.equal(
+			promptFileType('menu.txt', 'audio/wav'),
+			undefined,
+			'an extension that is not audio decides',
+		);
 		assert.equal(promptFileType('menu', 'audio/x-wav; charset=binary'), 'wav');
 		assert.equal(promptFileType('menu', 'text/plain'), undefined);
 	});

@@ -1,0 +1,147 @@
+/**
+ * `npm run bench`: the package's benchmarks against the sandbox on loopback, each node run going
+ * through the test harness (n8n-core's real WorkflowExecute), each side by side with what it is
+ * compared with in the same run (n8n's floor, a plain fetch client, n8n's own nodes), the sides
+ * alternating, several repetitions, medians reported. docs/benchmarks.md says what each row is.
+ *
+ * The sandbox runs in this process; every measurement runs in a fresh child process
+ * (bench/child.mts), so one measurement's heap never pollutes another's memory figures.
+ *
+ * Writes bench/results.json and the results section of docs/benchmarks.md, and prints the tables.
+ *   npm run bench                               all benchmarks
+ *   npm run bench -- --only bulk-send,trigger   some (matched against the row names)
+ *   npm run bench -- --reps 3                   repetitions of every measurement
+ *   npm run bench -- --no-write                 print only (--json: every row's figures too)
+ *   npm run bench -- --rewrite                  measure nothing: write the page's results section again
+ *                                               from bench/results.json (after editing report.mts)
+ *   npm run bench -- --only bulk-send --merge    the rows measured replace the same rows of
+ *                                               bench/results.json; the others are kept, and the page
+ *                                               says which rows were run again, when
+ *   npm run bench -- --fields-parameters '{…}'  other Send parameters for the "recipients from input
+ *                                               fields" rows (also BENCH_FIELDS_PARAMETERS; default:
+ *                                               Recipients From: Input Fields, the phone field)
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { startSandbox } from '../sandbox/index.mts';
+import {
+	alternatives,
+	bulkSend,
+	cdrExport,
+	perItemPattern,
+	recording,
+	triggerFullPath,
+	triggerFunction,
+	type Settings,
+} from './benchmarks.mts';
+import { baseNodesStatus } from './n8n.mts';
+import { machine, printTable, write, writePage, type Run } from './report.mts';
+import type { Row } from './rows.mts';
+import { log, removeUserFolder } from './sides.mts';
+import { FIELDS_PARAMETERS } from './tasks/sms.mts';
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+
+const args = process.argv.slice(2);
+const argValue = (name: string) => {
+	const index = args.indexOf(name);
+	return index >= 0 ? args[index + 1] : undefined;
+};
+const only = (argValue('--only') ?? '')
+	.split(',')
+	.map((part) => part.trim())
+	.filter(Boolean);
+const repsOverride = argValue('--reps') === undefined ? undefined : Number(argValue('--reps'));
+const fields = argValue('--fields-parameters') ?? process.env.BENCH_FIELDS_PARAMETERS;
+
+const settings: Settings = {
+	wanted: (name) => only.length === 0 || only.some((part) => name.includes(part)),
+	reps: (cheap) => repsOverride ?? (cheap ? 5 : 3),
+	fieldsParameters: fields ? (JSON.parse(fields) as IDataObject) : FIELDS_PARAMETERS,
+};
+
+async function main() {
+	if (args.includes('--rewrite')) {
+		const saved = JSON.parse(readFileSync(join(HERE, 'results.json'), 'utf8')) as {
+			run: Run;
+			rows: Row[];
+		};
+		writePage(join(HERE, '..', 'docs', 'benchmarks.md'), saved.run, saved.rows);
+		log('written: docs/benchmarks.md (results section, from bench/results.json)');
+		return;
+	}
+	const atStart = machine();
+	const started = new Date();
+	const base = baseNodesStatus();
+	log(
+		`machine: ${atStart.cpu}, ${atStart.memory}, Node ${atStart.node}, load ${atStart.loadAverage.join(' ')}`,
+	);
+	log(
+		base.available
+			? `n8n-nodes-base ${base.version} from e2e/node_modules`
+			: `n8n's own nodes skipped: ${base.reason}`,
+	);
+	const sandbox = await startSandbox();
+	const rows: Row[] = [];
+	try {
+		rows.push(...(await bulkSend(sandbox, settings)));
+		rows.push(...(await alternatives(sandbox, settings)));
+		rows.push(...(await perItemPattern(sandbox, settings)));
+		rows.push(...(await cdrExport(sandbox, settings)));
+		rows.push(...(await recording(sandbox, settings)));
+		rows.push(...(await triggerFunction(settings)));
+		rows.push(...(await triggerFullPath(settings)));
+	} finally {
+		await sandbox.close();
+		removeUserFolder();
+	}
+	process.stdout.write(`\n${printTable(rows)}\n\n`);
+	if (args.includes('--json')) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+	if (args.includes('--no-write')) return;
+	const run: Run = {
+		started: started.toISOString().slice(0, 16).replace('T', ' '),
+		command: [
+			'npm run bench',
+			...(args.length > 0
+				? ['--', ...args.map((arg) => (/[\s{"']/.test(arg) ? `'${arg}'` : arg))]
+				: []),
+		].join(' '),
+		machineAtStart: atStart,
+		loadAverageAtEnd: machine().loadAverage,
+		n8nNodesBase: base.available
+			? `n8n-nodes-base ${base.version} (e2e install)`
+			: `not available (${base.reason}): those rows are skipped`,
+		fieldsParameters: settings.fieldsParameters ?? null,
+	};
+	if (args.includes('--merge')) {
+		const saved = JSON.parse(readFileSync(join(HERE, 'results.json'), 'utf8')) as {
+			run: Run;
+			rows: Row[];
+		};
+		const measured = new Map(rows.filter((row) => !row.skipped).map((row) => [row.name, row]));
+		const merged = saved.rows.map((row) => measured.get(row.name) ?? row);
+		for (const row of measured.values())
+			if (!saved.rows.some((old) => old.name === row.name)) merged.push(row);
+		const rerun = { ...run, rows: [...measured.keys()] };
+		// An earlier rerun keeps only the rows this one did not measure again.
+		const earlier = (saved.run.reruns ?? [])
+			.map((old) => ({ ...old, rows: old.rows.filter((name) => !measured.has(name)) }))
+			.filter((old) => old.rows.length > 0);
+		write(
+			join(HERE, 'results.json'),
+			join(HERE, '..', 'docs', 'benchmarks.md'),
+			{ ...saved.run, reruns: [...earlier, rerun] },
+			merged,
+		);
+		log(`merged into bench/results.json and docs/benchmarks.md: ${rerun.rows.join(', ')}`);
+		return;
+	}
+	write(join(HERE, 'results.json'), join(HERE, '..', 'docs', 'benchmarks.md'), run, rows);
+	log('written: bench/results.json, docs/benchmarks.md (results section)');
+}
+
+await main();

@@ -1,0 +1,263 @@
+/**
+ * Runs the example workflows of `examples/` headlessly on n8n-core, through the test harness.
+ *
+ * An example file is n8n workflow JSON with exactly one trigger node; every other node is one of
+ * this package's nodes. The trigger (an n8n core trigger, or the Virtual Number Trigger) cannot
+ * run without an n8n server, so the harness's start node takes its place and is fed the items the
+ * trigger would output: the file's pinned data, or what the real Virtual Number Trigger produced.
+ * Everything after the trigger runs as it is in the file: same nodes, parameters, connections,
+ * error settings; only the credentials are the sandbox's (mapped by credential type).
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { runWorkflow, type RunResult, type WorkflowNode } from '../harness/engine.mts';
+
+export const EXAMPLES_DIR = fileURLToPath(new URL('../../examples/', import.meta.url));
+export const PACKAGE_PREFIX = 'n8n-nodes-virtualnum.';
+export const OUR_TRIGGER = `${PACKAGE_PREFIX}virtualNumberTrigger`;
+
+/** The core trigger nodes the examples may start with (type → typeVersions used). */
+export const CORE_TRIGGERS = [
+	'n8n-nodes-base.scheduleTrigger',
+	'n8n-nodes-base.formTrigger',
+	'n8n-nodes-base.webhook',
+];
+
+export interface ExampleConnection {
+	node: string;
+	type: string;
+	index: number;
+}
+
+export interface ExampleNode {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: IDataObject;
+	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
+	onError?: 'continueRegularOutput' | 'continueErrorOutput' | 'stopWorkflow';
+	notes?: string;
+	notesInFlow?: boolean;
+	[setting: string]: unknown;
+}
+
+export interface ExampleWorkflow {
+	id?: string;
+	name: string;
+	nodes: ExampleNode[];
+	connections: Record<string, Record<string, ExampleConnection[][]>>;
+	pinData?: Record<string, Array<{ json: IDataObject }>>;
+	settings?: IDataObject & { timezone?: string };
+	active?: boolean;
+}
+
+/** The typeVersions of this package's nodes (the Virtual Number node has 1 and 1.1, the others 1). */
+const NODE_VERSIONS = [1, 1.1];
+
+/** Node fields the runner reproduces (or that do not change a run). Any other setting is refused, so a run never silently differs from the file. */
+const NODE_FIELDS = new Set([
+	'id',
+	'name',
+	'type',
+	'typeVersion',
+	'position',
+	'parameters',
+	'credentials',
+	'webhookId',
+	'onError',
+	'notes',
+	'notesInFlow',
+]);
+
+export function exampleFiles(dir = EXAMPLES_DIR): string[] {
+	return readdirSync(dir)
+		.filter((name) => name.endsWith('.json'))
+		.sort();
+}
+
+export function loadExample(file: string, dir = EXAMPLES_DIR): ExampleWorkflow {
+	return JSON.parse(readFileSync(join(dir, file), 'utf8')) as ExampleWorkflow;
+}
+
+export function isOurs(type: string): boolean {
+	return type.startsWith(PACKAGE_PREFIX);
+}
+
+export function isTrigger(node: Pick<ExampleNode, 'type'>): boolean {
+	return node.type === OUR_TRIGGER || CORE_TRIGGERS.includes(node.type);
+}
+
+/** The workflow's one trigger node. */
+export function triggerOf(workflow: ExampleWorkflow): ExampleNode {
+	const triggers = workflow.nodes.filter(isTrigger);
+	if (triggers.length !== 1) {
+		throw new Error(
+			`"${workflow.name}" must have exactly one trigger node, it has ${triggers.length}`,
+		);
+	}
+	return triggers[0];
+}
+
+/** The node of the workflow that matches, e.g. by resource and operation; exactly one must. */
+export function findNode(
+	workflow: ExampleWorkflow,
+	match: (node: ExampleNode) => boolean,
+	what: string,
+): ExampleNode {
+	const found = workflow.nodes.filter(match);
+	if (found.length !== 1)
+		throw new Error(`"${workflow.name}" should have one ${what} node, it has ${found.length}`);
+	return found[0];
+}
+
+export const byOperation = (resource: string, operation: string) => (node: ExampleNode) =>
+	isOurs(node.type) &&
+	node.parameters.resource === resource &&
+	node.parameters.operation === operation;
+
+/** The items pinned on a node (n8n's pinData), as n8n feeds them to the next node. */
+export function pinnedItems(workflow: ExampleWorkflow, nodeName: string): INodeExecutionData[] {
+	const pinned = workflow.pinData?.[nodeName];
+	if (!pinned || pinned.length === 0)
+		throw new Error(`"${workflow.name}" has no pinned data on "${nodeName}"`);
+	return pinned.map((item) => ({ json: structuredClone(item.json) }));
+}
+
+/** Every main connection as [from, output, to]. */
+function mainConnections(workflow: ExampleWorkflow): Array<[string, number, string]> {
+	const pairs: Array<[string, number, string]> = [];
+	for (const [from, byType] of Object.entries(workflow.connections)) {
+		for (const [type, outputs] of Object.entries(byType)) {
+			if (type !== 'main')
+				throw new Error(
+					`"${workflow.name}": only main connections can run headlessly (${from} has ${type})`,
+				);
+			outputs.forEach((targets, output) => {
+				for (const target of targets ?? []) {
+					if (target.type !== 'main' || target.index !== 0) {
+						throw new Error(
+							`"${workflow.name}": ${from} → ${target.node} goes to input ${target.type}/${target.index}, not main 0`,
+						);
+					}
+					pairs.push([from, output, target.node]);
+				}
+			});
+		}
+	}
+	return pairs;
+}
+
+export interface RunExampleOptions {
+	/** Items the trigger outputs (its pinned data, or what the real trigger produced). */
+	input: INodeExecutionData[];
+	/** Credential data by credential type, e.g. `{ virtualnumApi: { baseUrl, accessToken } }`. */
+	credentials: Record<string, ICredentialDataDecryptedObject>;
+	/** Parameters to replace in a node, by node name (shallow merge; nested objects merged one level). */
+	overrides?: Record<string, IDataObject>;
+	/** Used when the workflow's settings name no time zone. */
+	timezone?: string;
+}
+
+function merge(parameters: IDataObject, patch: IDataObject | undefined): IDataObject {
+	const merged = structuredClone(parameters);
+	for (const [key, value] of Object.entries(patch ?? {})) {
+		const current = merged[key];
+		merged[key] =
+			value &&
+			typeof value === 'object' &&
+			!Array.isArray(value) &&
+			current &&
+			typeof current === 'object' &&
+			!Array.isArray(current)
+				? { ...(current as IDataObject), ...(value as IDataObject) }
+				: value;
+	}
+	return merged;
+}
+
+/** Runs everything after the trigger, as it is in the file, fed with `input` in place of the trigger. */
+export async function runExample(
+	workflow: ExampleWorkflow,
+	options: RunExampleOptions,
+): Promise<RunResult> {
+	const trigger = triggerOf(workflow);
+	const connections = mainConnections(workflow);
+	const rest = workflow.nodes.filter((node) => node !== trigger);
+	for (const node of rest) {
+		if (!isOurs(node.type))
+			throw new Error(
+				`"${workflow.name}": ${node.name} (${node.type}) is not a node of this package`,
+			);
+		if (!NODE_VERSIONS.includes(node.typeVersion))
+			throw new Error(
+				`"${workflow.name}": ${node.name} has typeVersion ${node.typeVersion}; the nodes have versions ${NODE_VERSIONS.join(', ')}`,
+			);
+		if (node.name === 'Start')
+			throw new Error(`"${workflow.name}": the name "Start" is taken by the harness's start node`);
+		const unknown = Object.keys(node).filter((key) => !NODE_FIELDS.has(key));
+		if (unknown.length > 0)
+			throw new Error(
+				`"${workflow.name}": ${node.name} has settings the headless run does not reproduce: ${unknown.join(', ')}`,
+			);
+	}
+	for (const name of Object.keys(options.overrides ?? {})) {
+		if (!rest.some((node) => node.name === name))
+			throw new Error(`"${workflow.name}" has no node "${name}" to override`);
+	}
+	const first = connections.filter(([from]) => from === trigger.name);
+	if (first.length !== 1 || first[0][1] !== 0) {
+		throw new Error(
+			`"${workflow.name}": the trigger must lead to exactly one node (it leads to ${first.length})`,
+		);
+	}
+	// Order: the node after the trigger first (the harness connects its start node to nodes[0]), then the others as reached.
+	const ordered: ExampleNode[] = [];
+	const queue = [first[0][2]];
+	while (queue.length > 0) {
+		const name = queue.shift()!;
+		if (ordered.some((node) => node.name === name)) continue;
+		const node = rest.find((candidate) => candidate.name === name);
+		if (!node)
+			throw new Error(
+				`"${workflow.name}": a connection leads to "${name}", which is not in the workflow`,
+			);
+		ordered.push(node);
+		queue.push(...connections.filter(([from]) => from === name).map(([, , to]) => to));
+	}
+	const unreached = rest.filter((node) => !ordered.includes(node));
+	if (unreached.length > 0)
+		throw new Error(
+			`"${workflow.name}": not reached from the trigger: ${unreached.map((n) => n.name).join(', ')}`,
+		);
+	for (const [from, output] of connections) {
+		if (from !== trigger.name && output !== 0)
+			throw new Error(
+				`"${workflow.name}": ${from} uses output ${output}; the headless run connects output 0 only`,
+			);
+	}
+
+	const nodes: WorkflowNode[] = ordered.map((node) => ({
+		name: node.name,
+		type: node.type,
+		typeVersion: node.typeVersion,
+		parameters: merge(node.parameters, options.overrides?.[node.name]),
+		credentials: node.credentials,
+		...(node.onError ? { onError: node.onError } : {}),
+	}));
+	return await runWorkflow({
+		nodes,
+		connections: connections
+			.filter(([from]) => from !== trigger.name)
+			.map(([from, , to]) => [from, to] as [string, string]),
+		input: options.input,
+		credentials: options.credentials,
+		timezone: workflow.settings?.timezone ?? options.timezone,
+	});
+}

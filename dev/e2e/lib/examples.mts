@@ -1,0 +1,219 @@
+/**
+ * The example workflows of examples/ in a real n8n: imported as a user would, credentials
+ * remapped, then each run the way it runs in production (webhooks called, triggers activated)
+ * or, for schedules and forms, as a manual run started from the trigger with its pinned data.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { Sandbox } from '../../sandbox/index.mts';
+import type { N8nServer } from './n8n.mts';
+import { executionsOf, finished, type ExecutionSummary } from './n8nExecutions.mts';
+import { ROOT_DIR } from './setup.mts';
+import { waitUntil } from './workflows.mts';
+
+type Check = (condition: unknown, what: string) => void;
+
+/** A number of the sandbox's seeded account the example's trigger watches (it watches all). */
+const CALLED = '0722000101';
+
+interface ExampleNode {
+	name: string;
+	type: string;
+	webhookId?: string;
+	credentials?: Record<string, { id: string; name: string }>;
+}
+interface Example {
+	name: string;
+	nodes: ExampleNode[];
+	pinData?: Record<string, Array<{ json: unknown }>>;
+	[key: string]: unknown;
+}
+function loadExample(file: string, credentials: Record<string, string>): Example {
+	const workflow = JSON.parse(readFileSync(join(ROOT_DIR, 'examples', file), 'utf8')) as Example;
+	for (const node of workflow.nodes) {
+		for (const [type, ref] of Object.entries(node.credentials ?? {})) {
+			node.credentials![type] = { id: credentials[type], name: ref.name };
+		}
+	}
+	delete workflow.id;
+	return workflow;
+}
+
+export async function runExamples(
+	n8n: N8nServer,
+	sandbox: Sandbox,
+	credentials: { virtualnumApi: string; virtualnumSmsApi: string },
+	check: Check,
+	log: (line: string) => void,
+): Promise<void> {
+	const imported = new Map<string, { id: string; versionId: string; workflow: Example }>();
+	for (const file of [
+		'sms-delivery-reports.json',
+		'sms-campaign-scheduled.json',
+		'nightly-call-record-export.json',
+		'blacklist-caller-from-form.json',
+		'click-to-call-from-webhook.json',
+		'call-ended-download-recording.json',
+	]) {
+		const workflow = loadExample(file, credentials);
+		const created = await n8n.rest<{ id: string; versionId: string }>(
+			'POST',
+			'/workflows',
+			workflow,
+		);
+		imported.set(file, { ...created, workflow });
+	}
+	check(imported.size === 6, `imported the 6 example workflows of examples/`);
+	const activate = async (file: string) => {
+		const { id, versionId } = imported.get(file)!;
+		await n8n.rest('POST', `/workflows/${id}/activate`, { versionId });
+	};
+	const deactivate = async (file: string) =>
+		await n8n.rest('POST', `/workflows/${imported.get(file)!.id}/deactivate`, {});
+	const manualRun = async (file: string) => {
+		const { id, workflow } = imported.get(file)!;
+		const trigger = workflow.nodes.find((node) => /trigger|webhook/i.test(node.type))!;
+		const items = workflow.pinData?.[trigger.name] ?? [{ json: {} }];
+		const started = await n8n.rest<{ executionId?: string }>('POST', `/workflows/${id}/run`, {
+			triggerToStartFrom: {
+				name: trigger.name,
+				data: {
+					startTime: Date.now(),
+					executionTime: 0,
+					executionIndex: 0,
+					source: [],
+					data: { main: [items] },
+				},
+			},
+		});
+		return started.executionId ? await waitForExecution(n8n, id, started.executionId) : undefined;
+	};
+
+	// 1. Scheduled SMS campaign, delivery reports into the (active) delivery trigger.
+	await activate('sms-delivery-reports.json');
+	// n8n 2.40 publishes a workflow in the background after answering: the reports must not arrive
+	// before its webhook is live. An empty request starts no execution (the trigger answers it OK).
+	const reportsTrigger = imported
+		.get('sms-delivery-reports.json')!
+		.workflow.nodes.find((node) => /trigger/i.test(node.type))!;
+	const live = await waitUntil(async () => {
+		const res = await fetch(`${n8n.url}/webhook/${String(reportsTrigger.webhookId)}/webhook`, {
+			method: 'POST',
+		});
+		return res.status === 200 ? true : undefined;
+	}, 60_000);
+	check(live, 'sms-delivery-reports: the published trigger answers at its production URL');
+	const campaign = await manualRun('sms-campaign-scheduled.json');
+	check(
+		campaign?.status === 'success',
+		`sms-campaign-scheduled: the campaign ran in n8n (${campaign?.status ?? 'no execution'})`,
+	);
+	const sent = sandbox.control.requests({ operation: 'send_sms' });
+	const batch = (sent.at(-1)?.body ?? []) as Array<{ dest: string; callback_url?: string }>;
+	const deliveryUrl = `${n8n.url}/webhook/`;
+	check(
+		sent.length === 1 &&
+			batch.length === 3 &&
+			batch.every((m) => String(m.callback_url).startsWith(deliveryUrl)),
+		`sms-campaign-scheduled: one batch of ${batch.length} messages, each with the delivery trigger's production URL (${String(batch[0]?.callback_url)})`,
+	);
+	await sandbox.control.flushScheduled();
+	const reports = await waitUntil(async () => {
+		const list = await executionsOf(n8n, imported.get('sms-delivery-reports.json')!.id);
+		return list.filter((e) => e.status === 'success').length >= 3 ? list : undefined;
+	}, 60_000);
+	check(
+		reports && reports.length >= 3,
+		`sms-delivery-reports: n8n ran the delivery trigger once per report (${reports?.length ?? 0} successful executions)`,
+	);
+	await deactivate('sms-delivery-reports.json');
+
+	// 2. Nightly call-record export, started from its schedule trigger with the pinned run time.
+	const nightly = await manualRun('nightly-call-record-export.json');
+	const nightlyData = nightly ? await executionData(n8n, nightly.id) : '';
+	check(
+		nightly?.status === 'success' && nightlyData.includes('callId'),
+		`nightly-call-record-export: the export ran in n8n and output call records (${nightly?.status ?? 'no execution'})`,
+	);
+
+	// 3. Blacklist a caller from a form, started from the form trigger with the pinned submission.
+	const before = sandbox.control.blacklist().length;
+	const blacklist = await manualRun('blacklist-caller-from-form.json');
+	check(
+		blacklist?.status === 'success' && sandbox.control.blacklist().length === before + 1,
+		`blacklist-caller-from-form: the caller was blacklisted (${blacklist?.status ?? 'no execution'}, ${sandbox.control.blacklist().length - before} new entry)`,
+	);
+
+	// 4. Click-to-call from a webhook: activated, then called like a website would.
+	await activate('click-to-call-from-webhook.json');
+	const answer = await waitUntil(async () => {
+		const res = await fetch(`${n8n.url}/webhook/click-to-call`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ phone: '+972 50-123 4567' }),
+		});
+		return res.status === 200 ? ((await res.json()) as { callId?: string }) : undefined;
+	}, 60_000);
+	check(
+		answer?.callId,
+		`click-to-call-from-webhook: the production webhook placed a call (callId) and answered ${JSON.stringify(answer)}`,
+	);
+	await deactivate('click-to-call-from-webhook.json');
+
+	// 5. Call ended → call record → recording, through the real trigger.
+	await activate('call-ended-download-recording.json');
+	// n8n answers the activation before the trigger has registered every number.
+	const registered = await waitUntil(
+		async () =>
+			String(sandbox.control.virtualnum(CALLED)?.callback_url ?? '').startsWith(deliveryUrl)
+				? true
+				: undefined,
+		60_000,
+	);
+	check(
+		registered,
+		`call-ended-download-recording: activation pointed the watched number ${CALLED} at n8n`,
+	);
+	const { call, callbacks } = await sandbox.control.placeCall({
+		virtualnum: CALLED,
+		caller: '0501234567',
+		answered: true,
+		durationSec: 61,
+	});
+	check(
+		callbacks.length > 0 && callbacks.every((c) => c.responseStatus === 200),
+		`call-ended-download-recording: the call's callbacks reached n8n (${callbacks.map((c) => `${c.kind} → HTTP ${c.responseStatus ?? c.error}`).join(', ')})`,
+	);
+	const recordingRun = await waitUntil(async () => {
+		const list = await executionsOf(n8n, imported.get('call-ended-download-recording.json')!.id);
+		return list.find((e) => e.status !== 'running' && e.status !== 'new');
+	}, 60_000);
+	const recordingData = recordingRun ? await executionData(n8n, recordingRun.id) : '';
+	check(
+		recordingRun?.status === 'success' &&
+			recordingData.includes(`${String(call.cdr_uniqueid)}.wav`),
+		`call-ended-download-recording: n8n fetched the call record and downloaded ${String(call.cdr_uniqueid)}.wav (${recordingRun?.status ?? 'no execution'})`,
+	);
+	await deactivate('call-ended-download-recording.json');
+	log('example workflows done');
+}
+
+async function waitForExecution(
+	n8n: N8nServer,
+	workflowId: string,
+	executionId: string,
+): Promise<ExecutionSummary | undefined> {
+	return await waitUntil(async () => {
+		const found = (await executionsOf(n8n, workflowId)).find(
+			(e) => String(e.id) === String(executionId),
+		);
+		return found && finished(found) ? found : undefined;
+	}, 60_000);
+}
+
+/** The stored run data of an execution, as text (n8n keeps it in its "flatted" form). */
+async function executionData(n8n: N8nServer, executionId: string): Promise<string> {
+	const detail = await n8n.rest<{ data: unknown }>('GET', `/executions/${executionId}`);
+	return typeof detail.data === 'string' ? detail.data : JSON.stringify(detail.data);
+}

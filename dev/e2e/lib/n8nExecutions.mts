@@ -1,0 +1,62 @@
+/** Executions in the real n8n, read through its REST API; a workflow run by hand from its trigger's pinned items. */
+import type { N8nServer } from './n8n.mts';
+import { waitUntil } from './workflows.mts';
+
+export interface ExecutionSummary {
+	id: string;
+	status: string;
+	startedAt?: string;
+}
+
+/** Whether an execution has ended (successfully or not). */
+export const finished = (execution: { status: string }): boolean =>
+	!['running', 'new', 'waiting'].includes(execution.status);
+
+/** The executions n8n lists for a workflow (newest first). */
+export async function executionsOf(
+	n8n: N8nServer,
+	workflowId: string,
+): Promise<ExecutionSummary[]> {
+	const list = await n8n.rest<{ results: ExecutionSummary[] }>(
+		'GET',
+		`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`,
+	);
+	return list.results ?? [];
+}
+
+export interface StoredDetail {
+	status: string;
+	/** The run data, in n8n's "flatted" form. */
+	data: string;
+}
+
+/**
+ * Creates `workflow` (its manual trigger `trigger` with pinned items), runs it from that trigger and
+ * answers the stored execution once it has finished (undefined after a minute).
+ */
+export async function runFromPinned(
+	n8n: N8nServer,
+	workflow: { pinData: Record<string, unknown[]> } & Record<string, unknown>,
+	trigger = 'Start',
+): Promise<StoredDetail | undefined> {
+	const created = await n8n.rest<{ id: string }>('POST', '/workflows', workflow);
+	const items = workflow.pinData[trigger];
+	const started = await n8n.rest<{ executionId?: string }>('POST', `/workflows/${created.id}/run`, {
+		triggerToStartFrom: {
+			name: trigger,
+			data: {
+				startTime: Date.now(),
+				executionTime: 0,
+				executionIndex: 0,
+				source: [],
+				data: { main: [items] },
+			},
+		},
+	});
+	return await waitUntil(async () => {
+		const detail = await n8n
+			.rest<StoredDetail>('GET', `/executions/${String(started.executionId)}`)
+			.catch(() => undefined);
+		return detail && finished(detail) ? detail : undefined;
+	}, 60_000);
+}

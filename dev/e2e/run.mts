@@ -1,0 +1,140 @@
+/**
+ * `npm run e2e`: this package in a real n8n 2.x server, against the sandbox.
+ * Starts the sandbox and n8n (Node 24) with the package installed as a community package,
+ * creates both credentials, checks the node types load, runs the example workflows, does the
+ * trigger round trip, and drives the editor in Chromium for screenshots.
+ */
+import { startSandbox } from '../sandbox/index.mts';
+import { startN8n, type N8nServer } from './lib/n8n.mts';
+import { triggerRoundTrip } from './lib/trigger.mts';
+import { captureEditor } from './lib/browser.mts';
+import { showcaseWorkflow } from './lib/showcase.mts';
+import { errorBranchRuns } from './lib/errorBranch.mts';
+import { runExamples } from './lib/examples.mts';
+import { retryAndRedirects } from './lib/retryAndRedirects.mts';
+import { fileURLToPath } from 'node:url';
+import { installExitHandlers } from './lib/processes.mts';
+import { ensureE2eInstall } from './lib/setup.mts';
+
+const started = Date.now();
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+// The tracked screenshots are rewritten only when asked (`npm run e2e -- --screenshots`, or
+// E2E_SCREENSHOTS=1); otherwise they go to e2e/screenshots (ignored by git), for a look after a failure.
+const WRITE_DOCS =
+	process.argv.includes('--screenshots') ||
+	['1', 'true', 'docs'].includes(process.env.E2E_SCREENSHOTS ?? '');
+const SCREENSHOTS = WRITE_DOCS ? `${ROOT}docs/screenshots` : `${ROOT}e2e/screenshots`;
+const log = (line: string) =>
+	console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+const failures: string[] = [];
+function check(condition: unknown, what: string): void {
+	if (condition) log(`ok   ${what}`);
+	else {
+		failures.push(what);
+		log(`FAIL ${what}`);
+	}
+}
+
+await ensureE2eInstall(log);
+// 2000 call records so the nightly export's pinned day has calls, as in the demo.
+const sandbox = await startSandbox({ log: () => {}, seed: { cdrs: 2000 } });
+log(`sandbox: virtual number ${sandbox.vnUrl}, SMS ${sandbox.smsUrl}`);
+let n8n: N8nServer | undefined;
+// Ctrl-C, SIGTERM (CI's time limit) or a crash: n8n and the sandbox are stopped all the same.
+installExitHandlers(async () => {
+	await n8n?.stop();
+	await sandbox.close();
+}, log);
+try {
+	n8n = await startN8n(log);
+	const types = await n8n.get<Array<{ name: string }>>('/types/nodes.json');
+	const names = new Set(types.map((t) => t.name));
+	for (const name of [
+		'n8n-nodes-virtualnum.virtualNumber',
+		'n8n-nodes-virtualnum.bulkSms',
+		'n8n-nodes-virtualnum.virtualNumberTrigger',
+	]) {
+		check(names.has(name), `node type ${name} is loaded`);
+	}
+
+	const vnCredential = await n8n.rest<{ id: string }>('POST', '/credentials', {
+		name: 'Virtual Number sandbox',
+		type: 'virtualnumApi',
+		data: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn },
+	});
+	const smsCredential = await n8n.rest<{ id: string }>('POST', '/credentials', {
+		name: 'SMS sandbox',
+		type: 'virtualnumSmsApi',
+		data: {
+			baseUrl: sandbox.smsUrl,
+			accessToken: sandbox.tokens.sms,
+			accountToken: sandbox.tokens.smsAccount,
+		},
+	});
+	for (const [credential, type, data] of [
+		[vnCredential, 'virtualnumApi', { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn }],
+		[
+			smsCredential,
+			'virtualnumSmsApi',
+			{ baseUrl: sandbox.smsUrl, accessToken: sandbox.tokens.sms },
+		],
+	] as const) {
+		const result = await n8n.rest<{ status: string; message: string }>(
+			'POST',
+			'/credentials/test',
+			{
+				credentials: { id: credential.id, name: type, type, data },
+			},
+		);
+		check(
+			result.status === 'OK',
+			`credential test of ${type} in n8n: ${result.status} ${result.message}`,
+		);
+	}
+
+	await triggerRoundTrip(n8n, sandbox, vnCredential.id, check, log);
+	await runExamples(
+		n8n,
+		sandbox,
+		{ virtualnumApi: vnCredential.id, virtualnumSmsApi: smsCredential.id },
+		check,
+		log,
+	);
+	await errorBranchRuns(n8n, sandbox, smsCredential.id, check, log);
+	await retryAndRedirects(n8n, sandbox, { vn: vnCredential.id, sms: smsCredential.id }, check, log);
+
+	const showcase = await n8n.rest<{ id: string }>(
+		'POST',
+		'/workflows',
+		showcaseWorkflow({ vn: vnCredential.id, sms: smsCredential.id }),
+	);
+	const editor = await captureEditor(
+		n8n,
+		showcase.id,
+		[
+			{ name: 'Virtual Number Trigger', shot: 'editor-trigger.png' },
+			{ name: 'Virtual Number', shot: 'editor-virtual-number.png', openOperation: true },
+			{ name: 'Bulk SMS', shot: 'editor-bulk-sms.png', openOperation: true },
+		],
+		SCREENSHOTS,
+		[
+			{ query: 'Virtual Number', expect: 'Virtual Number', shot: 'node-panel-virtual-number.png' },
+			{ query: 'Bulk SMS', expect: 'Bulk SMS', shot: 'node-panel-bulk-sms.png' },
+		],
+	);
+	for (const problem of editor.problems) check(false, `editor: ${problem}`);
+	check(
+		editor.screenshots.length >= 6,
+		`editor screenshots saved: ${editor.screenshots.map((p) => p.replace(ROOT, '')).join(', ')}`,
+	);
+} catch (error) {
+	failures.push(String(error));
+	log(`FAIL ${String(error)}`);
+	if (n8n) log(n8n.logs.slice(-20).join('\n'));
+} finally {
+	await n8n?.stop();
+	await sandbox.close();
+}
+log(failures.length ? `${failures.length} check(s) failed` : 'all checks passed');
+log(`took ${((Date.now() - started) / 1000).toFixed(0)} s`);
+process.exit(failures.length ? 1 : 0);

@@ -1,0 +1,387 @@
+/**
+ * Runs this package's compiled nodes on a real n8n engine: n8n-core loads the package the way
+ * n8n does (through package.json's "n8n" block), `WorkflowExecute` runs workflow JSON, and a
+ * credentials helper applies each credential's `authenticate` block. A rebuild, from
+ * devDependencies, of what n8n's NodeTestHarness does, over real HTTP instead of nock.
+ */
+import { fileURLToPath } from 'node:url';
+
+import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
+import type {
+	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestOptions,
+	INode,
+	INodeCredentialTestResult,
+	INodeExecutionData,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+	Workflow as WorkflowType,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { ICredentialsHelper, NodeHelpers, Workflow, createRunExecutionData } from 'n8n-workflow';
+
+import { capturedLogs, installLogger } from './logger.mts';
+import { credentialTestContext, releaseEngineTimers } from './n8nCompat.mts';
+
+export const PACKAGE = 'n8n-nodes-virtualnum';
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Test-only start node: passes the items the test hands it to the next node. */
+class StartNode implements INodeType {
+	description = {
+		displayName: 'Test Start',
+		name: 'testStart',
+		group: ['input'],
+		version: 1,
+		description: 'Feeds test items into the workflow',
+		defaults: { name: 'Start' },
+		inputs: ['main'],
+		outputs: ['main'],
+		properties: [],
+	} as unknown as INodeType['description'];
+
+	async execute(this: import('n8n-workflow').IExecuteFunctions) {
+		return [this.getInputData()];
+	}
+}
+export const START_TYPE = 'n8n-nodes-virtualnum-test.start';
+
+let loaderPromise: Promise<PackageDirectoryLoader> | undefined;
+
+/** Loads the built package once per process, as n8n loads a community package. */
+export async function loadPackage(): Promise<PackageDirectoryLoader> {
+	installLogger();
+	loaderPromise ??= (async () => {
+		await releaseEngineTimers();
+		const loader = new PackageDirectoryLoader(ROOT);
+		await loader.loadAll();
+		return loader;
+	})();
+	return await loaderPromise;
+}
+
+export class NodeTypes implements INodeTypes {
+	private readonly start = new StartNode();
+
+	constructor(private readonly loader: PackageDirectoryLoader) {}
+
+	getByName(nodeType: string): INodeType | IVersionedNodeType {
+		if (nodeType === START_TYPE) return this.start;
+		const [pkg, name] = splitType(nodeType);
+		if (pkg !== PACKAGE) throw new Error(`Unknown node type ${nodeType}`);
+		return this.loader.getNode(name).type;
+	}
+
+	getByNameAndVersion(nodeType: string, version?: number): INodeType {
+		return NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
+	}
+
+	getKnownTypes(): IDataObject {
+		return {};
+	}
+}
+
+function splitType(nodeType: string): [string, string] {
+	const dot = nodeType.lastIndexOf('.');
+	return [nodeType.slice(0, dot), nodeType.slice(dot + 1)];
+}
+
+export function credentialType(loader: PackageDirectoryLoader, name: string): ICredentialType {
+	return loader.getCredential(name).type;
+}
+
+/** Applies a credential's `authenticate` block the way n8n's own CredentialsHelper does. */
+export class CredentialsHelper extends ICredentialsHelper {
+	constructor(
+		private readonly loader: PackageDirectoryLoader,
+		private readonly credentials: Record<string, ICredentialDataDecryptedObject>,
+	) {
+		super();
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+		workflow?: WorkflowType,
+		node?: INode,
+	): Promise<IHttpRequestOptions> {
+		const type = credentialType(this.loader, typeName);
+		const authenticate = type.authenticate;
+		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
+		if (!authenticate) return requestOptions;
+		const generic = authenticate as IAuthenticateGeneric;
+		const resolve = (value: string) =>
+			workflow && node
+				? String(
+						workflow.expression.getSimpleParameterValue(node, value, 'internal', {
+							$credentials: credentials,
+						}),
+					)
+				: value;
+		for (const section of ['headers', 'qs', 'body'] as const) {
+			const entries = generic.properties[section] as Record<string, string> | undefined;
+			if (!entries) continue;
+			const target = ((requestOptions as unknown as Record<string, IDataObject>)[section] ??= {});
+			for (const [key, value] of Object.entries(entries)) target[key] = resolve(value);
+		}
+		return requestOptions;
+	}
+
+	async preAuthentication() {
+		return undefined;
+	}
+
+	async runPreAuthentication() {
+		return undefined;
+	}
+
+	async getCredentials(): Promise<never> {
+		throw new Error('getCredentials is not used by these nodes');
+	}
+
+	async getDecrypted(
+		_data: unknown,
+		_nodeCredentials: unknown,
+		type: string,
+	): Promise<ICredentialDataDecryptedObject> {
+		const found = this.credentials[type];
+		if (!found) throw new Error(`No credentials of type ${type} given to the test`);
+		return found;
+	}
+
+	async updateCredentials() {}
+
+	async updateCredentialsOauthTokenData() {}
+
+	getCredentialsProperties() {
+		return [];
+	}
+}
+
+export interface WorkflowNode {
+	name: string;
+	type: string;
+	parameters?: IDataObject;
+	credentials?: Record<string, { id: string; name: string }>;
+	continueOnFail?: boolean;
+	onError?: INode['onError'];
+	/** Node settings → Retry On Fail (n8n waits at least 1 ms between tries: `waitBetweenTries || 1000`). */
+	retryOnFail?: boolean;
+	maxTries?: number;
+	waitBetweenTries?: number;
+	/** The node's version (default 1; n8n's own nodes, e.g. HTTP Request 4.2, need theirs). */
+	typeVersion?: number;
+}
+
+export interface RunOptions {
+	nodes: WorkflowNode[];
+	/** Pairs [from, to] of node names, main output 0 to main input 0. */
+	connections?: Array<[string, string]>;
+	/** Items fed to the first node (a Test Start node is added in front when the first node is not one). */
+	input?: INodeExecutionData[];
+	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	mode?: WorkflowExecuteMode;
+	timezone?: string;
+	/** Node types beyond this package's (the bench adds n8n's own nodes and a pass-through node). */
+	nodeTypes?: INodeTypes;
+	/** Overrides of what n8n hands the execution (the bench supplies the Code node's task runner). */
+	additionalData?: Partial<IWorkflowExecuteAdditionalData>;
+}
+
+export interface RunResult {
+	run: IRun;
+	status: IRun['status'];
+	/** The workflow's error (the node that failed without Continue On Fail), if any. */
+	error?: Error & {
+		description?: string | null;
+		node?: INode;
+		context?: IDataObject;
+		httpCode?: string | null;
+	};
+	/** Output items of a node's first run, main output 0. */
+	items(nodeName: string): INodeExecutionData[];
+	/** Every main output of a node's first run: [success] or, under "Continue (using error output)", [success, error]. */
+	outputs(nodeName: string): INodeExecutionData[][];
+	/** Every log line written during the run. */
+	logs: string[];
+}
+
+export async function runWorkflow(options: RunOptions): Promise<RunResult> {
+	const loader = await loadPackage();
+	const nodeTypes = options.nodeTypes ?? new NodeTypes(loader);
+	const startNode: WorkflowNode = { name: 'Start', type: START_TYPE };
+	const nodes = [startNode, ...options.nodes].map(
+		(node, index): INode => ({
+			id: `node-${index}`,
+			name: node.name,
+			type: node.type.includes('.') ? node.type : `${PACKAGE}.${node.type}`,
+			typeVersion: node.typeVersion ?? 1,
+			position: [index * 200, 0],
+			parameters: (node.parameters ?? {}) as INode['parameters'],
+			credentials: node.credentials ?? defaultCredentials(loader, node.type),
+			...(node.continueOnFail ? { onError: 'continueRegularOutput' } : {}),
+			...(node.onError ? { onError: node.onError } : {}),
+			...(node.retryOnFail
+				? {
+						retryOnFail: true,
+						maxTries: node.maxTries,
+						waitBetweenTries: node.waitBetweenTries ?? 1,
+					}
+				: {}),
+		}),
+	);
+	const pairs = options.connections ?? chain(nodes.map((n) => n.name));
+	if (options.connections) pairs.unshift(['Start', options.nodes[0].name]);
+	const connections: Record<
+		string,
+		{ main: Array<Array<{ node: string; type: 'main'; index: number }>> }
+	> = {};
+	for (const [from, to] of pairs) {
+		connections[from] ??= { main: [[]] };
+		connections[from].main[0].push({ node: to, type: 'main', index: 0 });
+	}
+
+	const workflow = new Workflow({
+		id: 'test-workflow',
+		name: 'Test workflow',
+		nodes,
+		connections,
+		nodeTypes,
+		active: false,
+		settings: { timezone: options.timezone ?? 'UTC', executionOrder: 'v1' },
+	});
+
+	const hooks = new ExecutionLifecycleHooks(options.mode ?? 'manual', 'test-execution', {
+		id: 'test-workflow',
+		name: 'Test workflow',
+		nodes,
+		connections,
+		active: false,
+		activeVersionId: null,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	} as never);
+	let finished!: (run: IRun) => void;
+	const done = new Promise<IRun>((resolve) => (finished = resolve));
+	hooks.addHandler('workflowExecuteAfter', (run) => finished(run));
+
+	const additionalData = {
+		...additionalDataFor(loader, options.credentials ?? {}, hooks),
+		...options.additionalData,
+	};
+	const logsBefore = capturedLogs.length;
+	const runExecutionData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [
+				{
+					node: workflow.getNode('Start')!,
+					data: { main: [options.input ?? [{ json: {} }]] },
+					source: null,
+				},
+			],
+		},
+	});
+	const execute = new WorkflowExecute(additionalData, options.mode ?? 'manual', runExecutionData);
+	await execute.processRunExecutionData(workflow);
+	const run = await done;
+	const error = run.data.resultData.error as RunResult['error'];
+	return {
+		run,
+		status: run.status,
+		error,
+		items(nodeName: string) {
+			const taskData = run.data.resultData.runData[nodeName]?.[0];
+			if (!taskData)
+				throw new Error(`Node "${nodeName}" did not run${error ? `: ${error.message}` : ''}`);
+			return taskData.data?.main?.[0] ?? [];
+		},
+		outputs(nodeName: string) {
+			const taskData = run.data.resultData.runData[nodeName]?.[0];
+			if (!taskData)
+				throw new Error(`Node "${nodeName}" did not run${error ? `: ${error.message}` : ''}`);
+			return (taskData.data?.main ?? []).map((items) => items ?? []);
+		},
+		logs: capturedLogs.slice(logsBefore),
+	};
+}
+
+function chain(names: string[]): Array<[string, string]> {
+	return names.slice(1).map((name, index) => [names[index], name]);
+}
+
+function defaultCredentials(loader: PackageDirectoryLoader, type: string) {
+	if (type === START_TYPE || type.includes('.')) return undefined;
+	const description = loader.getNode(type).type as INodeType;
+	const creds = description.description.credentials ?? [];
+	return Object.fromEntries(
+		creds.map((c) => [c.name, { id: `${c.name}-id`, name: `${c.name} test` }]),
+	);
+}
+
+export function additionalDataFor(
+	loader: PackageDirectoryLoader,
+	credentials: Record<string, ICredentialDataDecryptedObject>,
+	hooks?: ExecutionLifecycleHooks,
+): IWorkflowExecuteAdditionalData {
+	return {
+		credentialsHelper: new CredentialsHelper(loader, credentials),
+		executionId: 'test-execution',
+		hooks,
+		restApiUrl: 'http://localhost:5678/rest',
+		instanceBaseUrl: 'http://localhost:5678/',
+		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+		webhookBaseUrl: 'http://localhost:5678/webhook',
+		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+		currentNodeParameters: undefined,
+		executionTimeoutTimestamp: undefined,
+		userId: 'test-user',
+		variables: {},
+		setExecutionStatus: () => {},
+		sendDataToUI: () => {},
+		executeWorkflow: async () => {
+			throw new Error('Sub-workflows are not used by these tests');
+		},
+		getRunExecutionData: async () => undefined,
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new Error('Task runners are not used by these tests');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+/** Runs a node's credential test (its `testedBy` function) as n8n's "Test" button does. */
+export async function testCredential(
+	nodeType: string,
+	credentialTypeName: string,
+	data: ICredentialDataDecryptedObject,
+): Promise<INodeCredentialTestResult> {
+	const loader = await loadPackage();
+	const { CredentialTestContext } = await import('n8n-core');
+	const node = loader.getNode(nodeType).type as INodeType;
+	const testedBy = node.description.credentials?.find(
+		(c) => c.name === credentialTypeName,
+	)?.testedBy;
+	if (typeof testedBy !== 'string')
+		throw new Error(`${nodeType} does not test ${credentialTypeName}`);
+	const test = node.methods?.credentialTest?.[testedBy];
+	if (!test) throw new Error(`${nodeType} has no credential test ${testedBy}`);
+	const context = credentialTestContext(CredentialTestContext, additionalDataFor(loader, {}));
+	return await test.call(context, { id: 'cred', name: 'cred', type: credentialTypeName, data });
+}

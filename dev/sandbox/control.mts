@@ -1,0 +1,467 @@
+// The control API: the same functions in-process (Sandbox.control) and over HTTP under /_sandbox/
+// on both servers (JSON in and out, no authentication). Getters return copies of the state.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Core, CallbackStyle } from './core.mts';
+import type { Fault, PendingFault } from './faults.mts';
+import { parseRequest, sendJson } from './http.mts';
+import { DEFAULT_TOKENS, VN_FIELDS } from './state.mts';
+import type {
+	BlacklistEntry,
+	CallbackRecord,
+	RecordedRequest,
+	SeedOptions,
+	Sender,
+	SentMessage,
+	VnRecord,
+} from './state.mts';
+import { digitsOnly, formatDateTime, sha256 } from './util.mts';
+import type { CdrRow } from './vn/cdrstore.mts';
+import { placeInboundCall } from './vn/calls.mts';
+import type { PlaceCallInput } from './vn/calls.mts';
+import { copy } from './vn/common.mts';
+import { userView } from './vn/users.mts';
+
+export type { PlaceCallInput };
+
+export interface SeedRequest extends SeedOptions {
+	/** One number with these record fields (number allocated when `virtualnum` is not given). */
+	virtualnum?: Partial<VnRecord>;
+	/** One call record; `has_recording` defaults to true for answered calls. */
+	cdr?: Partial<Omit<CdrRow, 'id' | 'cdr_uniqueid'>> & { has_recording?: boolean };
+}
+
+export interface SeedResult {
+	numbers?: string[];
+	pool?: string[];
+	cdrs?: { count: number; first_id: number; last_id: number };
+	users?: number[];
+	credit?: number;
+	virtualnum?: VnRecord;
+	cdr?: CdrRow & { has_recording: boolean };
+}
+
+export interface SandboxSettings {
+	callbackStyle?: CallbackStyle;
+	callbackDelayMs?: number;
+	/** How many times a call's start callback is sent (1 to 10; integrators report repeats). */
+	callStartRepeats?: number;
+	/** false: create_virtualnum_call answers 3012 and create_virtualnum_call_v2 3035. */
+	callsAllowed?: boolean;
+	/** false: get_cdr_metadata_by_call_uuid has no speech_recognition section. */
+	speechRecognition?: boolean;
+	recordingBytes?: number;
+	/** false: the VN account has no API access token, and requests without a bearer header pass the IP check alone (as user 1). */
+	apiToken?: boolean;
+}
+
+export type CdrView = CdrRow & { has_recording: boolean };
+
+export interface SandboxControl {
+	reset(seed?: SeedOptions): void;
+	seed(request: SeedRequest): SeedResult;
+	requests(filter?: { service?: 'vn' | 'sms'; operation?: string }): RecordedRequest[];
+	clearRequests(): void;
+	placeCall(input: PlaceCallInput): Promise<{ call: CdrView; callbacks: CallbackRecord[] }>;
+	callbacks(filter?: { kind?: CallbackRecord['kind'] }): CallbackRecord[];
+	clearCallbacks(): void;
+	injectFaults(fault: Fault): PendingFault;
+	faults(): PendingFault[];
+	clearFaults(): void;
+	otp(sender: string): string | undefined;
+	setIpAllowed(allowed: boolean): void;
+	setCredit(credit: number): void;
+	credit(): number;
+	/** Delivers every pending scheduled callback now; resolves with the callbacks it sent. */
+	flushScheduled(): Promise<CallbackRecord[]>;
+	/** Waits until no callback is in flight (API-placed calls send theirs in the background). */
+	settle(): Promise<void>;
+	configure(settings: SandboxSettings): Required<SandboxSettings>;
+	/** A new VN token bound to a user; delete_user invalidates it. */
+	issueToken(userId: number): string;
+	virtualnum(number: string): VnRecord | undefined;
+	virtualnums(): VnRecord[];
+	pool(): string[];
+	users(): Array<Record<string, unknown>>;
+	tags(): Array<{
+		tag_id: number;
+		tag_name: string;
+		create_time: string;
+		members_count: number;
+		members: string[];
+	}>;
+	blacklist(): BlacklistEntry[];
+	prompts(): Array<{
+		name: string;
+		create_date: string;
+		size: number;
+		length: number;
+		type: string;
+		sha256: string;
+	}>;
+	promptData(name: string): Buffer | undefined;
+	senders(): Sender[];
+	messages(): SentMessage[];
+	cdrs(filter?: { hasRecording?: boolean; virtualnum?: string; limit?: number }): CdrView[];
+	cdr(callUuid: string): CdrView | undefined;
+}
+
+export function createControl(core: Core): SandboxControl {
+	const view = (row: CdrRow): CdrView => ({
+		...row,
+		has_recording: core.state.cdr.recordings.has(row.id),
+	});
+	const control: SandboxControl = {
+		reset: (seed) => core.reset(seed),
+		seed: (request) => seed(core, request, view),
+		requests: (filter = {}) =>
+			copy(
+				core.state.requests.filter(
+					(r) =>
+						(!filter.service || r.server === filter.service) &&
+						(filter.operation === undefined || r.operation === filter.operation),
+				),
+			),
+		clearRequests: () => {
+			core.state.requests.length = 0;
+		},
+		placeCall: (input) => placeInboundCall(core, input),
+		callbacks: (filter = {}) =>
+			copy(core.state.callbacks.filter((c) => !filter.kind || c.kind === filter.kind)),
+		clearCallbacks: () => {
+			core.state.callbacks.length = 0;
+		},
+		injectFaults: (fault) => core.faults.add(fault),
+		faults: () => core.faults.list(),
+		clearFaults: () => core.faults.clear(),
+		otp: (sender) => core.state.otps.get(String(sender).trim()),
+		setIpAllowed: (allowed) => {
+			core.state.account.ipAllowed = allowed;
+		},
+		setCredit: (credit) => {
+			if (!Number.isFinite(credit) || credit < 0) throw new Error('credit must be a number >= 0');
+			core.state.credit = Math.floor(credit);
+		},
+		credit: () => core.state.credit,
+		flushScheduled: async () => {
+			const before = core.state.callbacks.length;
+			await core.flushScheduled();
+			await core.settle();
+			return copy(core.state.callbacks.slice(before));
+		},
+		settle: () => core.settle(),
+		configure: (settings) => {
+			if (settings.callbackStyle !== undefined) {
+				if (!['json', 'form', 'query', 'upper'].includes(settings.callbackStyle))
+					throw new Error('callbackStyle must be json, form, query or upper');
+				core.config.callbackStyle = settings.callbackStyle;
+			}
+			if (settings.callbackDelayMs !== undefined)
+				core.config.callbackDelayMs = Math.max(0, Number(settings.callbackDelayMs));
+			if (settings.callStartRepeats !== undefined) {
+				const repeats = Number(settings.callStartRepeats);
+				if (!Number.isInteger(repeats) || repeats < 1 || repeats > 10)
+					throw new Error('callStartRepeats must be a whole number from 1 to 10');
+				core.config.callStartRepeats = repeats;
+			}
+			if (settings.callsAllowed !== undefined)
+				core.state.account.callsAllowed = Boolean(settings.callsAllowed);
+			if (settings.speechRecognition !== undefined)
+				core.state.account.speechRecognition = Boolean(settings.speechRecognition);
+			if (settings.recordingBytes !== undefined)
+				core.state.recordingBytes = Math.max(46, Math.floor(Number(settings.recordingBytes)));
+			if (settings.apiToken !== undefined) core.state.account.apiToken = Boolean(settings.apiToken);
+			return {
+				callbackStyle: core.config.callbackStyle,
+				callbackDelayMs: core.config.callbackDelayMs,
+				callStartRepeats: core.config.callStartRepeats ?? 1,
+				callsAllowed: core.state.account.callsAllowed,
+				speechRecognition: core.state.account.speechRecognition,
+				recordingBytes: core.state.recordingBytes,
+				apiToken: core.state.account.apiToken,
+			};
+		},
+		issueToken: (userId) => {
+			if (!core.state.users.has(Number(userId))) throw new Error(`no user ${userId}`);
+			const token = `vn-user-${userId}-${sha256(`${userId}:${core.state.tokens.size}:${Date.now()}`).slice(0, 16)}`;
+			core.state.tokens.set(token, { service: 'vn', status: 'valid', userId: Number(userId) });
+			return token;
+		},
+		virtualnum: (number) => {
+			const record = core.state.numbers.get(digitsOnly(String(number)));
+			return record ? copy(record) : undefined;
+		},
+		virtualnums: () => copy([...core.state.numbers.values()]),
+		pool: () => core.state.sortedPool(),
+		users: () => [...core.state.users.values()].map((u) => userView(core.state, u)),
+		tags: () =>
+			[...core.state.tags.values()].map((t) => ({
+				...core.state.tagView(t),
+				members: [...t.members],
+			})),
+		blacklist: () => copy(core.state.blacklist),
+		prompts: () =>
+			[...core.state.prompts.values()].map((p) => ({
+				name: p.name,
+				create_date: p.create_date,
+				size: p.size,
+				length: p.length,
+				type: p.type,
+				sha256: sha256(p.data),
+			})),
+		promptData: (name) => core.state.prompts.get(name)?.data,
+		senders: () => copy([...core.state.senders.values()]),
+		messages: () => copy(core.state.messages),
+		cdrs: (filter = {}) => {
+			const limit = Math.max(1, Math.min(filter.limit ?? 1000, 100000));
+			const where = filter.virtualnum ? 'WHERE cdr_ddi = ?' : '';
+			const params = filter.virtualnum ? [digitsOnly(filter.virtualnum)] : [];
+			const recordings = core.state.cdr.recordings;
+			const accept = (row: CdrRow) =>
+				filter.hasRecording === undefined || recordings.has(row.id) === filter.hasRecording;
+			return core.state.cdr.scan(where, params, accept, limit).map(view);
+		},
+		cdr: (callUuid) => {
+			const row = core.state.cdr.byUuid(String(callUuid));
+			return row ? view(row) : undefined;
+		},
+	};
+	return control;
+}
+
+function seed(core: Core, request: SeedRequest, view: (row: CdrRow) => CdrView): SeedResult {
+	const state = core.state;
+	const out: SeedResult = {};
+	const count = (value: unknown, name: string): number => {
+		const n = Number(value ?? 0);
+		if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer`);
+		return n;
+	};
+	if (request.numbers !== undefined)
+		out.numbers = state.addNumbers(count(request.numbers, 'numbers')).map((r) => r.virtualnum);
+	if (request.poolNumbers !== undefined)
+		out.pool = state.addPool(count(request.poolNumbers, 'poolNumbers'));
+	if (request.users !== undefined) {
+		const n = count(request.users, 'users');
+		out.users = [];
+		for (let i = 0; i < n; i++) {
+			const user = state.createUser({
+				email: `user${state.nextUserId}@example.com`,
+				password: `Sandbox-${state.nextUserId}-pass`,
+			});
+			out.users.push(user.user_id);
+		}
+	}
+	if (request.cdrs !== undefined) {
+		out.cdrs = state.addCdrs(count(request.cdrs, 'cdrs'));
+	}
+	if (request.recordingBytes !== undefined)
+		state.recordingBytes = Math.max(46, count(request.recordingBytes, 'recordingBytes'));
+	if (request.credit !== undefined) out.credit = state.credit = count(request.credit, 'credit');
+	if (request.virtualnum !== undefined) {
+		const fields = Object.fromEntries(
+			Object.entries(request.virtualnum).filter(([key]) => (VN_FIELDS as string[]).includes(key)),
+		) as Partial<VnRecord>;
+		let number = digitsOnly(String(fields.virtualnum ?? ''));
+		if (number === '') number = state.addNumbers(1)[0].virtualnum;
+		if (number.length < 5) throw new Error('virtualnum must have at least 5 digits');
+		state.pool.delete(number);
+		state.released.delete(number);
+		const existing = state.numbers.get(number);
+		const record = existing
+			? Object.assign(existing, fields, { virtualnum: number })
+			: state.newRecord(number, fields);
+		if (fields.call_destination_phone && fields.default_dest === undefined)
+			record.default_dest = fields.call_destination_phone.split(',')[0].trim();
+		state.numbers.set(number, record);
+		out.virtualnum = copy(record);
+	}
+	if (request.cdr !== undefined) {
+		const fields = request.cdr;
+		const number =
+			state.numbers.get(digitsOnly(String(fields.cdr_ddi ?? ''))) ?? [...state.numbers.values()][0];
+		const status = fields.call_status ?? 'ANSWER';
+		const duration = fields.call_duration ?? (status === 'ANSWER' ? 60 : 0);
+		const start = fields.start_call ?? formatDateTime(new Date());
+		const startDate = new Date(start.replace(' ', 'T'));
+		const row = state.cdr.insert(
+			{
+				start_call: start,
+				end_call:
+					fields.end_call ??
+					(Number.isNaN(startDate.getTime())
+						? start
+						: formatDateTime(new Date(startDate.getTime() + duration * 1000))),
+				call_duration: duration,
+				cdr_ani: fields.cdr_ani ?? '0501234000',
+				cdr_ddi: fields.cdr_ddi ?? number?.virtualnum ?? '',
+				user_phone: fields.user_phone ?? number?.default_dest ?? '',
+				user_name: fields.user_name ?? number?.description ?? '',
+				call_status: status,
+				onetouch: fields.onetouch ?? '',
+				cdr_meta_data: fields.cdr_meta_data ?? '',
+				gclid: fields.gclid ?? '',
+			},
+			fields.has_recording ?? status === 'ANSWER',
+		);
+		out.cdr = view(row);
+	}
+	return out;
+}
+
+// ---- HTTP ----------------------------------------------------------------------------------------
+
+const ROUTES = [
+	'POST   /_sandbox/reset            body: SeedOptions (optional)',
+	'POST   /_sandbox/seed             body: { numbers?, poolNumbers?, cdrs?, users?, credit?, recordingBytes?, virtualnum?: {...}, cdr?: {...} }',
+	'GET    /_sandbox/requests         ?service=vn|sms&operation=...',
+	'DELETE /_sandbox/requests',
+	'POST   /_sandbox/calls            body: { virtualnum, caller, answered?, durationSec? }',
+	'GET    /_sandbox/callbacks        ?kind=call.start|call.end|sms.delivery',
+	'DELETE /_sandbox/callbacks',
+	'POST   /_sandbox/faults           body: { kind, server?, operation?, count?, ... }',
+	'GET    /_sandbox/faults',
+	'DELETE /_sandbox/faults',
+	'GET    /_sandbox/otp              ?sender=...',
+	'POST   /_sandbox/ip               body: { allowed }',
+	'GET    /_sandbox/credit',
+	'POST   /_sandbox/credit           body: { credit }',
+	'POST   /_sandbox/flush',
+	'POST   /_sandbox/settle',
+	'POST   /_sandbox/config           body: { callbackStyle?, callbackDelayMs?, callStartRepeats?, callsAllowed?, speechRecognition?, recordingBytes?, apiToken? }',
+	'POST   /_sandbox/tokens           body: { user_id }',
+	'GET    /_sandbox/state/{virtualnums|pool|users|tags|blacklist|prompts|senders|messages|cdrs}',
+	'GET    /_sandbox/state/virtualnum ?virtualnum=...',
+	'GET    /_sandbox/state/cdr        ?call_uuid=...',
+];
+
+function bool(value: unknown): boolean {
+	return value === true || value === 'true' || value === 1 || value === '1';
+}
+
+export async function handleControl(
+	core: Core,
+	control: SandboxControl,
+	incoming: IncomingMessage,
+	res: ServerResponse,
+): Promise<void> {
+	const req = await parseRequest(incoming);
+	const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<
+		string,
+		unknown
+	>;
+	const route = `${req.method} ${req.path.replace(/\/+$/, '')}`;
+	const q = req.query;
+	try {
+		let answer: unknown;
+		switch (route) {
+			case 'GET /_sandbox':
+				answer = { routes: ROUTES, tokens: DEFAULT_TOKENS, vnUrl: core.vnUrl, smsUrl: core.smsUrl };
+				break;
+			case 'POST /_sandbox/reset':
+				control.reset(body as SeedOptions);
+				answer = { ok: true };
+				break;
+			case 'POST /_sandbox/seed':
+				answer = control.seed(body as SeedRequest);
+				break;
+			case 'GET /_sandbox/requests':
+				answer = control.requests({
+					service: q.service as 'vn' | 'sms' | undefined,
+					operation: q.operation,
+				});
+				break;
+			case 'DELETE /_sandbox/requests':
+				control.clearRequests();
+				answer = { ok: true };
+				break;
+			case 'POST /_sandbox/calls':
+				answer = await control.placeCall({
+					virtualnum: String(body.virtualnum ?? ''),
+					caller: String(body.caller ?? ''),
+					answered: body.answered === undefined ? undefined : bool(body.answered),
+					durationSec: body.durationSec === undefined ? undefined : Number(body.durationSec),
+				});
+				break;
+			case 'GET /_sandbox/callbacks':
+				answer = control.callbacks({ kind: q.kind as CallbackRecord['kind'] | undefined });
+				break;
+			case 'DELETE /_sandbox/callbacks':
+				control.clearCallbacks();
+				answer = { ok: true };
+				break;
+			case 'POST /_sandbox/faults':
+				answer = control.injectFaults(body as unknown as Fault);
+				break;
+			case 'GET /_sandbox/faults':
+				answer = control.faults();
+				break;
+			case 'DELETE /_sandbox/faults':
+				control.clearFaults();
+				answer = { ok: true };
+				break;
+			case 'GET /_sandbox/otp': {
+				const otp = control.otp(q.sender ?? '');
+				if (otp === undefined) {
+					sendJson(res, 404, { error: `no verification code for sender "${q.sender ?? ''}"` });
+					return;
+				}
+				answer = { sender: q.sender, otp };
+				break;
+			}
+			case 'POST /_sandbox/ip':
+				control.setIpAllowed(bool(body.allowed));
+				answer = { allowed: bool(body.allowed) };
+				break;
+			case 'GET /_sandbox/credit':
+				answer = { credit: control.credit() };
+				break;
+			case 'POST /_sandbox/credit':
+				control.setCredit(Number(body.credit));
+				answer = { credit: control.credit() };
+				break;
+			case 'POST /_sandbox/flush':
+				answer = { callbacks: await control.flushScheduled() };
+				break;
+			case 'POST /_sandbox/settle':
+				await control.settle();
+				answer = { ok: true };
+				break;
+			case 'POST /_sandbox/config':
+				answer = control.configure(body as SandboxSettings);
+				break;
+			case 'POST /_sandbox/tokens':
+				answer = { token: control.issueToken(Number(body.user_id)) };
+				break;
+			default: {
+				const state = /^GET \/_sandbox\/state\/(\w+)$/.exec(route);
+				const getters: Record<string, () => unknown> = {
+					virtualnums: control.virtualnums,
+					pool: control.pool,
+					users: control.users,
+					tags: control.tags,
+					blacklist: control.blacklist,
+					prompts: control.prompts,
+					senders: control.senders,
+					messages: control.messages,
+					cdrs: () =>
+						control.cdrs({
+							hasRecording: q.hasRecording === undefined ? undefined : bool(q.hasRecording),
+							virtualnum: q.virtualnum,
+							limit: q.limit ? Number(q.limit) : undefined,
+						}),
+					virtualnum: () => control.virtualnum(q.virtualnum ?? '') ?? null,
+					cdr: () => control.cdr(q.call_uuid ?? '') ?? null,
+				};
+				const getter = state ? getters[state[1]] : undefined;
+				if (!getter) {
+					sendJson(res, 404, { error: `unknown control route ${route}`, routes: ROUTES });
+					return;
+				}
+				answer = getter();
+			}
+		}
+		sendJson(res, 200, answer ?? null);
+	} catch (error) {
+		sendJson(res, 400, { error: (error as Error).message });
+	}
+}

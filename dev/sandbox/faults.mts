@@ -1,0 +1,286 @@
+// Fault injection: a queue of faults, each applying to the next `count` requests that match its
+// server and operation. Pre-answer faults replace the answer; post-answer faults distort it.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { wavChunks } from './audio.mts';
+import { send, sendText } from './http.mts';
+
+export type UnauthorizedText =
+	| 'IP'
+	| 'Token Required'
+	| 'Token Expired'
+	| 'Invalid Token'
+	| 'Account Suspended';
+
+export type FaultSpec =
+	| { kind: 'http500' }
+	| { kind: 'hang' }
+	| { kind: 'html' }
+	| { kind: 'truncatedJson' }
+	| { kind: 'xml' }
+	| { kind: 'wrongLength'; delta?: number }
+	| { kind: 'unauthorized'; text: UnauthorizedText }
+	| { kind: 'slow'; delayMs: number }
+	| { kind: 'empty' }
+	| { kind: 'serviceError'; code: number; description?: string }
+	/** A redirect (301, 302, 307 or 308) to `location`, by default the sandbox's redirect target (which records what reaches it). */
+	| { kind: 'redirect'; status: RedirectStatus; location?: string }
+	/** 200 with a text body labelled audio/wav (a status served as a file). */
+	| { kind: 'notAudio'; text?: string }
+	/** 200 with a generated WAV of `bytes` bytes, streamed (a file larger than any limit). */
+	| { kind: 'largeFile'; bytes: number };
+
+export type RedirectStatus = 301 | 302 | 307 | 308;
+const REDIRECT_STATUSES = new Set([301, 302, 307, 308]);
+
+export type Fault = FaultSpec & { server?: 'vn' | 'sms'; operation?: string; count?: number };
+
+export interface PendingFault {
+	id: number;
+	fault: Fault;
+	remaining: number;
+}
+
+const KINDS = new Set([
+	'http500',
+	'hang',
+	'html',
+	'truncatedJson',
+	'xml',
+	'wrongLength',
+	'unauthorized',
+	'slow',
+	'empty',
+	'serviceError',
+	'redirect',
+	'notAudio',
+	'largeFile',
+]);
+const TEXTS = new Set([
+	'IP',
+	'Token Required',
+	'Token Expired',
+	'Invalid Token',
+	'Account Suspended',
+]);
+
+/** Throws a readable error for a malformed fault, so a typo in a test fails loudly. */
+export function validateFault(input: unknown): Fault {
+	if (!input || typeof input !== 'object') throw new Error('fault must be an object');
+	const fault = input as Record<string, unknown>;
+	if (!KINDS.has(String(fault.kind)))
+		throw new Error(
+			`unknown fault kind "${String(fault.kind)}"; expected one of ${[...KINDS].join(', ')}`,
+		);
+	if (fault.server !== undefined && fault.server !== 'vn' && fault.server !== 'sms')
+		throw new Error('server must be "vn" or "sms"');
+	if (fault.count !== undefined && (!Number.isInteger(fault.count) || (fault.count as number) < 1))
+		throw new Error('count must be a positive integer');
+	if (fault.kind === 'unauthorized' && !TEXTS.has(String(fault.text)))
+		throw new Error(`text must be one of ${[...TEXTS].join(', ')}`);
+	if (fault.kind === 'slow' && (typeof fault.delayMs !== 'number' || fault.delayMs < 0))
+		throw new Error('slow needs delayMs >= 0');
+	if (fault.kind === 'serviceError' && !Number.isInteger(fault.code))
+		throw new Error('serviceError needs an integer code');
+	if (fault.kind === 'wrongLength' && fault.delta !== undefined && !Number.isInteger(fault.delta))
+		throw new Error('delta must be an integer');
+	if (fault.kind === 'redirect' && !REDIRECT_STATUSES.has(Number(fault.status)))
+		throw new Error('redirect needs a status of 301, 302, 307 or 308');
+	if (
+		fault.kind === 'largeFile' &&
+		(!Number.isInteger(fault.bytes) || (fault.bytes as number) < 44)
+	)
+		throw new Error('largeFile needs bytes >= 44');
+	return fault as unknown as Fault;
+}
+
+export class FaultQueue {
+	private pending: PendingFault[] = [];
+	private nextId = 1;
+
+	add(input: unknown): PendingFault {
+		const fault = validateFault(input);
+		const entry = { id: this.nextId++, fault, remaining: fault.count ?? 1 };
+		this.pending.push(entry);
+		return entry;
+	}
+
+	/** The first pending fault matching the request, consumed by one. */
+	take(server: 'vn' | 'sms', operation: string): Fault | undefined {
+		const index = this.pending.findIndex(
+			(p) =>
+				(p.fault.server === undefined || p.fault.server === server) &&
+				(p.fault.operation === undefined || p.fault.operation === operation),
+		);
+		if (index < 0) return undefined;
+		const entry = this.pending[index];
+		entry.remaining--;
+		if (entry.remaining <= 0) this.pending.splice(index, 1);
+		return entry.fault;
+	}
+
+	list(): PendingFault[] {
+		return this.pending.map((p) => ({ ...p, fault: { ...p.fault } }));
+	}
+
+	clear(): void {
+		this.pending = [];
+	}
+}
+
+export function unauthorizedText(text: UnauthorizedText, clientIp: string): string {
+	return text === 'IP'
+		? `Unauthorized - IP Address:'${clientIp}' is not allowed`
+		: `Unauthorized - ${text}`;
+}
+
+export const HTML_PROXY_ERROR = `<!DOCTYPE html>
+<html>
+<head><title>502 Bad Gateway</title></head>
+<body>
+<center><h1>502 Bad Gateway</h1></center>
+<hr><center>nginx</center>
+</body>
+</html>
+`;
+
+/** First half of a serialized answer, cut so that it is certainly not valid JSON any more. */
+export function truncate(text: string): string {
+	return text.slice(0, Math.max(1, Math.floor(text.length / 2)));
+}
+
+/** wrongLength: drops |delta| trailing items, or repeats the last item delta times. */
+export function distortLength<T>(items: T[], delta = -1): T[] {
+	if (delta < 0) return items.slice(0, Math.max(0, items.length + delta));
+	if (items.length === 0) return items;
+	return [...items, ...Array.from({ length: delta }, () => items[items.length - 1])];
+}
+
+/** Faults that replace the answer entirely; true when the request is answered (or left hanging). */
+export function applyPreFault(
+	res: ServerResponse,
+	fault: Fault | undefined,
+	clientIp: string,
+	redirectTarget = '',
+): boolean {
+	if (!fault) return false;
+	switch (fault.kind) {
+		case 'redirect':
+			res.writeHead(fault.status, {
+				location: fault.location ?? `${redirectTarget}/moved/here?session=redirect-query-secret`,
+				'content-type': 'text/plain; charset=utf-8',
+			});
+			res.end(`Moved to ${fault.location ?? redirectTarget}`);
+			return true;
+		case 'notAudio':
+			send(res, 200, 'audio/wav', fault.text ?? 'Recording not available');
+			return true;
+		case 'largeFile':
+			streamChunks(res, wavChunks(fault.bytes, 440), 'audio/wav');
+			return true;
+		case 'http500':
+			sendText(res, 500, 'Internal Server Error');
+			return true;
+		case 'html':
+			sendText(res, 502, HTML_PROXY_ERROR, 'text/html; charset=utf-8');
+			return true;
+		case 'empty':
+			send(res, 200, 'text/html; charset=utf-8', '');
+			return true;
+		case 'unauthorized':
+			sendText(res, 401, unauthorizedText(fault.text, clientIp));
+			return true;
+		case 'hang':
+			// Never answered: the socket stays open until the client gives up or the sandbox closes.
+			return true;
+		default:
+			return false;
+	}
+}
+
+/** Streams generated chunks with back-pressure (a large file is never held whole). */
+function streamChunks(res: ServerResponse, chunks: Iterator<Buffer>, contentType: string): void {
+	res.writeHead(200, { 'content-type': contentType });
+	const pump = () => {
+		while (!res.destroyed) {
+			const next = chunks.next();
+			if (next.done) break;
+			if (!res.write(next.value)) {
+				res.once('drain', pump);
+				return;
+			}
+		}
+		res.end();
+	};
+	pump();
+}
+
+// ---- the redirect target: a second listener that records whatever a redirect brings to it ------
+
+export interface RedirectedRequest {
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	headers: Record<string, string>;
+	/** Bytes of the body that arrived. */
+	bodyBytes: number;
+	receivedAt: string;
+}
+
+export interface RedirectTarget {
+	url: string;
+	requests(): RedirectedRequest[];
+	clear(): void;
+	close(): Promise<void>;
+}
+
+/** Listens on 127.0.0.1 (free port) and records every request; answers a harmless 200. */
+export async function startRedirectTarget(host = '127.0.0.1'): Promise<RedirectTarget> {
+	const received: RedirectedRequest[] = [];
+	const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+		let bodyBytes = 0;
+		req.on('data', (chunk: Buffer) => {
+			bodyBytes += chunk.length;
+		});
+		req.on('end', () => {
+			const url = new URL(req.url ?? '/', 'http://redirect.target');
+			received.push({
+				method: req.method ?? 'GET',
+				path: url.pathname,
+				query: Object.fromEntries(url.searchParams),
+				headers: Object.fromEntries(
+					Object.entries(req.headers).map(([k, v]) => [
+						k,
+						Array.isArray(v) ? v.join(', ') : String(v ?? ''),
+					]),
+				),
+				bodyBytes,
+				receivedAt: new Date().toISOString(),
+			});
+			send(
+				res,
+				200,
+				'application/json; charset=utf-8',
+				JSON.stringify({ service: 'test', status: { code: 200, description: 'Redirect target' } }),
+			);
+		});
+	});
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(0, host, () => resolve());
+	});
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+		requests: () =>
+			received.map((r) => ({ ...r, headers: { ...r.headers }, query: { ...r.query } })),
+		clear: () => {
+			received.length = 0;
+		},
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
+	};
+}

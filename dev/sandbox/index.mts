@@ -1,0 +1,136 @@
+// startSandbox(): both emulated services on their own ports, sharing one state, plus the control API.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import initSqlJs from 'sql.js';
+import type { SqlJsStatic } from 'sql.js';
+import { Core } from './core.mts';
+import type { CallbackStyle } from './core.mts';
+import { createControl, handleControl } from './control.mts';
+import type { SandboxControl } from './control.mts';
+import { BadRequest, sendJson, sendText } from './http.mts';
+import { handleSms } from './sms.mts';
+import { DEFAULT_TOKENS } from './state.mts';
+import type { SeedOptions } from './state.mts';
+import { handleVn } from './vn/server.mts';
+
+export type { SeedOptions, SandboxControl, CallbackStyle };
+export type { SeedRequest, SeedResult, SandboxSettings, CdrView } from './control.mts';
+export type { Fault, FaultSpec, RedirectedRequest, RedirectTarget } from './faults.mts';
+import { startRedirectTarget, type RedirectTarget } from './faults.mts';
+export type { CallbackRecord, RecordedRequest, VnRecord } from './state.mts';
+export { DEFAULT_TOKENS } from './state.mts';
+
+export interface SandboxOptions {
+	host?: string;
+	vnPort?: number;
+	smsPort?: number;
+	callbackDelayMs?: number;
+	callbackStyle?: CallbackStyle;
+	seed?: SeedOptions;
+	log?: (line: string) => void;
+}
+
+export interface Sandbox {
+	vnUrl: string;
+	smsUrl: string;
+	tokens: { vn: string; sms: string; expired: string; suspended: string; smsAccount: string };
+	control: SandboxControl;
+	/** The second listener the `redirect` fault points to: it records what reaches it (nothing should). */
+	redirectTarget: Omit<RedirectTarget, 'close'>;
+	close(): Promise<void>;
+}
+
+let sqlModule: Promise<SqlJsStatic> | undefined;
+
+function listen(server: http.Server, port: number, host: string): Promise<number> {
+	return new Promise((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(port, host, () => {
+			server.off('error', reject);
+			resolve((server.address() as AddressInfo).port);
+		});
+	});
+}
+
+function baseUrl(host: string, port: number): string {
+	const shown = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
+	return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+	const host = options.host ?? '127.0.0.1';
+	const log = options.log ?? (() => undefined);
+	sqlModule ??= initSqlJs();
+	const core = new Core(
+		await sqlModule,
+		{
+			callbackStyle: options.callbackStyle ?? 'json',
+			callbackDelayMs: options.callbackDelayMs ?? 50,
+		},
+		log,
+		options.seed ?? {},
+	);
+	const control = createControl(core);
+
+	const serve = (
+		service: (core: Core, req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>,
+	) =>
+		http.createServer((req, res) => {
+			const work = (req.url ?? '').startsWith('/_sandbox')
+				? handleControl(core, control, req, res)
+				: service(core, req, res);
+			work.catch((error: unknown) => {
+				if (error instanceof BadRequest) sendText(res, error.status, error.message);
+				else {
+					log(`internal error: ${(error as Error).stack ?? String(error)}`);
+					sendJson(res, 500, { error: 'sandbox internal error' });
+				}
+			});
+		});
+	const vnServer = serve(handleVn);
+	const smsServer = serve(handleSms);
+	let vnPort: number;
+	let smsPort: number;
+	try {
+		vnPort = await listen(vnServer, options.vnPort ?? 0, host);
+		smsPort = await listen(smsServer, options.smsPort ?? 0, host);
+	} catch (error) {
+		vnServer.close();
+		smsServer.close();
+		await core.close();
+		throw error;
+	}
+	core.vnUrl = baseUrl(host, vnPort);
+	core.smsUrl = baseUrl(host, smsPort);
+	const redirectTarget = await startRedirectTarget(
+		host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host,
+	);
+	core.redirectUrl = redirectTarget.url;
+
+	let closing: Promise<void> | undefined;
+	return {
+		vnUrl: core.vnUrl,
+		smsUrl: core.smsUrl,
+		tokens: { ...DEFAULT_TOKENS },
+		control,
+		redirectTarget: {
+			url: redirectTarget.url,
+			requests: redirectTarget.requests,
+			clear: redirectTarget.clear,
+		},
+		close: () =>
+			(closing ??= (async () => {
+				const closed = Promise.all(
+					[vnServer, smsServer].map(
+						(server) => new Promise<void>((resolve) => server.close(() => resolve())),
+					),
+				);
+				// Hung requests ("hang" fault) and idle keep-alive sockets must not hold close() up.
+				vnServer.closeAllConnections();
+				smsServer.closeAllConnections();
+				await core.close();
+				await closed;
+				await redirectTarget.close();
+			})()),
+	};
+}

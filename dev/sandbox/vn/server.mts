@@ -1,0 +1,178 @@
+// The virtual number service: `${vnUrl}/api/`, operation in `service`, GET or POST, answers in XML
+// unless format=json. Order: parse, record, faults, authenticate, dispatch, render.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { authenticate } from '../auth.mts';
+import type { Core } from '../core.mts';
+import { applyPreFault, distortLength, truncate } from '../faults.mts';
+import { parseRequest, send, sendText, toXml } from '../http.mts';
+import type { ParsedRequest } from '../http.mts';
+import { delay } from '../util.mts';
+import { blacklistOps } from './blacklist.mts';
+import { callOps, openClick2CallLink } from './calls.mts';
+import { cdrOps } from './cdr.mts';
+import { Params, ServiceError } from './common.mts';
+import type { OpHandler, OpResult, RawAnswer } from './common.mts';
+import { conversionOps } from './conversions.mts';
+import { numberOps } from './numbers.mts';
+import { promptOps } from './prompts.mts';
+import { tagOps } from './tags.mts';
+import { userOps } from './users.mts';
+
+export const VN_OPERATIONS: Record<string, OpHandler> = {
+	test: () => ({ description: 'OK' }),
+	...numberOps,
+	...callOps,
+	...cdrOps,
+	...conversionOps,
+	...userOps,
+	...tagOps,
+	...blacklistOps,
+	...promptOps,
+};
+
+interface Answer {
+	service: string;
+	status: Record<string, unknown> & { code: number; description: string };
+	result?: unknown;
+}
+
+function isApiPath(path: string): boolean {
+	return path === '/api' || path === '/api/' || path === '/api/index.php';
+}
+
+async function runOperation(
+	core: Core,
+	req: ParsedRequest,
+	service: string,
+	userId: number | undefined,
+	format: 'json' | 'xml',
+): Promise<Answer | RawAnswer> {
+	const handler = VN_OPERATIONS[service];
+	if (!handler)
+		return { service, status: { code: 999, description: `Unknown service "${service}"` } };
+	try {
+		const outcome: OpResult = await handler({
+			core,
+			state: core.state,
+			params: new Params(req.params),
+			files: req.files,
+			format,
+			userId,
+			service,
+		});
+		if ('raw' in outcome) return outcome.raw;
+		const answer: Answer = {
+			service,
+			status: {
+				code: 200,
+				description: outcome.description ?? 'Success',
+				...(outcome.status ?? {}),
+			},
+		};
+		if (outcome.result !== undefined) answer.result = outcome.result;
+		return answer;
+	} catch (error) {
+		if (error instanceof ServiceError)
+			return { service, status: { code: error.code, description: error.message } };
+		core.log(`vn ${service} internal error: ${(error as Error).stack ?? error}`);
+		return { service, status: { code: 999, description: 'Internal error' } };
+	}
+}
+
+function writeRaw(res: ServerResponse, raw: RawAnswer, limit?: number): void {
+	const length = limit ?? raw.length;
+	const headers: Record<string, string | number> = {
+		'content-type': raw.contentType,
+		'content-length': length,
+	};
+	if (raw.filename) headers['content-disposition'] = `attachment; filename="${raw.filename}"`;
+	res.writeHead(200, headers);
+	let left = length;
+	const chunks = raw.chunks()[Symbol.iterator]();
+	// Writes with back-pressure so that a 50 MB recording is never materialised.
+	const pump = () => {
+		while (left > 0 && !res.destroyed) {
+			const next = chunks.next();
+			if (next.done) break;
+			const piece = next.value.length > left ? next.value.subarray(0, left) : next.value;
+			left -= piece.length;
+			if (!res.write(piece)) {
+				res.once('drain', pump);
+				return;
+			}
+		}
+		res.end();
+	};
+	pump();
+}
+
+export async function handleVn(
+	core: Core,
+	incoming: IncomingMessage,
+	res: ServerResponse,
+): Promise<void> {
+	const started = Date.now();
+	const req = await parseRequest(incoming);
+	if (req.path === '/click2call' || req.path === '/click2call/') {
+		const opened = openClick2CallLink(req.query);
+		sendText(res, opened.status, opened.text);
+		return;
+	}
+	if (!isApiPath(req.path)) {
+		sendText(res, 404, 'Not Found: the service answers under /api/');
+		return;
+	}
+	const service = req.params.service?.trim() ?? '';
+	core.record('vn', req, service);
+	const log = (status: number, code?: number) =>
+		core.log(
+			`vn  ${service || '(no service)'} ${status}${code !== undefined && code !== 200 ? ` code=${code}` : ''} ${Date.now() - started}ms`,
+		);
+	const fault = core.faults.take('vn', service);
+	if (applyPreFault(res, fault, req.clientIp, core.redirectUrl)) {
+		log(res.statusCode, undefined);
+		return;
+	}
+	if (fault?.kind === 'slow') await delay(fault.delayMs, core.signal);
+	const auth = authenticate(core.state, 'vn', req, true);
+	if (!auth.ok) {
+		sendText(res, 401, auth.text);
+		log(401);
+		return;
+	}
+	let format: 'json' | 'xml' =
+		(req.params.format ?? '').trim().toLowerCase() === 'json' ? 'json' : 'xml';
+	let answer: Answer | RawAnswer;
+	if (service === '')
+		answer = {
+			service: '',
+			status: { code: 998, description: 'The service parameter is missing' },
+		};
+	else if (fault?.kind === 'serviceError')
+		answer = {
+			service,
+			status: { code: fault.code, description: fault.description ?? `Service error ${fault.code}` },
+		};
+	else answer = await runOperation(core, req, service, auth.token.userId, format);
+
+	if ('chunks' in answer) {
+		writeRaw(
+			res,
+			answer,
+			fault?.kind === 'truncatedJson' ? Math.floor(answer.length / 2) : undefined,
+		);
+		log(200);
+		return;
+	}
+	if (fault?.kind === 'wrongLength' && Array.isArray(answer.result))
+		answer.result = distortLength(answer.result, fault.delta);
+	if (fault?.kind === 'xml') format = 'xml';
+	if (fault?.kind === 'truncatedJson') {
+		send(res, 200, 'application/json; charset=utf-8', truncate(JSON.stringify(answer)));
+	} else if (format === 'json') {
+		send(res, 200, 'application/json; charset=utf-8', JSON.stringify(answer));
+	} else {
+		send(res, 200, 'application/xml; charset=utf-8', toXml('response', answer));
+	}
+	log(200, answer.status.code);
+}
