@@ -19,11 +19,11 @@ import { ensureE2eInstall } from './lib/setup.mts';
 const started = Date.now();
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // The tracked screenshots are rewritten only when asked (`npm run e2e -- --screenshots`, or
-// E2E_SCREENSHOTS=1); otherwise they go to e2e/screenshots (ignored by git), for a look after a failure.
+// E2E_SCREENSHOTS=1); otherwise they go to dev/e2e/screenshots (ignored by git), for a look after a failure.
 const WRITE_DOCS =
 	process.argv.includes('--screenshots') ||
 	['1', 'true', 'docs'].includes(process.env.E2E_SCREENSHOTS ?? '');
-const SCREENSHOTS = WRITE_DOCS ? `${ROOT}docs/screenshots` : `${ROOT}e2e/screenshots`;
+const SCREENSHOTS = WRITE_DOCS ? `${ROOT}docs/screenshots` : `${ROOT}dev/e2e/screenshots`;
 const log = (line: string) =>
 	console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 const failures: string[] = [];
