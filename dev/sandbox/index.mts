@@ -88,7 +88,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	);
 	const control = createControl(core);
 	try {
-		control.setProfile(options);
+		// SANDBOX_PROFILE / SANDBOX_FIELD / SANDBOX_WORD: a whole test run under the field's reading.
+		control.setProfile({
+			...options,
+			profile:
+				options.profile ??
+				((process.env.SANDBOX_PROFILE || undefined) as ProfileSettings['profile']),
+			behaviours: options.behaviours ?? process.env.SANDBOX_FIELD,
+			word: options.word ?? (process.env.SANDBOX_WORD || undefined),
+		});
 	} catch (error) {
 		await core.close();
 		throw error;

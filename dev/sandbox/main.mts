@@ -66,11 +66,10 @@ if (!['json', 'form', 'query', 'upper', 'lower'].includes(style)) {
 	process.exit(2);
 }
 
-const profile = values.profile ?? process.env.SANDBOX_PROFILE;
 const time = () => new Date().toISOString().slice(11, 23);
 // A bad --profile, --field or --word is refused like a bad flag value (exit 2), before listening.
 const sandbox = await startSandbox({
-	profile: profile as Profile | undefined,
+	profile: values.profile as Profile | undefined,
 	behaviours: values.field,
 	word: values.word,
 	recordingDelayMs:

@@ -92,6 +92,23 @@ describe('switching the profile', () => {
 		await assert.rejects(start({ profile: 'fieldish' as 'field' }), /profile must be/);
 	});
 
+	test('SANDBOX_PROFILE / SANDBOX_FIELD / SANDBOX_WORD apply when the option is not given', async () => {
+		process.env.SANDBOX_FIELD = 'call-no-id';
+		process.env.SANDBOX_WORD = 'did';
+		try {
+			const fromEnv = await start();
+			const explicit = await start({ profile: 'contract', behaviours: [], word: 'virtualnum' });
+			assert.deepEqual(fromEnv.control.profile().behaviours, ['call-no-id']);
+			assert.equal(fromEnv.control.profile().word, 'did');
+			assert.deepEqual(explicit.control.profile().behaviours, []);
+			assert.equal(explicit.control.profile().word, 'virtualnum');
+			await Promise.all([fromEnv.close(), explicit.close()]);
+		} finally {
+			delete process.env.SANDBOX_FIELD;
+			delete process.env.SANDBOX_WORD;
+		}
+	});
+
 	test('the profile survives reset (it is configuration, like the callback style)', () => {
 		sb.control.setProfile({ profile: 'field' });
 		sb.control.reset();
