@@ -12,7 +12,12 @@ export type UnauthorizedText =
 	| 'Token Required'
 	| 'Token Expired'
 	| 'Invalid Token'
-	| 'Account Suspended';
+	| 'Account Suspended'
+	/** The texts integrators observed (the field profile's refusal-texts), on any operation. */
+	| 'IP not legal'
+	| 'Token missing'
+	| 'Token expired'
+	| 'Token invalid';
 
 export type FaultSpec =
 	| { kind: 'http500' }
@@ -21,7 +26,8 @@ export type FaultSpec =
 	| { kind: 'truncatedJson' }
 	| { kind: 'xml' }
 	| { kind: 'wrongLength'; delta?: number }
-	| { kind: 'unauthorized'; text: UnauthorizedText }
+	/** The refusal `text`; HTTP `status` default 401, 200 for the observed texts (as seen). */
+	| { kind: 'unauthorized'; text: UnauthorizedText; status?: number }
 	| { kind: 'slow'; delayMs: number }
 	| { kind: 'empty' }
 	| { kind: 'serviceError'; code: number; description?: string }
@@ -96,6 +102,10 @@ const TEXTS = new Set([
 	'Token Expired',
 	'Invalid Token',
 	'Account Suspended',
+	'IP not legal',
+	'Token missing',
+	'Token expired',
+	'Token invalid',
 ]);
 
 /** Throws a readable error for a malformed fault, so a typo in a test fails loudly. */
@@ -173,9 +183,16 @@ export class FaultQueue {
 }
 
 export function unauthorizedText(text: UnauthorizedText, clientIp: string): string {
-	return text === 'IP'
-		? `Unauthorized - IP Address:'${clientIp}' is not allowed`
-		: `Unauthorized - ${text}`;
+	if (text === 'IP') return `Unauthorized - IP Address:'${clientIp}' is not allowed`;
+	if (text === 'IP not legal')
+		return `The ip address is not legal for this web service ${clientIp}`;
+	return OBSERVED_TOKEN_TEXTS.has(text) ? text : `Unauthorized - ${text}`;
+}
+
+const OBSERVED_TOKEN_TEXTS = new Set<string>(['Token missing', 'Token expired', 'Token invalid']);
+
+function isObserved(text: UnauthorizedText): boolean {
+	return text === 'IP not legal' || OBSERVED_TOKEN_TEXTS.has(text);
 }
 
 export const HTML_PROXY_ERROR = `<!DOCTYPE html>
@@ -288,7 +305,11 @@ export function applyPreFault(
 			send(res, 200, 'text/html; charset=utf-8', '');
 			return true;
 		case 'unauthorized':
-			sendText(res, 401, unauthorizedText(fault.text, clientIp));
+			sendText(
+				res,
+				fault.status ?? (isObserved(fault.text) ? 200 : 401),
+				unauthorizedText(fault.text, clientIp),
+			);
 			return true;
 		case 'hang':
 			// Never answered: the socket stays open until the client gives up or the sandbox closes.

@@ -285,6 +285,17 @@ describe('refusal-texts', () => {
 		assert.equal(await sms.text(), 'Token invalid');
 	});
 
+	test('the observed texts as a fault, on the SMS service (which has no IP check)', async () => {
+		sb.control.injectFaults({ kind: 'unauthorized', text: 'IP not legal', server: 'sms' });
+		const ip = await fetch(`${sb.smsUrl}/credit`, { headers: { authorization: 'Bearer x' } });
+		assert.equal(ip.status, 200);
+		assert.equal(await ip.text(), 'The ip address is not legal for this web service 127.0.0.1');
+		sb.control.injectFaults({ kind: 'unauthorized', text: 'Token expired', status: 401 });
+		const token = await vnRaw(sb, { service: 'test' });
+		assert.equal(token.status, 401);
+		assert.equal(await token.text(), 'Token expired');
+	});
+
 	test('contract: the 401 texts of the spec', async () => {
 		const res = await vnRaw(sb, { service: 'test' }, { token: 'nope' });
 		assert.equal(res.status, 401);
