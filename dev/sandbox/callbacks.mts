@@ -57,25 +57,55 @@ function request(
 	});
 }
 
+export interface CallbackHow {
+	/** GET with the fields in the query string, whatever the configured style. */
+	get?: boolean;
+	/**
+	 * Text appended to the configured URL as it is, before the fields (the field profile's
+	 * `?event=hangup`, which lands inside the last parameter when the URL has a query already).
+	 */
+	appendRaw?: string;
+}
+
+/** The URL of a GET callback: the fields appended, after `appendRaw` when there is one. */
+function getUrl(target: string, payload: Record<string, string | number>, how: CallbackHow): URL {
+	if (how.appendRaw === undefined) {
+		const url = new URL(target);
+		for (const [key, value] of Object.entries(payload)) url.searchParams.append(key, String(value));
+		return url;
+	}
+	const fields = new URLSearchParams(
+		Object.entries(payload).map(([k, v]): [string, string] => [k, String(v)]),
+	).toString();
+	return new URL(`${target}${how.appendRaw}${fields ? `&${fields}` : ''}`);
+}
+
+/** The query string as a PHP service would read it: split on `&`, the first `=` separates. */
+function readQuery(url: URL): Record<string, string> {
+	return Object.fromEntries(url.searchParams);
+}
+
 /**
  * Sends one callback in the configured style: 'json' POSTs a JSON object, 'form' POSTs the same
- * fields urlencoded, 'query' and 'upper' GET with the fields added to the query string ('upper'
- * payloads are built with the upper-case names, see vn/calls.mts). A query string already on the
- * URL (e.g. a secret) is always kept.
+ * fields urlencoded, 'query', 'upper' and 'lower' GET with the fields added to the query string
+ * ('upper' and 'lower' payloads are built with their templates' names, see vn/calls.mts). A query
+ * string already on the URL (e.g. a secret) is always kept.
  */
 export function sendCallback(
 	core: Core,
 	kind: CallbackRecord['kind'],
 	target: string,
 	payload: Record<string, string | number>,
+	how: CallbackHow = {},
 ): Promise<CallbackRecord> {
 	const state = core.state; // a reset while in flight must not move the record into the new state
 	const style = core.config.callbackStyle;
+	const isGet = how.get === true || style === 'query' || style === 'upper' || style === 'lower';
 	const work = async (): Promise<CallbackRecord> => {
 		const record: CallbackRecord = {
 			kind,
 			url: target,
-			method: style === 'query' || style === 'upper' ? 'GET' : 'POST',
+			method: isGet ? 'GET' : 'POST',
 			headers: { 'user-agent': 'virtualnum-sandbox/1.0' },
 			query: {},
 			body: null,
@@ -84,11 +114,10 @@ export function sendCallback(
 			responseBody: '',
 		};
 		try {
-			const url = new URL(target);
+			const url = isGet ? getUrl(target, payload, how) : new URL(target);
 			let body: string | undefined;
-			if (record.method === 'GET') {
-				for (const [key, value] of Object.entries(payload))
-					url.searchParams.append(key, String(value));
+			if (isGet) {
+				// the fields are in the URL
 			} else if (style === 'form') {
 				body = new URLSearchParams(
 					Object.entries(payload).map(([k, v]): [string, string] => [k, String(v)]),
@@ -102,7 +131,7 @@ export function sendCallback(
 			}
 			if (body !== undefined) record.headers['content-length'] = String(Buffer.byteLength(body));
 			record.url = url.toString();
-			record.query = Object.fromEntries(url.searchParams);
+			record.query = readQuery(url);
 			const answer = await withSlot(() =>
 				request(url, record.method, record.headers, body, core.signal),
 			);

@@ -13,15 +13,43 @@ import type {
 	Sender,
 	SentMessage,
 	VnRecord,
+	CallRoute,
 } from './state.mts';
 import { digitsOnly, formatDateTime, sha256 } from './util.mts';
 import type { CdrRow } from './vn/cdrstore.mts';
 import { placeInboundCall } from './vn/calls.mts';
 import type { PlaceCallInput } from './vn/calls.mts';
+import { addCalls, fireInboundSms } from './events.mts';
+import type { AddCallsInput, InboundSmsInput } from './events.mts';
+import { FIELD_BEHAVIOURS, parseBehaviours, validateWord } from './field.mts';
+import type { FieldBehaviour, Profile } from './field.mts';
 import { copy } from './vn/common.mts';
 import { userView } from './vn/users.mts';
 
-export type { PlaceCallInput };
+export type { PlaceCallInput, AddCallsInput, InboundSmsInput };
+
+export interface ProfileSettings {
+	/** 'field' switches every field behaviour on, 'contract' every one off (then `behaviours` are added). */
+	profile?: Profile;
+	/** Alone: exactly these behaviours; with `profile`: added to it. Array or comma separated. */
+	behaviours?: FieldBehaviour[] | string;
+	/** The identifier word in place of `virtualnum` ('virtualnum' restores the contract's names). */
+	word?: string;
+	/** 'recording-delay': how long a recording does not exist after its call (default 5000 ms). */
+	recordingDelayMs?: number;
+	/** 'refusal-texts': the HTTP status of the observed refusals (default 200; 401 also seen). */
+	refusalStatus?: number;
+	/** 'callback-get': the words appended as `?event=` (default ring / hangup). */
+	eventWords?: { start?: string; end?: string };
+}
+
+export interface ProfileView {
+	behaviours: FieldBehaviour[];
+	word: string;
+	recordingDelayMs: number;
+	refusalStatus: number;
+	eventWords: { start: string; end: string };
+}
 
 export interface SeedRequest extends SeedOptions {
 	/** One number with these record fields (number allocated when `virtualnum` is not given). */
@@ -103,6 +131,15 @@ export interface SandboxControl {
 	messages(): SentMessage[];
 	cdrs(filter?: { hasRecording?: boolean; virtualnum?: string; limit?: number }): CdrView[];
 	cdr(callUuid: string): CdrView | undefined;
+	/** Switches the field profile or single behaviours, the identifier word and their settings. */
+	setProfile(settings: ProfileSettings): ProfileView;
+	profile(): ProfileView;
+	/** Fires an inbound SMS to the number's URL (GET from, to, msg, time); resolves with the attempt. */
+	inboundSms(input: InboundSmsInput): Promise<CallbackRecord>;
+	/** What the answers to call-start callbacks named as destinations (call routing by answer). */
+	routes(): CallRoute[];
+	/** New call rows (rising ids and start times), with no callback sent. */
+	addCalls(input?: AddCallsInput): CdrView[];
 }
 
 export function createControl(core: Core): SandboxControl {
@@ -151,8 +188,8 @@ export function createControl(core: Core): SandboxControl {
 		settle: () => core.settle(),
 		configure: (settings) => {
 			if (settings.callbackStyle !== undefined) {
-				if (!['json', 'form', 'query', 'upper'].includes(settings.callbackStyle))
-					throw new Error('callbackStyle must be json, form, query or upper');
+				if (!['json', 'form', 'query', 'upper', 'lower'].includes(settings.callbackStyle))
+					throw new Error('callbackStyle must be json, form, query, upper or lower');
 				core.config.callbackStyle = settings.callbackStyle;
 			}
 			if (settings.callbackDelayMs !== undefined)
@@ -224,8 +261,50 @@ export function createControl(core: Core): SandboxControl {
 			const row = core.state.cdr.byUuid(String(callUuid));
 			return row ? view(row) : undefined;
 		},
+		setProfile: (settings) => setProfile(core, settings),
+		profile: () => profileView(core),
+		inboundSms: (input) => fireInboundSms(core, input),
+		routes: () => copy(core.state.routes),
+		addCalls: (input = {}) => addCalls(core, input).map(view),
 	};
 	return control;
+}
+
+function profileView(core: Core): ProfileView {
+	const field = core.field;
+	return {
+		behaviours: FIELD_BEHAVIOURS.filter((b) => field.behaviours.has(b)),
+		word: field.word,
+		recordingDelayMs: field.recordingDelayMs,
+		refusalStatus: field.refusalStatus,
+		eventWords: { ...field.eventWords },
+	};
+}
+
+function setProfile(core: Core, settings: ProfileSettings): ProfileView {
+	const field = core.field;
+	if (settings.profile !== undefined || settings.behaviours !== undefined) {
+		const next = parseBehaviours(settings.profile, settings.behaviours);
+		field.behaviours.clear();
+		for (const behaviour of next) field.behaviours.add(behaviour);
+	}
+	if (settings.word !== undefined) field.word = validateWord(String(settings.word));
+	if (settings.recordingDelayMs !== undefined) {
+		const ms = Number(settings.recordingDelayMs);
+		if (!(ms >= 0)) throw new Error('recordingDelayMs must be a number >= 0');
+		field.recordingDelayMs = ms;
+	}
+	if (settings.refusalStatus !== undefined) {
+		const status = Number(settings.refusalStatus);
+		if (!Number.isInteger(status) || status < 200 || status > 599)
+			throw new Error('refusalStatus must be an HTTP status (200-599)');
+		field.refusalStatus = status;
+	}
+	for (const which of ['start', 'end'] as const) {
+		const word = settings.eventWords?.[which];
+		if (word !== undefined) field.eventWords[which] = validateWord(String(word));
+	}
+	return profileView(core);
 }
 
 function seed(core: Core, request: SeedRequest, view: (row: CdrRow) => CdrView): SeedResult {
@@ -315,7 +394,12 @@ const ROUTES = [
 	'POST   /_sandbox/seed             body: { numbers?, poolNumbers?, cdrs?, users?, credit?, recordingBytes?, virtualnum?: {...}, cdr?: {...} }',
 	'GET    /_sandbox/requests         ?service=vn|sms&operation=...',
 	'DELETE /_sandbox/requests',
-	'POST   /_sandbox/calls            body: { virtualnum, caller, answered?, durationSec? }',
+	'POST   /_sandbox/calls            body: { virtualnum, caller, answered?, status?, durationSec? }',
+	'GET    /_sandbox/profile',
+	'POST   /_sandbox/profile          body: { profile?: contract|field, behaviours?: [...], word?, recordingDelayMs?, refusalStatus?, eventWords? }',
+	'POST   /_sandbox/sms/inbound      body: { virtualnum, from, text, time?, url? }',
+	'GET    /_sandbox/routes',
+	'POST   /_sandbox/cdrs             body: { count?, virtualnum?, caller?, status?, durationSec?, stepSec?, hasRecording? }',
 	'GET    /_sandbox/callbacks        ?kind=call.start|call.end|sms.delivery',
 	'DELETE /_sandbox/callbacks',
 	'POST   /_sandbox/faults           body: { kind, server?, operation?, count?, ... }',
@@ -379,6 +463,7 @@ export async function handleControl(
 					virtualnum: String(body.virtualnum ?? ''),
 					caller: String(body.caller ?? ''),
 					answered: body.answered === undefined ? undefined : bool(body.answered),
+					status: body.status as PlaceCallInput['status'],
 					durationSec: body.durationSec === undefined ? undefined : Number(body.durationSec),
 				});
 				break;
@@ -428,6 +513,21 @@ export async function handleControl(
 				break;
 			case 'POST /_sandbox/config':
 				answer = control.configure(body as SandboxSettings);
+				break;
+			case 'GET /_sandbox/profile':
+				answer = control.profile();
+				break;
+			case 'POST /_sandbox/profile':
+				answer = control.setProfile(body as ProfileSettings);
+				break;
+			case 'POST /_sandbox/sms/inbound':
+				answer = await control.inboundSms(body as unknown as InboundSmsInput);
+				break;
+			case 'GET /_sandbox/routes':
+				answer = control.routes();
+				break;
+			case 'POST /_sandbox/cdrs':
+				answer = control.addCalls(body as AddCallsInput);
 				break;
 			case 'POST /_sandbox/tokens':
 				answer = { token: control.issueToken(Number(body.user_id)) };

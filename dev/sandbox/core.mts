@@ -2,12 +2,17 @@
 // timers for scheduled work, and the outgoing callbacks still in flight.
 import type { SqlJsStatic } from 'sql.js';
 import { FaultQueue } from './faults.mts';
+import { defaultFieldSettings } from './field.mts';
+import type { FieldBehaviour, FieldSettings } from './field.mts';
 import type { ParsedRequest } from './http.mts';
 import { State } from './state.mts';
 import type { SeedOptions } from './state.mts';
 
-/** json/form: POST; query: GET; upper: GET with the upper-case fields public integrations report (CLI, DDI, UUID, CALLSTATUS…). */
-export type CallbackStyle = 'json' | 'form' | 'query' | 'upper';
+/**
+ * json/form: POST; query: GET; upper: GET with the upper-case fields public integrations report
+ * (CLI, DDI, UUID, CALLSTATUS…); lower: GET with the provider's lower-case template (cli, uuid…).
+ */
+export type CallbackStyle = 'json' | 'form' | 'query' | 'upper' | 'lower';
 
 export interface CoreConfig {
 	callbackStyle: CallbackStyle;
@@ -28,6 +33,8 @@ const MAX_TIMER_MS = 2_147_483_647;
 export class Core {
 	state: State;
 	readonly faults = new FaultQueue();
+	/** The field profile's behaviours and the identifier word (field.mts). */
+	readonly field: FieldSettings = defaultFieldSettings();
 	vnUrl = '';
 	smsUrl = '';
 	/** Where the redirect fault sends clients: the redirect target listener (index.mts). */
@@ -44,6 +51,11 @@ export class Core {
 		private readonly defaultSeed: SeedOptions,
 	) {
 		this.state = new State(SQL, defaultSeed);
+	}
+
+	/** Whether one behaviour of the field profile is on. */
+	is(behaviour: FieldBehaviour): boolean {
+		return this.field.behaviours.has(behaviour);
 	}
 
 	get signal(): AbortSignal {

@@ -3,14 +3,21 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { wavChunks } from './audio.mts';
+import { bearerToken } from './auth.mts';
 import { send, sendText } from './http.mts';
+import type { ParsedRequest } from './http.mts';
 
 export type UnauthorizedText =
 	| 'IP'
 	| 'Token Required'
 	| 'Token Expired'
 	| 'Invalid Token'
-	| 'Account Suspended';
+	| 'Account Suspended'
+	/** The texts integrators observed (the field profile's refusal-texts), on any operation. */
+	| 'IP not legal'
+	| 'Token missing'
+	| 'Token expired'
+	| 'Token invalid';
 
 export type FaultSpec =
 	| { kind: 'http500' }
@@ -19,7 +26,8 @@ export type FaultSpec =
 	| { kind: 'truncatedJson' }
 	| { kind: 'xml' }
 	| { kind: 'wrongLength'; delta?: number }
-	| { kind: 'unauthorized'; text: UnauthorizedText }
+	/** The refusal `text`; HTTP `status` default 401, 200 for the observed texts (as seen). */
+	| { kind: 'unauthorized'; text: UnauthorizedText; status?: number }
 	| { kind: 'slow'; delayMs: number }
 	| { kind: 'empty' }
 	| { kind: 'serviceError'; code: number; description?: string }
@@ -28,7 +36,31 @@ export type FaultSpec =
 	/** 200 with a text body labelled audio/wav (a status served as a file). */
 	| { kind: 'notAudio'; text?: string }
 	/** 200 with a generated WAV of `bytes` bytes, streamed (a file larger than any limit). */
-	| { kind: 'largeFile'; bytes: number };
+	| { kind: 'largeFile'; bytes: number }
+	/** 429 with `Retry-After`: in seconds, or as an HTTP date `retryAfterSec` from now. */
+	| { kind: 'rateLimit'; retryAfterSec?: number; httpDate?: boolean }
+	/** Headers (200, a Content-Length that is never reached), then nothing: the body never ends. */
+	| { kind: 'headersThenSilence'; contentType?: string }
+	/** The real answer, one byte every `intervalMs` (a Content-Length covering all of it). */
+	| { kind: 'drip'; intervalMs: number }
+	/** `page` is ignored: every page request gets the first page again (list operations). */
+	| { kind: 'ignorePage' }
+	/** `text` repeated to `bytes` bytes as the whole answer (default 80 KB of `<`, HTTP 200, HTML). */
+	| { kind: 'hostileBody'; text?: string; bytes?: number; status?: number; contentType?: string }
+	/** The real answer with a `length`-character text in `field` of each result (default: the status description). */
+	| { kind: 'longText'; length?: number; text?: string; field?: string }
+	/** The request's tokens (Bearer and the SMS account token) echoed back, see EchoPlace. */
+	| { kind: 'echoToken'; where: EchoPlace }
+	/** Send's answer items carry the message's `callback_url` back (its `secret=` included). */
+	| { kind: 'echoCallbackUrl' };
+
+/**
+ * unauthorized: 401 `Unauthorized - Invalid Token: Bearer <token>`; status: the service's status
+ * description (VN; SMS sender/credit errors; every Send item); html: a 502 HTML page; smsItem:
+ * each Send item failed with the tokens in its description; senderList: a sender-list error.
+ */
+export type EchoPlace = 'unauthorized' | 'status' | 'html' | 'smsItem' | 'senderList';
+const ECHO_PLACES = new Set(['unauthorized', 'status', 'html', 'smsItem', 'senderList']);
 
 export type RedirectStatus = 301 | 302 | 307 | 308;
 const REDIRECT_STATUSES = new Set([301, 302, 307, 308]);
@@ -55,6 +87,14 @@ const KINDS = new Set([
 	'redirect',
 	'notAudio',
 	'largeFile',
+	'rateLimit',
+	'headersThenSilence',
+	'drip',
+	'ignorePage',
+	'hostileBody',
+	'longText',
+	'echoToken',
+	'echoCallbackUrl',
 ]);
 const TEXTS = new Set([
 	'IP',
@@ -62,6 +102,10 @@ const TEXTS = new Set([
 	'Token Expired',
 	'Invalid Token',
 	'Account Suspended',
+	'IP not legal',
+	'Token missing',
+	'Token expired',
+	'Token invalid',
 ]);
 
 /** Throws a readable error for a malformed fault, so a typo in a test fails loudly. */
@@ -91,6 +135,16 @@ export function validateFault(input: unknown): Fault {
 		(!Number.isInteger(fault.bytes) || (fault.bytes as number) < 44)
 	)
 		throw new Error('largeFile needs bytes >= 44');
+	const nonNegative = (name: string) => {
+		const value = fault[name];
+		if (value !== undefined && (typeof value !== 'number' || !(value >= 0)))
+			throw new Error(`${String(fault.kind)}: ${name} must be a number >= 0`);
+	};
+	for (const name of ['retryAfterSec', 'intervalMs', 'bytes', 'length']) nonNegative(name);
+	if (fault.kind === 'drip' && fault.intervalMs === undefined)
+		throw new Error('drip needs intervalMs');
+	if (fault.kind === 'echoToken' && !ECHO_PLACES.has(String(fault.where)))
+		throw new Error(`echoToken needs where: one of ${[...ECHO_PLACES].join(', ')}`);
 	return fault as unknown as Fault;
 }
 
@@ -129,9 +183,16 @@ export class FaultQueue {
 }
 
 export function unauthorizedText(text: UnauthorizedText, clientIp: string): string {
-	return text === 'IP'
-		? `Unauthorized - IP Address:'${clientIp}' is not allowed`
-		: `Unauthorized - ${text}`;
+	if (text === 'IP') return `Unauthorized - IP Address:'${clientIp}' is not allowed`;
+	if (text === 'IP not legal')
+		return `The ip address is not legal for this web service ${clientIp}`;
+	return OBSERVED_TOKEN_TEXTS.has(text) ? text : `Unauthorized - ${text}`;
+}
+
+const OBSERVED_TOKEN_TEXTS = new Set<string>(['Token missing', 'Token expired', 'Token invalid']);
+
+function isObserved(text: UnauthorizedText): boolean {
+	return text === 'IP not legal' || OBSERVED_TOKEN_TEXTS.has(text);
 }
 
 export const HTML_PROXY_ERROR = `<!DOCTYPE html>
@@ -156,15 +217,71 @@ export function distortLength<T>(items: T[], delta = -1): T[] {
 	return [...items, ...Array.from({ length: delta }, () => items[items.length - 1])];
 }
 
+/** The secrets a request carries, as a careless service or proxy would quote them. */
+export function echoedTokens(req: ParsedRequest, itemToken?: string): string {
+	const parts: string[] = [];
+	const bearer = bearerToken(req.headers);
+	if (bearer) parts.push(`Bearer ${bearer}`);
+	const account = itemToken ?? (req.params.token ?? '').trim();
+	if (account) parts.push(`token=${account}`);
+	return parts.join(' ') || 'Bearer (none)';
+}
+
+function retryAfter(fault: { retryAfterSec?: number; httpDate?: boolean }): string {
+	const seconds = fault.retryAfterSec ?? 1;
+	return fault.httpDate
+		? new Date(Date.now() + seconds * 1000).toUTCString()
+		: String(Math.ceil(seconds));
+}
+
+/** `text` repeated to exactly `bytes` bytes (never built by repeated concatenation). */
+export function repeatTo(text: string, bytes: number): string {
+	const unit = text === '' ? '<' : text;
+	return unit.repeat(Math.ceil(bytes / Buffer.byteLength(unit))).slice(0, bytes);
+}
+
 /** Faults that replace the answer entirely; true when the request is answered (or left hanging). */
 export function applyPreFault(
 	res: ServerResponse,
 	fault: Fault | undefined,
 	clientIp: string,
 	redirectTarget = '',
+	req?: ParsedRequest,
 ): boolean {
 	if (!fault) return false;
 	switch (fault.kind) {
+		case 'rateLimit':
+			res.writeHead(429, {
+				'retry-after': retryAfter(fault),
+				'content-type': 'text/plain; charset=utf-8',
+			});
+			res.end('Too Many Requests');
+			return true;
+		case 'headersThenSilence':
+			res.writeHead(200, {
+				'content-type': fault.contentType ?? 'application/json; charset=utf-8',
+				'content-length': 1024 * 1024,
+			});
+			res.flushHeaders();
+			return true;
+		case 'hostileBody':
+			send(
+				res,
+				fault.status ?? 200,
+				fault.contentType ?? 'text/html; charset=utf-8',
+				repeatTo(fault.text ?? '<', fault.bytes ?? 80 * 1024),
+			);
+			return true;
+		case 'echoToken':
+			if (fault.where === 'unauthorized' && req) {
+				sendText(res, 401, `Unauthorized - Invalid Token: ${echoedTokens(req)}`);
+				return true;
+			}
+			if (fault.where === 'html' && req) {
+				sendText(res, 502, echoHtml(echoedTokens(req)), 'text/html; charset=utf-8');
+				return true;
+			}
+			return false;
 		case 'redirect':
 			res.writeHead(fault.status, {
 				location: fault.location ?? `${redirectTarget}/moved/here?session=redirect-query-secret`,
@@ -188,7 +305,11 @@ export function applyPreFault(
 			send(res, 200, 'text/html; charset=utf-8', '');
 			return true;
 		case 'unauthorized':
-			sendText(res, 401, unauthorizedText(fault.text, clientIp));
+			sendText(
+				res,
+				fault.status ?? (isObserved(fault.text) ? 200 : 401),
+				unauthorizedText(fault.text, clientIp),
+			);
 			return true;
 		case 'hang':
 			// Never answered: the socket stays open until the client gives up or the sandbox closes.
@@ -196,6 +317,65 @@ export function applyPreFault(
 		default:
 			return false;
 	}
+}
+
+function echoHtml(tokens: string): string {
+	return `<!DOCTYPE html>
+<html><head><title>401 Authorization Required</title></head>
+<body><h1>Authorization Required</h1><p>The request carried: Authorization: ${tokens}</p>
+<hr><center>nginx</center></body></html>
+`;
+}
+
+/** The `drip` fault: the answer's bytes one at a time, every `intervalMs`, until done or closed. */
+export function dripAnswer(
+	res: ServerResponse,
+	status: number,
+	headers: Record<string, string | number>,
+	body: Buffer,
+	intervalMs: number,
+	signal: AbortSignal,
+): void {
+	res.writeHead(status, { ...headers, 'content-length': body.length });
+	res.flushHeaders();
+	let next = 0;
+	const timer = setInterval(() => {
+		if (res.destroyed || signal.aborted) return stop();
+		res.write(body.subarray(next, next + 1));
+		next++;
+		if (next >= body.length) {
+			stop();
+			res.end();
+		}
+	}, intervalMs);
+	const stop = () => clearInterval(timer);
+	res.once('close', stop);
+	signal.addEventListener('abort', stop, { once: true });
+}
+
+/** The `longText` fault on an answer: the text in `field` of every result object, or the status. */
+export function lengthenText(
+	answer: unknown,
+	fault: { length?: number; text?: string; field?: string },
+): void {
+	const long = repeatTo(fault.text ?? 'a', fault.length ?? 8000);
+	const objects = (value: unknown): Array<Record<string, unknown>> =>
+		Array.isArray(value)
+			? value.filter((v): v is Record<string, unknown> => !!v && typeof v === 'object')
+			: value && typeof value === 'object'
+				? [value as Record<string, unknown>]
+				: [];
+	if (!answer || typeof answer !== 'object') return;
+	const top = answer as Record<string, unknown>;
+	if (fault.field === undefined) {
+		const status = top.status;
+		if (status && typeof status === 'object')
+			(status as Record<string, unknown>).description = long;
+		else for (const item of objects(answer)) item.description = long;
+		return;
+	}
+	const targets = Array.isArray(answer) ? objects(answer) : objects(top.result ?? top);
+	for (const item of targets) item[fault.field] = long;
 }
 
 /** Streams generated chunks with back-pressure (a large file is never held whole). */

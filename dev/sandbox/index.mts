@@ -14,13 +14,29 @@ import type { SeedOptions } from './state.mts';
 import { handleVn } from './vn/server.mts';
 
 export type { SeedOptions, SandboxControl, CallbackStyle };
-export type { SeedRequest, SeedResult, SandboxSettings, CdrView } from './control.mts';
+export type {
+	SeedRequest,
+	SeedResult,
+	SandboxSettings,
+	CdrView,
+	ProfileSettings,
+	ProfileView,
+	InboundSmsInput,
+	AddCallsInput,
+} from './control.mts';
+export type { FieldBehaviour, Profile } from './field.mts';
+export { FIELD_BEHAVIOURS } from './field.mts';
+import type { ProfileSettings } from './control.mts';
 export type { Fault, FaultSpec, RedirectedRequest, RedirectTarget } from './faults.mts';
 import { startRedirectTarget, type RedirectTarget } from './faults.mts';
-export type { CallbackRecord, RecordedRequest, VnRecord } from './state.mts';
+export type { CallbackRecord, CallRoute, RecordedRequest, VnRecord } from './state.mts';
 export { DEFAULT_TOKENS } from './state.mts';
 
-export interface SandboxOptions {
+/**
+ * `profile: 'field'` (or single `behaviours`, `word`, …) makes the sandbox behave as integrators
+ * observed the service; the same settings as `control.setProfile` / `POST /_sandbox/profile`.
+ */
+export interface SandboxOptions extends ProfileSettings {
 	host?: string;
 	vnPort?: number;
 	smsPort?: number;
@@ -71,6 +87,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		options.seed ?? {},
 	);
 	const control = createControl(core);
+	try {
+		// SANDBOX_PROFILE / SANDBOX_FIELD / SANDBOX_WORD: a whole test run under the field's reading.
+		control.setProfile({
+			...options,
+			profile:
+				options.profile ??
+				((process.env.SANDBOX_PROFILE || undefined) as ProfileSettings['profile']),
+			behaviours: options.behaviours ?? process.env.SANDBOX_FIELD,
+			word: options.word ?? (process.env.SANDBOX_WORD || undefined),
+		});
+	} catch (error) {
+		await core.close();
+		throw error;
+	}
 
 	const serve = (
 		service: (core: Core, req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>,

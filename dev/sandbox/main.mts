@@ -1,13 +1,20 @@
 // `npm run sandbox`: starts both emulated services and prints what to paste into the n8n credentials.
 import { parseArgs } from 'node:util';
 import { startSandbox } from './index.mts';
-import type { CallbackStyle } from './index.mts';
+import type { CallbackStyle, Profile } from './index.mts';
 
 const USAGE = `Usage: npm run sandbox -- [options]
   --host <addr>             listen address (env SANDBOX_HOST, default 127.0.0.1)
   --vn-port <n>             virtual number service port (env SANDBOX_VN_PORT, default 5701)
   --sms-port <n>            SMS service port (env SANDBOX_SMS_PORT, default 5702)
-  --callback-style <s>      json | form | query | upper (default json)
+  --callback-style <s>      json | form | query | upper | lower (default json)
+  --profile <p>             contract | field (env SANDBOX_PROFILE, default contract): field switches
+                            every behaviour the service showed in the field on
+  --field <b,b,...>         single field behaviours (added to --profile): update-replaces,
+                            callback-get, callback-lower, refusal-texts, recording-delay, call-no-id
+  --word <word>             the word in place of "virtualnum" in service and parameter names
+  --recording-delay <ms>    recording-delay: how long a recording does not exist (default 5000)
+  --refusal-status <n>      refusal-texts: HTTP status of the observed refusals (default 200)
   --callback-delay <ms>     delay before SMS delivery callbacks (default 50)
   --seed-numbers <n>        active virtual numbers to seed (default 5)
   --seed-cdrs <n>           call records to seed (default 20)
@@ -24,6 +31,11 @@ function number(value: string | undefined, name: string, fallback: number): numb
 	return n;
 }
 
+function describeProfile(view: { behaviours: string[]; word: string }): string {
+	const behaviours = view.behaviours.length > 0 ? view.behaviours.join(', ') : 'contract';
+	return view.word === 'virtualnum' ? behaviours : `${behaviours}; word "${view.word}"`;
+}
+
 const { values } = parseArgs({
 	options: {
 		host: { type: 'string' },
@@ -34,6 +46,11 @@ const { values } = parseArgs({
 		'seed-numbers': { type: 'string' },
 		'seed-cdrs': { type: 'string' },
 		'recording-bytes': { type: 'string' },
+		profile: { type: 'string' },
+		field: { type: 'string' },
+		word: { type: 'string' },
+		'recording-delay': { type: 'string' },
+		'refusal-status': { type: 'string' },
 		help: { type: 'boolean' },
 	},
 });
@@ -44,13 +61,25 @@ if (values.help) {
 }
 
 const style = values['callback-style'] ?? 'json';
-if (!['json', 'form', 'query', 'upper'].includes(style)) {
-	console.error(`--callback-style must be json, form, query or upper\n\n${USAGE}`);
+if (!['json', 'form', 'query', 'upper', 'lower'].includes(style)) {
+	console.error(`--callback-style must be json, form, query, upper or lower\n\n${USAGE}`);
 	process.exit(2);
 }
 
 const time = () => new Date().toISOString().slice(11, 23);
+// A bad --profile, --field or --word is refused like a bad flag value (exit 2), before listening.
 const sandbox = await startSandbox({
+	profile: values.profile as Profile | undefined,
+	behaviours: values.field,
+	word: values.word,
+	recordingDelayMs:
+		values['recording-delay'] === undefined
+			? undefined
+			: number(values['recording-delay'], 'recording delay', 5000),
+	refusalStatus:
+		values['refusal-status'] === undefined
+			? undefined
+			: number(values['refusal-status'], 'refusal status', 200),
 	host: values.host ?? process.env.SANDBOX_HOST ?? '127.0.0.1',
 	vnPort: number(values['vn-port'] ?? process.env.SANDBOX_VN_PORT, 'vn port', 5701),
 	smsPort: number(values['sms-port'] ?? process.env.SANDBOX_SMS_PORT, 'sms port', 5702),
@@ -63,6 +92,9 @@ const sandbox = await startSandbox({
 	},
 	// Request lines carry service, operation and status only: never a token.
 	log: (line) => console.log(`${time()} ${line}`),
+}).catch((error: unknown) => {
+	console.error(`${(error as Error).message}\n\n${USAGE}`);
+	process.exit(2);
 });
 
 console.log(`
@@ -77,11 +109,14 @@ Credential "Virtual Number SMS API"
   Access Token   ${sandbox.tokens.sms}
   Account token  ${sandbox.tokens.smsAccount}   (the optional "token" parameter of sender operations)
 
+Profile: ${describeProfile(sandbox.control.profile())}
+
 Test tokens: expired ${sandbox.tokens.expired}, suspended account ${sandbox.tokens.suspended}
 
 Control API (JSON, no auth) on both servers: ${sandbox.vnUrl}/_sandbox/ and ${sandbox.smsUrl}/_sandbox/
   POST /_sandbox/reset   GET /_sandbox/requests   POST /_sandbox/calls   GET /_sandbox/callbacks
-  POST /_sandbox/faults  GET /_sandbox/otp?sender=  POST /_sandbox/flush  (GET /_sandbox/ lists all)
+  POST /_sandbox/faults  GET /_sandbox/otp?sender=  POST /_sandbox/flush  POST /_sandbox/profile
+  POST /_sandbox/sms/inbound  POST /_sandbox/cdrs  GET /_sandbox/routes  (GET /_sandbox/ lists all)
 
 Press Ctrl+C to stop.
 `);

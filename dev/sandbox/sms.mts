@@ -3,7 +3,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate, bearerToken } from './auth.mts';
 import { sendCallback } from './callbacks.mts';
 import type { Core } from './core.mts';
-import { applyPreFault, distortLength, truncate } from './faults.mts';
+import {
+	applyPreFault,
+	distortLength,
+	dripAnswer,
+	echoedTokens,
+	lengthenText,
+	truncate,
+} from './faults.mts';
+import { observedRefusal } from './field.mts';
 import { parseRequest, send, sendJson, sendText, toXml } from './http.mts';
 import type { ParsedRequest } from './http.mts';
 import { DEFAULT_TOKENS } from './state.mts';
@@ -273,6 +281,17 @@ function senderOperation(
 
 // ---- the server ----------------------------------------------------------------------------------
 
+/** echoCallbackUrl: each result item carries its message's callback_url back (secret and all). */
+function echoCallbackUrls(
+	sent: unknown[],
+	items: Array<Record<string, unknown>>,
+): Array<Record<string, unknown>> {
+	return items.map((item, index) => {
+		const fields = (sent[index] ?? {}) as Record<string, unknown>;
+		return { ...item, callback_url: text(fields.callback_url) };
+	});
+}
+
 function operationOf(req: ParsedRequest): string | undefined {
 	if (req.path === '/api/ws_json_bulk.php') return 'send_sms';
 	if (req.path === '/api/ws.php') return (req.params.service ?? '').trim();
@@ -297,7 +316,7 @@ export async function handleSms(
 	const log = (status: number, extra = '') =>
 		core.log(`sms ${operation || '(no service)'} ${status}${extra} ${Date.now() - started}ms`);
 	const fault = core.faults.take('sms', operation);
-	if (applyPreFault(res, fault, req.clientIp, core.redirectUrl)) {
+	if (applyPreFault(res, fault, req.clientIp, core.redirectUrl, req)) {
 		log(res.statusCode);
 		return;
 	}
@@ -311,8 +330,10 @@ export async function handleSms(
 	if (hasToken || operation !== 'send_sms') {
 		const auth = authenticate(state, 'sms', req, false);
 		if (!auth.ok) {
-			sendText(res, 401, auth.text);
-			log(401);
+			const observed = core.is('refusal-texts');
+			const refusal = observed ? core.field.refusalStatus : 401;
+			sendText(res, refusal, observed ? observedRefusal(auth.text, req.clientIp) : auth.text);
+			log(refusal);
 			return;
 		}
 	}
@@ -332,17 +353,26 @@ export async function handleSms(
 				status: 'Error - 400 Bad Request',
 				description: 'The request body must be a JSON array of messages',
 			};
-		} else if (fault?.kind === 'serviceError') {
-			const description = fault.description ?? `Service error ${fault.code}`;
+		} else if (
+			fault?.kind === 'serviceError' ||
+			(fault?.kind === 'echoToken' && (fault.where === 'smsItem' || fault.where === 'status'))
+		) {
+			// Nothing is sent: every item fails with the description (which may echo the tokens).
+			const description =
+				fault.kind === 'serviceError'
+					? (fault.description ?? `Service error ${fault.code}`)
+					: undefined;
+			const code = fault.kind === 'serviceError' ? fault.code : 401;
 			answer = req.body.map((item) => {
 				const fields = (item ?? {}) as Record<string, unknown>;
+				const token = fields.token === undefined ? undefined : text(fields.token);
 				return {
 					service: 'send_sms',
-					status: `Error - ${fault.code}`,
+					status: `Error - ${code}`,
 					message: text(fields.message),
 					sender: text(fields.sender),
 					dest: text(fields.dest),
-					description,
+					description: description ?? `Invalid token: ${echoedTokens(req, token)}`,
 				};
 			});
 		} else {
@@ -355,6 +385,8 @@ export async function handleSms(
 			};
 			answer = req.body.map((item) => sendOne(core, item, batch));
 			scheduleDeliveries(core, batch.deliveries);
+			if (fault?.kind === 'echoCallbackUrl')
+				answer = echoCallbackUrls(req.body, answer as Array<Record<string, unknown>>);
 		}
 	} else {
 		const accountToken = (req.params.token ?? '').trim();
@@ -364,6 +396,12 @@ export async function handleSms(
 				code: fault.code,
 				description: fault.description ?? `Service error ${fault.code}`,
 			};
+		else if (
+			fault?.kind === 'echoToken' &&
+			(fault.where === 'status' ||
+				(fault.where === 'senderList' && operation === 'get_sender_list'))
+		)
+			answer = error(`Invalid account token: ${echoedTokens(req)}`);
 		else if (accountToken !== '' && accountToken !== DEFAULT_TOKENS.smsAccount)
 			answer = error('Invalid account token');
 		else if (operation === 'credit') answer = { status: 'success', credit: state.credit };
@@ -372,7 +410,17 @@ export async function handleSms(
 
 	if (fault?.kind === 'wrongLength' && Array.isArray(answer))
 		answer = distortLength(answer, fault.delta);
-	if (fault?.kind === 'truncatedJson')
+	if (fault?.kind === 'longText') lengthenText(answer, fault);
+	if (fault?.kind === 'drip')
+		dripAnswer(
+			res,
+			status,
+			{ 'content-type': 'application/json; charset=utf-8' },
+			Buffer.from(JSON.stringify(answer)),
+			fault.intervalMs,
+			core.signal,
+		);
+	else if (fault?.kind === 'truncatedJson')
 		send(res, status, 'application/json; charset=utf-8', truncate(JSON.stringify(answer)));
 	else if (fault?.kind === 'xml')
 		send(res, status, 'application/xml; charset=utf-8', toXml('response', answer));

@@ -195,7 +195,7 @@ export interface RecordedRequest {
 }
 
 export interface CallbackRecord {
-	kind: 'call.start' | 'call.end' | 'sms.delivery';
+	kind: 'call.start' | 'call.end' | 'sms.delivery' | 'sms.inbound';
 	url: string;
 	method: string;
 	headers: Record<string, string>;
@@ -205,6 +205,17 @@ export interface CallbackRecord {
 	responseStatus: number | null;
 	responseBody: string;
 	error?: string;
+}
+
+export interface CallRoute {
+	call_uuid: string;
+	virtualnum: string;
+	/** The answer to the start callback, trimmed (at most 200 characters kept). */
+	answer: string;
+	/** The phone number the answer named, or '' (the number's own routing). */
+	destination: string;
+	/** Who took the call in the end (user_phone of the call record). */
+	routedTo: string;
 }
 
 export interface AccountSettings {
@@ -266,6 +277,10 @@ export class State {
 	readonly messages: SentMessage[] = [];
 	readonly requests: RecordedRequest[] = [];
 	readonly callbacks: CallbackRecord[] = [];
+	/** When each call placed in this run ended (epoch ms), by row id: recordings appear after it. */
+	readonly callEndedAt = new Map<number, number>();
+	/** What the answers to call-start callbacks named as the call's destination. */
+	readonly routes: CallRoute[] = [];
 	credit: number;
 	recordingBytes: number;
 	nextUserId = 1;

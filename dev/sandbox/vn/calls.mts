@@ -3,7 +3,9 @@
 // callbacks at start and/or end.
 import { createHmac } from 'node:crypto';
 import { sendCallback } from '../callbacks.mts';
+import type { CallbackHow } from '../callbacks.mts';
 import type { Core } from '../core.mts';
+import { PRIVATE_FIELDS } from '../state.mts';
 import type { CallbackRecord, VnRecord } from '../state.mts';
 import { digitsOnly, formatDateTime } from '../util.mts';
 import { findBlock } from './blacklist.mts';
@@ -76,15 +78,78 @@ function upperPayload(
 	};
 	if (event === 'call.end') {
 		payload.DURATION = row.call_duration;
-		if (hasRecording)
-			payload.download = `${core.vnUrl}/api/?service=get_record_by_call_uuid&call_uuid=${encodeURIComponent(row.cdr_uniqueid)}`;
+		if (hasRecording) payload.download = recordingUrl(core, row);
 	}
 	return payload;
 }
 
+/** A number as the lower-case template's formatted fields show it: `050-1234567`. */
+function formatted(phone: string): string {
+	const digits = digitsOnly(phone);
+	if (!digits.startsWith('0') || digits.length < 9) return digits;
+	const split = digits.length === 9 ? 2 : 3;
+	return `${digits.slice(0, split)}-${digits.slice(split)}`;
+}
+
+/** The lower-case template's call status: `NO ANSWER` with a space, the others as recorded. */
+function lowerStatus(status: string): string {
+	return status === 'NOANSWER' ? 'NO ANSWER' : status;
+}
+
+/**
+ * The 'lower' template (the provider's, as integrators read it): cli, <word> (the dialled number),
+ * destination, each also `_unformatted`; uuid; name and description (the number's description);
+ * private_field1-10; at the end status, duration and recording (the recording's address).
+ */
+function lowerPayload(
+	core: Core,
+	record: VnRecord,
+	row: CdrRow,
+	event: 'call.start' | 'call.end',
+	hasRecording: boolean,
+): Record<string, string | number> {
+	const word = core.field.word;
+	const payload: Record<string, string | number> = {
+		cli: formatted(row.cdr_ani),
+		cli_unformatted: digitsOnly(row.cdr_ani),
+		[word]: formatted(row.cdr_ddi),
+		[`${word}_unformatted`]: digitsOnly(row.cdr_ddi),
+		destination: formatted(row.user_phone),
+		destination_unformatted: digitsOnly(row.user_phone),
+		uuid: row.cdr_uniqueid,
+		name: record.description,
+		description: record.description,
+	};
+	for (const field of PRIVATE_FIELDS) payload[field] = record[field];
+	if (event === 'call.end') {
+		payload.status = lowerStatus(row.call_status);
+		payload.duration = row.call_duration;
+		if (hasRecording) payload.recording = recordingUrl(core, row);
+	}
+	return payload;
+}
+
+function recordingUrl(core: Core, row: CdrRow): string {
+	return `${core.vnUrl}/api/?service=get_record_by_call_uuid&call_uuid=${encodeURIComponent(row.cdr_uniqueid)}`;
+}
+
+function payloadFor(
+	core: Core,
+	record: VnRecord,
+	row: CdrRow,
+	event: 'call.start' | 'call.end',
+	hasRecording: boolean,
+): Record<string, string | number> {
+	if (core.is('callback-lower') || core.config.callbackStyle === 'lower')
+		return lowerPayload(core, record, row, event, hasRecording);
+	if (core.config.callbackStyle === 'upper') return upperPayload(core, row, event, hasRecording);
+	return callPayload(row, event, hasRecording);
+}
+
 /**
  * Fires the number's callbacks for a call, per callback_url_option (1 start, 2 end, 3 both), in
- * order; the start one `callStartRepeats` times (integrators report repeated starts).
+ * order; the start one `callStartRepeats` times (integrators report repeated starts). In the
+ * field profile ('callback-get') they are GETs with `?event=<word>` appended to the URL as text.
  */
 export async function fireCallCallbacks(
 	core: Core,
@@ -100,13 +165,17 @@ export async function fireCallCallbacks(
 		const wanted =
 			event === 'call.start' ? option === 1 || option === 3 : option === 2 || option === 3;
 		if (!wanted) continue;
-		const payload =
-			core.config.callbackStyle === 'upper'
-				? upperPayload(core, row, event, hasRecording)
-				: callPayload(row, event, hasRecording);
+		const payload = payloadFor(core, record, row, event, hasRecording);
+		const word = event === 'call.start' ? core.field.eventWords.start : core.field.eventWords.end;
+		// In the field the event travels in the appended word only, and the templates are GETs.
+		const how: CallbackHow = { get: core.is('callback-lower') };
+		if (core.is('callback-get')) {
+			delete payload.event;
+			Object.assign(how, { get: true, appendRaw: `?event=${word}` });
+		}
 		const times = event === 'call.start' ? (core.config.callStartRepeats ?? 1) : 1;
 		for (let i = 0; i < times; i++)
-			sent.push(await sendCallback(core, event, record.callback_url, payload));
+			sent.push(await sendCallback(core, event, record.callback_url, payload, how));
 	}
 	return sent;
 }
@@ -120,7 +189,7 @@ export function recordCall(core: Core, call: SimulatedCall): CdrRow {
 		answered &&
 		call.record.record_percentage > 0 &&
 		state.rng.calls.next() * 100 < call.record.record_percentage;
-	return state.cdr.insert(
+	const row = state.cdr.insert(
 		{
 			start_call: formatDateTime(start),
 			end_call: formatDateTime(new Date(start.getTime() + call.durationSec * 1000)),
@@ -137,13 +206,44 @@ export function recordCall(core: Core, call: SimulatedCall): CdrRow {
 		},
 		recording,
 	);
+	// The simulated call is over as soon as it is written: recordings count their delay from here.
+	state.callEndedAt.set(row.id, Date.now());
+	return row;
 }
 
 export interface PlaceCallInput {
 	virtualnum: string;
 	caller: string;
 	answered?: boolean;
+	/** The call's outcome; overrides `answered` (BUSY: the destination was busy). */
+	status?: 'ANSWER' | 'NOANSWER' | 'BUSY';
 	durationSec?: number;
+}
+
+/** A bare phone number as plain text (spaces, dashes and a leading + allowed), as digits; else ''. */
+export function routingDestination(answer: string): string {
+	const text = answer.trim();
+	return /^\+?[\d\s-]+$/.test(text) && isValidPhone(text) ? digitsOnly(text) : '';
+}
+
+/**
+ * Call routing by answer: the answer to the (first) start callback names where the call goes; the
+ * call record's user_phone becomes that number, and the sandbox records what the answer named.
+ */
+function routeByAnswer(core: Core, record: VnRecord, row: CdrRow, start?: CallbackRecord): CdrRow {
+	if (!start) return row;
+	const answer = start.responseStatus === 200 ? start.responseBody.trim() : '';
+	const destination = routingDestination(answer);
+	if (destination !== '') core.state.cdr.setUserPhone(row.id, destination);
+	const routed = destination !== '' ? { ...row, user_phone: destination } : row;
+	core.state.routes.push({
+		call_uuid: row.cdr_uniqueid,
+		virtualnum: record.virtualnum,
+		answer: answer.slice(0, 200),
+		destination,
+		routedTo: routed.user_phone,
+	});
+	return routed;
 }
 
 /**
@@ -161,7 +261,9 @@ export async function placeInboundCall(
 	const caller = digitsOnly(String(input.caller ?? ''));
 	if (caller === '') throw new Error('caller is required');
 	const duration = input.durationSec ?? state.rng.calls.int(20, 240);
-	let status = input.answered === false ? 'NOANSWER' : 'ANSWER';
+	if (input.status !== undefined && !['ANSWER', 'NOANSWER', 'BUSY'].includes(input.status))
+		throw new Error('status must be ANSWER, NOANSWER or BUSY');
+	let status: string = input.status ?? (input.answered === false ? 'NOANSWER' : 'ANSWER');
 	let destination: string | undefined;
 	let flows = true;
 	if (findBlock(state, caller, record.virtualnum)) {
@@ -183,10 +285,15 @@ export async function placeInboundCall(
 		status,
 		durationSec: status === 'ANSWER' ? duration : 0,
 	});
-	const callbacks = flows
-		? await fireCallCallbacks(core, record, row, ['call.start', 'call.end'])
-		: [];
-	return { call: { ...row, has_recording: state.cdr.recordings.has(row.id) }, callbacks };
+	if (!flows)
+		return { call: { ...row, has_recording: state.cdr.recordings.has(row.id) }, callbacks: [] };
+	const started = await fireCallCallbacks(core, record, row, ['call.start']);
+	const routed = routeByAnswer(core, record, row, started[0]);
+	const ended = await fireCallCallbacks(core, record, routed, ['call.end']);
+	return {
+		call: { ...routed, has_recording: state.cdr.recordings.has(row.id) },
+		callbacks: [...started, ...ended],
+	};
 }
 
 /** An API-placed call: answered, recorded per settings; callbacks run in the background. */
@@ -198,6 +305,12 @@ function placeApiCall(core: Core, call: Omit<SimulatedCall, 'status' | 'duration
 	});
 	void fireCallCallbacks(core, call.record, row, ['call.start', 'call.end']);
 	return row;
+}
+
+/** The contract's reading answers the call id; the field's ('call-no-id') only the status. */
+function placedAnswer(core: Core, row: CdrRow): { description: string; result?: unknown } {
+	if (core.is('call-no-id')) return { description: 'Call placed' };
+	return { description: 'Success', result: { call_uuid: row.cdr_uniqueid } };
 }
 
 const createVirtualnumCall: OpHandler = ({ core, state, params }) => {
@@ -215,7 +328,7 @@ const createVirtualnumCall: OpHandler = ({ core, state, params }) => {
 	if (findBlock(state, destination, record.virtualnum))
 		throw new ServiceError(3013, `${digitsOnly(destination)} is blacklisted`);
 	const row = placeApiCall(core, { record, caller: digitsOnly(destination) });
-	return { result: { call_uuid: row.cdr_uniqueid } };
+	return placedAnswer(core, row);
 };
 
 const V2_FIXED = new Set([
@@ -267,7 +380,7 @@ const createVirtualnumCallV2: OpHandler = ({ core, state, params }) => {
 		destination: digitsOnly(destination2),
 		meta,
 	});
-	return { result: { call_uuid: row.cdr_uniqueid } };
+	return placedAnswer(core, row);
 };
 
 function signLink(fields: Record<string, string>): string {

@@ -66,12 +66,18 @@ export function findCall(state: State, uuid: string): CdrRow | undefined {
 	return state.cdr.byUuid(uuid);
 }
 
-const getRecordByCallUuid: OpHandler = ({ state, params }) => {
+const getRecordByCallUuid: OpHandler = ({ core, state, params }) => {
 	const uuid = params.str('call_uuid');
 	if (uuid === '') throw new ServiceError(3001, 'call_uuid is required');
 	const row = findCall(state, uuid);
 	if (!row || !state.cdr.recordings.has(row.id))
 		throw new ServiceError(3002, `No recording exists for the call ${uuid}`);
+	// Field: the file is written some seconds after the call ends, and until then it does not exist.
+	const endedAt = state.callEndedAt.get(row.id);
+	if (core.is('recording-delay') && endedAt !== undefined) {
+		if (Date.now() < endedAt + core.field.recordingDelayMs)
+			throw new ServiceError(3002, `Recording does not exist: ${uuid}`);
+	}
 	const bytes = state.recordingBytes;
 	if (params.str('type').toLowerCase() === 'mp3') {
 		const length = Math.max(bytes, 14);

@@ -353,6 +353,11 @@ export class CdrStore {
 		return created as CdrRow;
 	}
 
+	/** Who took the call: set when the answer to the start callback routed it elsewhere. */
+	setUserPhone(id: number, phone: string): void {
+		this.db.run('UPDATE webserviceview SET user_phone = ? WHERE id = ?', [phone, id]);
+	}
+
 	/** Looks a call up by cdr_uniqueid (`<unix start>.<id>`), via the id for speed. */
 	byUuid(uuid: string): CdrRow | undefined {
 		const m = /^\d+\.(\d+)$/.exec(uuid.trim());

@@ -277,7 +277,32 @@ const createVirtualnum: OpHandler = ({ state, params }) => {
 	return { result: copy(record) };
 };
 
-const updateVirtualnum: OpHandler = ({ state, params }) => {
+/** What update_virtualnum can set; the rest (virtualnum, create_time, extenstion) the service sets. */
+const SETTABLE: Array<keyof VnRecord> = [
+	'description',
+	'call_destination_phone',
+	'default_dest',
+	...PRIVATE_FIELDS,
+	'callback_url',
+	'callback_url_option',
+	'dial_option',
+	'record_option',
+	'dial_timeout_in_sec',
+	'expose',
+	'disallow_callback',
+	'record_percentage',
+	'active_status',
+	...TEXT_SETTINGS,
+	'working_hours',
+];
+
+/** The field profile's update: every settable field not sent goes back to what create would set. */
+function clearedSettings(state: State, number: string): Partial<VnRecord> {
+	const fresh = state.newRecord(number);
+	return Object.fromEntries(SETTABLE.map((field) => [field, fresh[field]])) as Partial<VnRecord>;
+}
+
+const updateVirtualnum: OpHandler = ({ core, state, params }) => {
 	const wanted = params.str('virtualnum');
 	if (digitsOnly(wanted).length < 5)
 		throw new ServiceError(4011, 'virtualnum is required (at least 5 digits)');
@@ -285,6 +310,7 @@ const updateVirtualnum: OpHandler = ({ state, params }) => {
 	const record = findNumber(state, wanted);
 	if (!record) throw new ServiceError(4019, `${wanted} is not a number of the account`);
 	const settings = readSettings(params, UPDATE_CODES);
+	if (core.is('update-replaces')) Object.assign(record, clearedSettings(state, record.virtualnum));
 	Object.assign(record, settings);
 	return { result: copy(record) };
 };

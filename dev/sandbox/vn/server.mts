@@ -3,9 +3,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate } from '../auth.mts';
 import type { Core } from '../core.mts';
-import { applyPreFault, distortLength, truncate } from '../faults.mts';
+import {
+	applyPreFault,
+	distortLength,
+	dripAnswer,
+	echoedTokens,
+	lengthenText,
+	truncate,
+} from '../faults.mts';
 import { parseRequest, send, sendText, toXml } from '../http.mts';
 import type { ParsedRequest } from '../http.mts';
+import { contractParams, contractService, observedRefusal, renameKeys } from '../field.mts';
 import { delay } from '../util.mts';
 import { blacklistOps } from './blacklist.mts';
 import { callOps, openClick2CallLink } from './calls.mts';
@@ -47,18 +55,20 @@ async function runOperation(
 	userId: number | undefined,
 	format: 'json' | 'xml',
 ): Promise<Answer | RawAnswer> {
-	const handler = VN_OPERATIONS[service];
-	if (!handler)
+	const word = core.field.word;
+	const name = contractService(service, word);
+	const handler = name === undefined ? undefined : VN_OPERATIONS[name];
+	if (!handler || name === undefined)
 		return { service, status: { code: 999, description: `Unknown service "${service}"` } };
 	try {
 		const outcome: OpResult = await handler({
 			core,
 			state: core.state,
-			params: new Params(req.params),
+			params: new Params(contractParams(req.params, word)),
 			files: req.files,
 			format,
 			userId,
-			service,
+			service: name,
 		});
 		if ('raw' in outcome) return outcome.raw;
 		const answer: Answer = {
@@ -69,7 +79,7 @@ async function runOperation(
 				...(outcome.status ?? {}),
 			},
 		};
-		if (outcome.result !== undefined) answer.result = outcome.result;
+		if (outcome.result !== undefined) answer.result = renameKeys(outcome.result, word);
 		return answer;
 	} catch (error) {
 		if (error instanceof ServiceError)
@@ -129,15 +139,17 @@ export async function handleVn(
 			`vn  ${service || '(no service)'} ${status}${code !== undefined && code !== 200 ? ` code=${code}` : ''} ${Date.now() - started}ms`,
 		);
 	const fault = core.faults.take('vn', service);
-	if (applyPreFault(res, fault, req.clientIp, core.redirectUrl)) {
+	if (applyPreFault(res, fault, req.clientIp, core.redirectUrl, req)) {
 		log(res.statusCode, undefined);
 		return;
 	}
 	if (fault?.kind === 'slow') await delay(fault.delayMs, core.signal);
 	const auth = authenticate(core.state, 'vn', req, true);
 	if (!auth.ok) {
-		sendText(res, 401, auth.text);
-		log(401);
+		const observed = core.is('refusal-texts');
+		const status = observed ? core.field.refusalStatus : 401;
+		sendText(res, status, observed ? observedRefusal(auth.text, req.clientIp) : auth.text);
+		log(status);
 		return;
 	}
 	let format: 'json' | 'xml' =
@@ -153,26 +165,62 @@ export async function handleVn(
 			service,
 			status: { code: fault.code, description: fault.description ?? `Service error ${fault.code}` },
 		};
-	else answer = await runOperation(core, req, service, auth.token.userId, format);
+	else if (fault?.kind === 'echoToken' && fault.where === 'status')
+		answer = {
+			service,
+			status: { code: 999, description: `Invalid Token: ${echoedTokens(req)}` },
+		};
+	else {
+		// ignorePage: the service answers the first page whatever page was asked for.
+		if (fault?.kind === 'ignorePage') delete req.params.page;
+		answer = await runOperation(core, req, service, auth.token.userId, format);
+	}
 
 	if ('chunks' in answer) {
-		writeRaw(
-			res,
-			answer,
-			fault?.kind === 'truncatedJson' ? Math.floor(answer.length / 2) : undefined,
-		);
+		if (fault?.kind === 'drip') dripRaw(core, res, answer, fault.intervalMs);
+		else
+			writeRaw(
+				res,
+				answer,
+				fault?.kind === 'truncatedJson' ? Math.floor(answer.length / 2) : undefined,
+			);
 		log(200);
 		return;
 	}
 	if (fault?.kind === 'wrongLength' && Array.isArray(answer.result))
 		answer.result = distortLength(answer.result, fault.delta);
+	if (fault?.kind === 'longText') lengthenText(answer, fault);
 	if (fault?.kind === 'xml') format = 'xml';
-	if (fault?.kind === 'truncatedJson') {
-		send(res, 200, 'application/json; charset=utf-8', truncate(JSON.stringify(answer)));
-	} else if (format === 'json') {
-		send(res, 200, 'application/json; charset=utf-8', JSON.stringify(answer));
-	} else {
-		send(res, 200, 'application/xml; charset=utf-8', toXml('response', answer));
-	}
+	const [contentType, text] =
+		fault?.kind === 'truncatedJson'
+			? ['application/json; charset=utf-8', truncate(JSON.stringify(answer))]
+			: format === 'json'
+				? ['application/json; charset=utf-8', JSON.stringify(answer)]
+				: ['application/xml; charset=utf-8', toXml('response', answer)];
+	if (fault?.kind === 'drip')
+		dripAnswer(
+			res,
+			200,
+			{ 'content-type': contentType },
+			Buffer.from(text),
+			fault.intervalMs,
+			core.signal,
+		);
+	else send(res, 200, contentType, text);
 	log(200, answer.status.code);
+}
+
+/** drip on a file: its bytes (a recording is small unless configured otherwise), one at a time. */
+function dripRaw(core: Core, res: ServerResponse, raw: RawAnswer, intervalMs: number): void {
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for (const chunk of raw.chunks()) {
+		chunks.push(chunk);
+		size += chunk.length;
+		if (size >= raw.length) break;
+	}
+	const headers: Record<string, string> = { 'content-type': raw.contentType };
+	if (raw.filename) headers['content-disposition'] = `attachment; filename="${raw.filename}"`;
+	const body = Buffer.concat(chunks).subarray(0, raw.length);
+	dripAnswer(res, 200, headers, body, intervalMs, core.signal);
 }

@@ -1,12 +1,12 @@
 // Tags. The spec gives only names and purposes; parameter names, result shapes and the 5xxx codes
 // are the sandbox's choice, documented in sandbox/README.md. Unknown extra parameters are ignored.
 // A taken name answers 5072 and a number already in the tag 5044: the codes public integrations
-// with the real service report (issue 13); the others (5001-5009) are the sandbox's own.
+// with the real service report; the others (5001-5009) are the sandbox's own.
 import type { State, Tag } from '../state.mts';
 import { ServiceError, copy, findNumber } from './common.mts';
 import type { OpHandler, Params } from './common.mts';
 
-/** Reported by public integrations with the real service (issue 13). */
+/** Reported by public integrations with the real service. */
 const TAKEN_NAME = 5072;
 const ALREADY_MEMBER = 5044;
 

@@ -282,6 +282,6 @@ describe('the CLI', () => {
 		child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
 		const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
 		assert.equal(code, 2);
-		assert.match(err, /--callback-style must be json, form, query or upper/);
+		assert.match(err, /--callback-style must be json, form, query, upper or lower/);
 	});
 });

@@ -117,8 +117,10 @@ export interface ReceivedCallback {
 	body: string;
 }
 
-/** A local HTTP server that records every request it gets and answers 200 "ok". */
-export async function startReceiver(): Promise<{
+/** A local HTTP server that records every request it gets and answers 200 "ok" (or `answer`'s text). */
+export async function startReceiver(
+	answer: (request: ReceivedCallback) => string = () => 'ok',
+): Promise<{
 	url: string;
 	received: ReceivedCallback[];
 	close(): Promise<void>;
@@ -129,15 +131,16 @@ export async function startReceiver(): Promise<{
 		req.on('data', (c: Buffer) => chunks.push(c));
 		req.on('end', () => {
 			const url = new URL(req.url ?? '/', 'http://receiver.local');
-			received.push({
+			const request = {
 				method: req.method ?? '',
 				url: req.url ?? '',
 				query: Object.fromEntries(url.searchParams),
 				headers: req.headers,
 				body: Buffer.concat(chunks).toString('utf8'),
-			});
+			};
+			received.push(request);
 			res.writeHead(200, { 'content-type': 'text/plain' });
-			res.end('ok');
+			res.end(answer(request));
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
