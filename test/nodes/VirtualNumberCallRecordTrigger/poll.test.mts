@@ -2,6 +2,7 @@
 process.env.TZ = 'Asia/Jerusalem';
 
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, beforeEach, describe, test } from 'node:test';
 
 import { DateTime } from 'luxon';
@@ -269,5 +270,39 @@ describe('Virtual Number Call Record Trigger → polling cdr_query', () => {
 			return true;
 		});
 		assert.deepEqual(unreachable.saved, trigger.saved);
+	});
+});
+
+describe('examples/call-records-poll-to-sheet.json', () => {
+	let sandbox: Sandbox;
+	before(async () => {
+		sandbox = await startSandbox();
+	});
+	after(async () => {
+		await sandbox.close();
+	});
+
+	test("its trigger emits each new call, with every field its sheet's columns read", async () => {
+		const workflow = JSON.parse(
+			readFileSync(
+				new URL('../../../examples/call-records-poll-to-sheet.json', import.meta.url),
+				'utf8',
+			),
+		) as { nodes: Array<{ type: string; parameters: IDataObject }> };
+		const [trigger, sheet] = workflow.nodes;
+		assert.equal(trigger.type, 'n8n-nodes-virtualnum.virtualNumberCallRecordTrigger');
+		const host = await PollHost.create({
+			parameters: trigger.parameters,
+			credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn } },
+		});
+		await host.activate();
+		await sandbox.control.placeCall({ virtualnum: NUMBER, caller: '0501234567' });
+		const { items } = await host.tick();
+		assert.equal(items.length, 1);
+		const columns = (sheet.parameters.columns as { value: Record<string, string> }).value;
+		for (const [column, expression] of Object.entries(columns)) {
+			const key = /^=\{\{ \$json\.(\w+) \}\}$/.exec(expression)?.[1];
+			assert.ok(key && key in items[0].json, `${column}: ${expression} reads a field of the item`);
+		}
 	});
 });
