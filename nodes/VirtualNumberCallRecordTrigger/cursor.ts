@@ -2,7 +2,8 @@
  * Where the trigger is in the service's call records, kept in the node's static data (n8n saves
  * it when a poll emits, and after activation): the last row passed on (`rowId`, with its
  * `startTime`), the earliest call start it reads (`since`), and the Start From it was made for.
- * Flat keys on the static data object itself, so n8n notices each change.
+ * Flat keys on the static data object itself, so n8n notices each change. (poll.ts also keeps a
+ * `readingSince` mark there while a poll reads; it is never part of the cursor.)
  */
 import type { IDataObject } from 'n8n-workflow';
 

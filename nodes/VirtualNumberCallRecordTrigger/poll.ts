@@ -32,6 +32,11 @@ interface Settings {
 	timeoutMs: number;
 	/** Start From as the service writes it, when set. */
 	startFrom?: string;
+	/**
+	 * Start From as saved in the workflow (an expression unresolved): the cursor is made for it, and
+	 * starts over only when the user changes it, not when `{{ $now }}` moves or a zone changes.
+	 */
+	startFromSetting: string;
 	zone: string;
 }
 
@@ -86,6 +91,9 @@ function readSettings(this: IPollFunctions): Settings {
 		startFrom: isEmptyDate(options.startFrom)
 			? undefined
 			: serviceStartFrom(checks, options.startFrom, this.getTimezone(), zone),
+		startFromSetting: String(
+			(this.getNode().parameters.options as IDataObject | undefined)?.startFrom ?? '',
+		).trim(),
 		zone,
 	};
 }
@@ -145,26 +153,26 @@ function newRows(this: IPollFunctions, rows: IDataObject[], cursor: Cursor) {
  * and with calls started from now on, or from Start From with every record of calls since then.
  */
 async function startCursor(this: IPollFunctions, settings: Settings): Promise<Cursor> {
-	const startFrom = settings.startFrom ?? '';
-	if (startFrom) return { rowId: 0, startTime: '', since: startFrom, startFrom };
+	const startFrom = settings.startFromSetting;
+	if (settings.startFrom) return { rowId: 0, startTime: '', since: settings.startFrom, startFrom };
 	const since = serviceNow(settings.zone);
 	const [last] = await readRows.call(this, 'lastRow', settings);
 	const rowId = last ? (rowIdOf(last) ?? 0) : 0;
 	return { rowId, startTime: '', since, startFrom };
 }
 
-async function pollActive(
+/** The next page after the cursor; the cursor moves past it once it is read. */
+async function readNext(
 	this: IPollFunctions,
+	data: IDataObject,
 	settings: Settings,
 ): Promise<INodeExecutionData[][] | null> {
-	const data = this.getWorkflowStaticData('node');
 	let cursor = readCursor(data);
-	const startFrom = settings.startFrom ?? '';
-	if (!cursor || cursor.startFrom !== startFrom) {
+	if (!cursor || cursor.startFrom !== settings.startFromSetting) {
 		cursor = await startCursor.call(this, settings);
 		writeCursor(data, cursor);
 		// From now on: the records that exist now are not new.
-		if (!startFrom) return null;
+		if (!settings.startFrom) return null;
 	}
 	const rows = await readRows.call(
 		this,
@@ -185,6 +193,30 @@ async function pollActive(
 		.map((entry) => recordItem(entry.row))
 		.filter((item) => !settings.recordingOnly || item.recordingExists === true);
 	return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
+}
+
+/** Kept in the static data while a poll reads; the minute a stuck one may keep it past its timeout. */
+const READING = 'readingSince';
+const STUCK_MARGIN_MS = 60_000;
+
+/**
+ * n8n starts the next poll even when the last one has not finished (a slow service): both would
+ * read the same page. The later poll passes while an earlier one of the same workflow is reading.
+ */
+async function pollActive(
+	this: IPollFunctions,
+	settings: Settings,
+): Promise<INodeExecutionData[][] | null> {
+	const data = this.getWorkflowStaticData('node');
+	const reading = data[READING];
+	if (typeof reading === 'number' && Date.now() - reading < settings.timeoutMs + STUCK_MARGIN_MS)
+		return null;
+	data[READING] = Date.now();
+	try {
+		return await readNext.call(this, data, settings);
+	} finally {
+		delete data[READING];
+	}
 }
 
 async function pollLatest(

@@ -213,6 +213,30 @@ describe('Virtual Number Call Record Trigger → polling cdr_query', () => {
 		assert.equal((await trigger.tick()).emitted, false);
 	});
 
+	test('a Start From expression is read once: later polls, with a later $now, repeat nothing', async () => {
+		record({ cdr_ani: '0501000001', startedSecondsAgo: 600 });
+		const trigger = await host({ options: { startFrom: '={{ $now.minus({ minutes: 30 }) }}' } });
+		assert.deepEqual(callers((await trigger.activate()).items), ['0501000001']);
+		assert.equal(trigger.savedCursor!.startFrom, '={{ $now.minus({ minutes: 30 }) }}');
+		await new Promise((resolve) => setTimeout(resolve, 1100));
+		assert.equal((await trigger.tick()).emitted, false);
+		assert.equal((await trigger.restart()).emitted, false);
+	});
+
+	test('overlapping polls (n8n starts the next while a slow one reads) emit each record once', async () => {
+		const trigger = await host();
+		await trigger.activate();
+		await call('0501000001');
+		sandbox.control.injectFaults({ kind: 'slow', delayMs: 400, operation: 'cdr_query' });
+		const slow = trigger.tick();
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		const overlapping = await trigger.tick();
+		assert.equal(overlapping.emitted, false);
+		assert.deepEqual(callers((await slow).items), ['0501000001']);
+		assert.equal((await trigger.tick()).emitted, false);
+		assert.ok(!('readingSince' in trigger.savedCursor!), 'the reading mark is never saved');
+	});
+
 	test('Fetch Test Event returns the latest record and leaves the position alone', async () => {
 		const trigger = await host();
 		await trigger.activate();
