@@ -23,7 +23,8 @@ export const TIMEOUT_SEC = { min: 1, max: 600, default: 120 };
 export const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Each poll reads the call records added since the last one from the service (cdr_query), oldest first, so nothing needs a public URL. The first activation starts from now, or from Start From.',
+			'Each poll reads the call records added since the last one from the service (cdr_query), oldest first, ' +
+			'so nothing needs a public URL. The first activation starts from now, or from Start From.',
 		name: 'notice',
 		type: 'notice',
 		default: '',
@@ -83,7 +84,8 @@ export const properties: INodeProperties[] = [
 				typeOptions: { minValue: PAGE_SIZE.min, maxValue: PAGE_SIZE.max },
 				default: 100,
 				description:
-					'How many call records one poll reads at most. A larger backlog (e.g. after n8n was down) comes over the next polls, oldest first.',
+					'How many call records one poll reads at most. ' +
+					'A larger backlog (e.g. after n8n was down) comes over the next polls, oldest first.',
 			},
 			{
 				displayName: 'Service Time Zone',
@@ -92,7 +94,8 @@ export const properties: INodeProperties[] = [
 				default: SERVICE_TIME_ZONE,
 				placeholder: SERVICE_TIME_ZONE,
 				description:
-					"The time zone the service writes call times in (the provider's clock is Israel time). Call times in the output are as the service wrote them.",
+					"The time zone the service writes call times in (the provider's clock is Israel time). " +
+					'Call times in the output are as the service wrote them.',
 			},
 			{
 				displayName: 'Start From',
@@ -100,7 +103,8 @@ export const properties: INodeProperties[] = [
 				type: 'dateTime',
 				default: '',
 				description:
-					'Emit the calls that started from this time on (workflow time zone), also those before the activation. Empty: from the first activation on. Changing it starts over from the new time.',
+					'Emit the calls that started from this time on (workflow time zone), also those before the activation. ' +
+					'Empty: from the first activation on. Changing it starts over from the new time.',
 			},
 			{
 				displayName: 'Timeout (Seconds)',

@@ -25,6 +25,9 @@ import {
 } from './statement';
 import { serviceNow, serviceStartFrom, serviceZone } from './serviceTime';
 
+const NOT_MOVED =
+	"Nothing was emitted and the trigger's position did not move: the next poll reads the same call records again.";
+
 interface Settings {
 	filters: RecordFilters;
 	recordingOnly: boolean;
@@ -107,7 +110,9 @@ async function readRows(
 	const bytes = new TextEncoder().encode(sql).length;
 	if (bytes > MAX_SQL_BYTES) {
 		throw new NodeOperationError(this.getNode(), 'Too many numbers in the filters', {
-			description: `The statement would be ${bytes} bytes; the service takes at most ${MAX_SQL_BYTES}. Filter on fewer numbers, or on none and filter in the workflow.`,
+			description:
+				`The statement would be ${bytes} bytes; the service takes at most ${MAX_SQL_BYTES}. ` +
+				'Filter on fewer numbers, or on none and filter in the workflow.',
 		});
 	}
 	try {
@@ -123,8 +128,7 @@ async function readRows(
 		return resultRows(answer.result);
 	} catch (error) {
 		if (error instanceof NodeApiError && query !== 'lastRow' && query.kind === 'next') {
-			error.description =
-				`${error.description ?? ''} Nothing was emitted and the trigger's position did not move: the next poll reads the same call records again.`.trim();
+			error.description = `${error.description ?? ''} ${NOT_MOVED}`.trim();
 		}
 		throw asNodeError(this.getNode(), error);
 	}
@@ -139,7 +143,9 @@ function newRows(this: IPollFunctions, rows: IDataObject[], cursor: Cursor) {
 			this.getNode(),
 			'The service answered a call record without a row id',
 			{
-				description: `The trigger keeps its position by the row id (column id) and cannot place this record: ${JSON.stringify(unplaced.row).slice(0, 200)}. The position did not move.`,
+				description:
+					'The trigger keeps its position by the row id (column id) and cannot place this record: ' +
+					`${JSON.stringify(unplaced.row).slice(0, 200)}. The position did not move.`,
 			},
 		);
 	}
@@ -230,8 +236,11 @@ async function pollLatest(
 		.map(recordItem)
 		.find((candidate) => !settings.recordingOnly || candidate.recordingExists === true);
 	if (!item) {
+		const among = settings.recordingOnly ? ` (with a recording, among the latest ${limit})` : '';
 		throw new NodeOperationError(this.getNode(), 'No call record matches the filters', {
-			description: `Fetch Test Event returns the latest call record that passes the filters${settings.recordingOnly ? ` (with a recording, among the latest ${limit})` : ''}. Place a call to one of the numbers, or widen the filters, and fetch again.`,
+			description:
+				`Fetch Test Event returns the latest call record that passes the filters${among}. ` +
+				'Place a call to one of the numbers, or widen the filters, and fetch again.',
 		});
 	}
 	return [this.helpers.returnJsonArray([item])];
