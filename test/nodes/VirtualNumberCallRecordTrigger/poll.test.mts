@@ -266,6 +266,27 @@ describe('Virtual Number Call Record Trigger → polling cdr_query', () => {
 		);
 	});
 
+	test('activation fails with the reason: a refused token, a filter that is not a phone number', async () => {
+		const expired = await PollHost.create({
+			parameters: {},
+			credentials: {
+				virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: 'expired-sandbox-token' },
+			},
+		});
+		await assert.rejects(expired.activate(), (error: Error) => {
+			assert.match(
+				`${error.message} ${(error as { description?: string }).description}`,
+				/Token Expired/,
+			);
+			return true;
+		});
+		assert.deepEqual(expired.saved, {}, 'no cursor is saved by a failed activation');
+		const before = statements().length;
+		const badFilter = await host({ virtualNumbers: '0722000100, call me' });
+		await assert.rejects(badFilter.activate(), /Virtual Numbers: must be phone numbers/);
+		assert.equal(statements().length, before, 'nothing was sent');
+	});
+
 	test('a refused or failing service: a clear error, nothing emitted, the position kept', async () => {
 		const trigger = await host();
 		await trigger.activate();
