@@ -19,6 +19,7 @@ import { runWorkflow, type RunResult, type WorkflowNode } from '../harness/engin
 export const EXAMPLES_DIR = fileURLToPath(new URL('../../examples/', import.meta.url));
 export const PACKAGE_PREFIX = 'n8n-nodes-virtualnum.';
 export const OUR_TRIGGER = `${PACKAGE_PREFIX}virtualNumberTrigger`;
+export const OUR_POLL_TRIGGER = `${PACKAGE_PREFIX}virtualNumberCallRecordTrigger`;
 
 /** The core trigger nodes the examples may start with (type → typeVersions used). */
 export const CORE_TRIGGERS = [
@@ -91,7 +92,9 @@ export function isOurs(type: string): boolean {
 }
 
 export function isTrigger(node: Pick<ExampleNode, 'type'>): boolean {
-	return node.type === OUR_TRIGGER || CORE_TRIGGERS.includes(node.type);
+	return (
+		node.type === OUR_TRIGGER || node.type === OUR_POLL_TRIGGER || CORE_TRIGGERS.includes(node.type)
+	);
 }
 
 /** The workflow's one trigger node. */

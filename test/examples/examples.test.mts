@@ -26,7 +26,7 @@ import { startSandbox, type Sandbox } from '../../dev/sandbox/index.mts';
 import {
 	CORE_TRIGGERS,
 	EXAMPLES_DIR,
-	OUR_TRIGGER,
+	OUR_POLL_TRIGGER,
 	exampleFiles,
 	isOurs,
 	isTrigger,
@@ -42,6 +42,7 @@ import {
 const EXPECTED_FILES = [
 	'blacklist-caller-from-form.json',
 	'call-ended-download-recording.json',
+	'call-records-poll-to-sheet.json',
 	'click-to-call-from-webhook.json',
 	'crm-sync-call-records.json',
 	'nightly-call-record-export.json',
@@ -92,12 +93,18 @@ const CORE_ACTIONS: Record<string, { examples: string[]; version: number; creden
 		version: 2.6,
 		credential: 'postgres',
 	},
+	'n8n-nodes-base.googleSheets': {
+		examples: ['call-records-poll-to-sheet.json'],
+		version: 4.5,
+		credential: 'googleSheetsOAuth2Api',
+	},
 };
 
 const CREDENTIALS: Record<string, { id: string; name: string }> = {
 	virtualnumApi: { id: '1', name: 'Virtual Number sandbox' },
 	virtualnumSmsApi: { id: '2', name: 'SMS sandbox' },
 	postgres: { id: '3', name: 'CRM database' },
+	googleSheetsOAuth2Api: { id: '4', name: 'Google Sheets account' },
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -108,10 +115,12 @@ let descriptions: Map<string, INodeTypeDescription>;
 before(async () => {
 	const loader = await loadPackage();
 	descriptions = new Map(
-		['virtualNumber', 'bulkSms', 'virtualNumberTrigger'].map((name) => [
-			`n8n-nodes-virtualnum.${name}`,
-			(loader.getNode(name).type as INodeType).description,
-		]),
+		['virtualNumber', 'bulkSms', 'virtualNumberTrigger', 'virtualNumberCallRecordTrigger'].map(
+			(name) => [
+				`n8n-nodes-virtualnum.${name}`,
+				(loader.getNode(name).type as INodeType).description,
+			],
+		),
 	);
 });
 
@@ -397,8 +406,8 @@ describe('examples/', () => {
 						`${node.name}: typeVersion (the version n8n gives a new node)`,
 					);
 				}
-				if (trigger.type === OUR_TRIGGER) {
-					assert.equal(trigger.typeVersion, newestVersion(descriptions.get(OUR_TRIGGER)!));
+				if (isOurs(trigger.type)) {
+					assert.equal(trigger.typeVersion, newestVersion(descriptions.get(trigger.type)!));
 				} else {
 					assert.ok(
 						CORE_TRIGGERS.includes(trigger.type),
@@ -421,7 +430,11 @@ describe('examples/', () => {
 						`${trigger.name}: the core trigger needs no credential here`,
 					);
 				}
-				if (trigger.type !== 'n8n-nodes-base.scheduleTrigger') {
+				// Schedule and polling triggers have no URL.
+				if (
+					trigger.type !== 'n8n-nodes-base.scheduleTrigger' &&
+					trigger.type !== OUR_POLL_TRIGGER
+				) {
 					assert.match(
 						String(trigger.webhookId),
 						UUID,

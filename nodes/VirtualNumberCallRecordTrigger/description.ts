@@ -1,0 +1,119 @@
+/** The trigger's parameters: which call records start the workflow, and how the poll reads them. */
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { SERVICE_TIME_ZONE } from './serviceTime';
+
+/** The spec's enumerated call_status values, in the user's words. */
+export const CALL_STATUSES: INodePropertyOptions[] = [
+	{ name: 'Answered', value: 'ANSWER' },
+	{ name: 'Blacklisted', value: 'Black List' },
+	{ name: 'Busy', value: 'BUSY' },
+	{ name: 'Caller Cancelled', value: 'CALLER CANCEL' },
+	{ name: 'No Answer', value: 'NOANSWER' },
+	{ name: 'Number Not Active', value: 'NOT ACTIVE' },
+	{ name: 'Outside Working Hours', value: 'OUT OF TIME' },
+];
+
+/** Records read per poll: a backlog larger than this comes over the next polls, in order. */
+export const PAGE_SIZE = { min: 1, max: 1000, default: 100 };
+
+/** Seconds to wait for cdr_query: the statement is keyed on the row id and LIMITed, so it is light. */
+export const TIMEOUT_SEC = { min: 1, max: 600, default: 120 };
+
+export const properties: INodeProperties[] = [
+	{
+		displayName:
+			'Each poll reads the call records added since the last one from the service (cdr_query), oldest first, ' +
+			'so nothing needs a public URL. The first activation starts from now, or from Start From.',
+		name: 'notice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Virtual Numbers',
+		name: 'virtualNumbers',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 0722000100, +972 72-200-0101',
+		description:
+			'Only calls to these numbers (comma-separated, local or international form); empty for every number of the account',
+	},
+	{
+		displayName: 'Caller Numbers',
+		name: 'callerNumbers',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 0501234567',
+		description: 'Only calls from these numbers (comma-separated); empty for every caller',
+	},
+	{
+		displayName: 'Answered Calls Only',
+		name: 'answeredOnly',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to start the workflow only for answered calls (status ANSWER)',
+	},
+	{
+		displayName: 'Call Statuses',
+		name: 'statuses',
+		type: 'multiOptions',
+		options: CALL_STATUSES,
+		default: [],
+		description: 'Only calls with one of these statuses; none selected for every status',
+		displayOptions: { show: { answeredOnly: [false] } },
+	},
+	{
+		displayName: 'With Recording Only',
+		name: 'recordingOnly',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to start the workflow only for calls that have a recording to download (the service checks each record)',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Max Records per Poll',
+				name: 'maxRecords',
+				type: 'number',
+				typeOptions: { minValue: PAGE_SIZE.min, maxValue: PAGE_SIZE.max },
+				default: 100,
+				description:
+					'How many call records one poll reads at most. ' +
+					'A larger backlog (e.g. after n8n was down) comes over the next polls, oldest first.',
+			},
+			{
+				displayName: 'Service Time Zone',
+				name: 'serviceTimeZone',
+				type: 'string',
+				default: SERVICE_TIME_ZONE,
+				placeholder: SERVICE_TIME_ZONE,
+				description:
+					"The time zone the service writes call times in (the provider's clock is Israel time). " +
+					'Call times in the output are as the service wrote them.',
+			},
+			{
+				displayName: 'Start From',
+				name: 'startFrom',
+				type: 'dateTime',
+				default: '',
+				description:
+					'Emit the calls that started from this time on (workflow time zone), also those before the activation. ' +
+					'Empty: from the first activation on. Changing it starts over from the new time.',
+			},
+			{
+				displayName: 'Timeout (Seconds)',
+				name: 'timeout',
+				type: 'number',
+				typeOptions: { minValue: TIMEOUT_SEC.min, maxValue: TIMEOUT_SEC.max },
+				default: 120,
+				description: 'How long to wait for the service on each poll',
+			},
+		],
+	},
+];

@@ -1,0 +1,37 @@
+/** A row of webserviceview as the trigger's item: the call vocabulary (shared/callFields.ts). */
+import type { IDataObject } from 'n8n-workflow';
+
+import { CALL_FIELDS, type CallField } from '../shared/callFields';
+
+/** The event of every item, beside the Virtual Number Trigger's call.started / call.ended. */
+export const RECORD_EVENT = 'call.record';
+
+const VIEW_FIELDS = (CALL_FIELDS as readonly CallField[]).filter(
+	(field) => field.column !== undefined,
+);
+
+function present(value: unknown): boolean {
+	return value !== undefined && value !== null && value !== '';
+}
+
+function valueOf(key: string, value: unknown): IDataObject[string] {
+	if (key === 'recordingExists') return present(value) && value !== 0 && value !== '0';
+	if (!present(value)) return null;
+	if ((key === 'durationSec' || key === 'rowId') && /^-?\d+(\.\d+)?$/.test(String(value).trim()))
+		return Number(value);
+	return value as IDataObject[string];
+}
+
+/** The row id, which the cursor needs; undefined when the row has none that is a whole number. */
+export function rowIdOf(row: IDataObject): number | undefined {
+	const id = Number(String(row.id ?? '').trim());
+	return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
+/** One row as an item: `event`, then every call field of the view under its name (null when empty). */
+export function recordItem(row: IDataObject): IDataObject {
+	const item: IDataObject = { event: RECORD_EVENT };
+	for (const field of VIEW_FIELDS)
+		item[field.key] = valueOf(field.key, row[field.column as string]);
+	return item;
+}
