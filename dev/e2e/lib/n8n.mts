@@ -31,6 +31,14 @@ export async function freePort(): Promise<number> {
 	});
 }
 
+export async function portIsFree(port: number): Promise<boolean> {
+	return await new Promise((resolve) => {
+		const server = createServer();
+		server.once('error', () => resolve(false));
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+	});
+}
+
 /** Packs the built package and unpacks it where n8n keeps installed community packages. */
 export function installPackage(userFolder: string): void {
 	const packDir = mkdtempSync(join(tmpdir(), 'virtualnum-pack-'));
@@ -166,10 +174,17 @@ export function restClient(url: string): RestClient {
 	};
 }
 
-export async function startN8n(log: (line: string) => void): Promise<N8nServer> {
+/** `port`: the editor's port when it is free (the playground asks for n8n's usual 5678), else any free one. */
+export async function startN8n(
+	log: (line: string) => void,
+	options: { port?: number } = {},
+): Promise<N8nServer> {
 	const userFolder = mkdtempSync(join(tmpdir(), 'virtualnum-n8n-'));
 	installPackage(userFolder);
-	const port = await freePort();
+	const port =
+		options.port !== undefined && (await portIsFree(options.port))
+			? options.port
+			: await freePort();
 	const brokerPort = await freePort();
 	const url = `http://127.0.0.1:${port}`;
 	const launch = async (): Promise<Tracked> => {

@@ -6,7 +6,9 @@
  * The npm install runs in a staging folder (e2e/.install) and is moved to e2e/node_modules only when
  * complete, with a marker holding the hash of the lockfile: a run that fails half-way leaves nothing a
  * later run would trust. Network failures are retried with backoff (by npm per request, and here for
- * the whole install); the final error names the package that could not be fetched.
+ * the whole install); the final error names the package that could not be fetched. A registry answer
+ * "no matching version" (ETARGET) for a version the lockfile names is retried the same way: the
+ * registry's mirrors are briefly out of date for a version that exists, and the next try finds it.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -161,8 +163,10 @@ async function npmInstallWithRetries(staging: string, options: InstallOptions): 
 	}
 }
 
+// ETARGET for a version the lockfile names is a registry out of step with itself, not a wrong version:
+// seen once on a fresh machine, gone on the next try.
 const NETWORK_CODES =
-	/\b(ECONNRESET|ETIMEDOUT|ESOCKETTIMEDOUT|EAI_AGAIN|ENOTFOUND|ECONNREFUSED|EPIPE|EHOSTUNREACH|ENETUNREACH|ERR_SOCKET_TIMEOUT|E408|E429|E5\d\d|EINTEGRITY)\b|socket hang up|network request to|Invalid response body/i;
+	/\b(ETARGET|ECONNRESET|ETIMEDOUT|ESOCKETTIMEDOUT|EAI_AGAIN|ENOTFOUND|ECONNREFUSED|EPIPE|EHOSTUNREACH|ENETUNREACH|ERR_SOCKET_TIMEOUT|E408|E429|E5\d\d|EINTEGRITY)\b|socket hang up|network request to|Invalid response body/i;
 
 /** The package a registry URL is about: `/@scope%2fname/-/name-1.2.3.tgz` → `@scope/name@1.2.3`. */
 export function packageOfUrl(url: string): string {
@@ -191,9 +195,12 @@ export function describeNpmFailure(output: string): { network: boolean; message:
 		/npm (?:error|ERR!) (\d{3} [^-\n]+)/.exec(text)?.[1]?.trim() ??
 		code ??
 		'see the npm output above';
+	const missing = /No matching version found for (\S+?)\.?$/m.exec(text)?.[1];
 	const what = url
 		? `could not fetch ${packageOfUrl(url)} from ${new URL(url).origin}`
-		: 'npm install failed';
+		: missing
+			? `the registry had no matching version of ${missing}`
+			: 'npm install failed';
 	return {
 		network,
 		message: `${what} (${reason}${code && !reason.includes(code) ? `, ${code}` : ''})`,

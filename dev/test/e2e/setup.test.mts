@@ -1,6 +1,6 @@
 /**
  * The e2e install against a registry that fails: npm runs for real against a local registry that
- * resets or refuses the tarball, and the install retries, names the package, and leaves nothing
+ * resets or refuses the tarball, or answers "no matching version" (ETARGET) once, and the install retries, names the package, and leaves nothing
  * half-installed that a later run would trust.
  */
 import assert from 'node:assert/strict';
@@ -37,6 +37,9 @@ interface Registry {
 	url: string;
 	/** How the next tarball requests fail: 'reset' drops the connection, 503 answers Service Unavailable. */
 	failTarball(mode: 'reset' | 503 | 'none', times?: number): void;
+	/** The next `times` package documents list no version (npm: ETARGET, "No matching version found"). */
+	hideVersion(times: number): void;
+	packumentRequests(): number;
 	tarballRequests(): number;
 	close(): Promise<void>;
 }
@@ -57,20 +60,25 @@ async function startRegistry(tarball: Buffer): Promise<Registry> {
 	let mode: 'reset' | 503 | 'none' = 'none';
 	let remaining = 0;
 	let tarballs = 0;
+	let packuments = 0;
+	let hidden = 0;
 	const server: Server = createServer((req, res) => {
 		const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 		if (req.url === `/${NAME}`) {
+			packuments++;
+			const hide = hidden > 0;
+			if (hide) hidden--;
 			const dist = {
 				tarball: `${url}/${NAME}/-/${NAME}-${VERSION}.tgz`,
 				shasum: createHash('sha1').update(tarball).digest('hex'),
 				integrity: `sha512-${createHash('sha512').update(tarball).digest('base64')}`,
 			};
-			res.writeHead(200, { 'content-type': 'application/json' });
+			res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
 			res.end(
 				JSON.stringify({
 					name: NAME,
 					'dist-tags': { latest: VERSION },
-					versions: { [VERSION]: { name: NAME, version: VERSION, dist } },
+					versions: hide ? {} : { [VERSION]: { name: NAME, version: VERSION, dist } },
 				}),
 			);
 			return;
@@ -101,6 +109,10 @@ async function startRegistry(tarball: Buffer): Promise<Registry> {
 			mode = next;
 			remaining = times;
 		},
+		hideVersion(times) {
+			hidden = times;
+		},
+		packumentRequests: () => packuments,
 		tarballRequests: () => tarballs,
 		close: () => new Promise((resolve) => server.close(() => resolve())),
 	};
@@ -169,6 +181,29 @@ describe('e2e install (e2e/lib/setup.mts) against a failing registry', () => {
 		);
 	});
 
+	test('"no matching version" (ETARGET) for the version asked, once: retried, and the next attempt installs', async () => {
+		const { dir, env } = project('etarget');
+		registry.hideVersion(1);
+		const before = registry.packumentRequests();
+		await install(dir, env);
+		assert.ok(registry.packumentRequests() - before >= 2, 'the package document was asked again');
+		assert.equal(
+			readFileSync(join(dir, 'node_modules', NAME, 'index.js'), 'utf8'),
+			'module.exports = 42;\n',
+		);
+		assert.equal(installProblem(dir), undefined);
+		assert.ok(
+			logs.some((line) =>
+				line.includes(`the registry had no matching version of ${NAME}@${VERSION}`),
+			),
+			logs.join('\n'),
+		);
+		assert.ok(
+			logs.some((line) => line.includes('attempt 2 of 3')),
+			logs.join('\n'),
+		);
+	});
+
 	test('a registry that keeps answering 503: the error names the package and version, and no node_modules is left', async () => {
 		const { dir, env } = project('down');
 		registry.failTarball(503);
@@ -230,6 +265,22 @@ describe("reading npm's errors", () => {
 		assert.equal(
 			failure.message,
 			'could not fetch @n8n/config@2.3.1 from https://registry.npmjs.org (socket hang up, ECONNRESET)',
+		);
+	});
+
+	test('"no matching version" (ETARGET) is retried, and names the package', () => {
+		const failure = describeNpmFailure(
+			[
+				'npm error code ETARGET',
+				'npm error notarget No matching version found for @n8n/config@2.3.1.',
+				'npm error notarget In most cases you or one of your dependencies are requesting',
+				"npm error notarget a package version that doesn't exist.",
+			].join('\n'),
+		);
+		assert.equal(failure.network, true);
+		assert.equal(
+			failure.message,
+			'the registry had no matching version of @n8n/config@2.3.1 (ETARGET)',
 		);
 	});
 
