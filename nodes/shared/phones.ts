@@ -152,7 +152,8 @@ export function checkPhoneList(
 		if (digits === undefined)
 			checks.fail(
 				field,
-				`must be phone numbers separated by commas, semicolons or new lines, each with digits and no letters (${PHONE_RULE})`,
+				`must be phone numbers separated by commas, semicolons or new lines, each ` +
+					`with digits and no letters (${PHONE_RULE})`,
 				part,
 			);
 		if (digits.length > PHONE_LIMITS.maxDigits)
@@ -166,7 +167,7 @@ export function checkPhoneList(
 }
 
 /** Digits with the international prefix 972 read as the local 0, the form the service stores Israeli numbers in. */
-export function localPhoneDigits(digits: string): string {
+function localPhoneDigits(digits: string): string {
 	return digits.startsWith('972') && digits.length > 10 ? `0${digits.slice(3)}` : digits;
 }
 

@@ -3,7 +3,7 @@ import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow'
 
 import { searchVirtualnums } from '../../shared/virtualnums';
 import { getAvailableVirtualnums } from '../actions/virtualnum/available';
-import { VN_LIMITS } from '../limits';
+import { VN_LIMITS } from '../../shared/limits';
 import { searchPrompts } from './promptSearch';
 import { searchTagNames, searchTags } from './tagSearch';
 import { searchUsers } from './userSearch';

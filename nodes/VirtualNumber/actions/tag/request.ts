@@ -16,7 +16,7 @@ import { readTagId } from './fields';
 /** Parameters the node itself sends; an additional parameter may not replace them. */
 const RESERVED = ['service', 'format'];
 
-export async function tagRequest(
+async function tagRequest(
 	this: RequestContext,
 	service: string,
 	params: IDataObject,
