@@ -3,6 +3,12 @@
  * the package works around it, and which n8n versions need it. The package supports n8n 1.x
  * (n8n-workflow 1.83 and later) and 2.x; where a workaround reads n8n's code, the name of the n8n
  * function is given so a reader can check it against a newer n8n.
+ *
+ * Three rules answer how n8n behaves but are the code they live in, so they stay there and say so:
+ * the router refuses an operation that repeats an effect under Retry On Fail (router.ts, n8n reruns
+ * the whole node); Send keeps its run between the tries in the node's execution context
+ * (BulkSms/actions/message/batches.ts, WorkflowExecute's retry loop); dates read texts with luxon,
+ * not n8n's `tryToParseDateTime` (dates.ts, n8n-workflow 1.83 reads texts in the server's zone).
  */
 import type { IExecuteFunctions, INode, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
 import * as workflow from 'n8n-workflow';

@@ -8,6 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError, type NodeError } from '../../../shared/errors';
 import { retryOnFailTries } from '../../../shared/n8nCompat';
+import { digitsOf } from '../../../shared/phones';
 import { inPool } from '../../../shared/pool';
 import {
 	isSmsSent,
@@ -133,7 +134,7 @@ function recordResults(batch: Batch, results: SmsResult[], attempt: number): boo
 /** Results match messages by position (the count is checked by the transport) and, when given, by dest. */
 function checkDests(context: IExecuteFunctions, batch: Batch, results: SmsResult[]): void {
 	const wrong = results.findIndex((result, index) => {
-		const answered = String(result.dest ?? '').replace(/\D/g, '');
+		const answered = digitsOf(result.dest);
 		return answered !== '' && answered !== batch.entries[index].message.dest;
 	});
 	if (wrong < 0) return;

@@ -268,7 +268,7 @@ Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/cod
 	},
 ];
 
-/** The Operation dropdown's entry (its value is the operation's key in index.ts). */
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Send',
 	description:

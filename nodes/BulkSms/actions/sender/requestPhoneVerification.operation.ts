@@ -30,7 +30,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry (its value is the operation's key in index.ts). */
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Request Phone Verification',
 	description: 'Step 1 of adding a phone sender: the service sends a 6-digit code to the number',

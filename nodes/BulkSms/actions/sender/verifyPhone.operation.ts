@@ -28,7 +28,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry (its value is the operation's key in index.ts). */
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Verify Phone Sender',
 	description: 'Step 2 of adding a phone sender: enter the 6-digit code the number received',

@@ -34,7 +34,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry (its value is the operation's key in index.ts). */
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Click to Call',
 	description: 'Call a phone number and connect it to a virtual number',

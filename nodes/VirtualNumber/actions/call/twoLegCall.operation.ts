@@ -82,7 +82,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry (its value is the operation's key in index.ts). */
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Two-Leg Call',
 	description: 'Call two numbers and connect them, with custom parameters stored on the call',

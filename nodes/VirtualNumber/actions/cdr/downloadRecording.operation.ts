@@ -47,7 +47,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry (its value is the operation's key in index.ts). */
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Download Recording',
 	description: 'Download the recording of a call as a WAV or MP3 file',

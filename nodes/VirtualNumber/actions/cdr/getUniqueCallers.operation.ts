@@ -38,7 +38,7 @@ const properties: INodeProperties[] = [
 	timeoutOptions,
 ];
 
-/** The Operation dropdown's entry (its value is the operation's key in index.ts). */
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Get Unique Callers Report',
 	description: 'Answered calls of a period per unique caller, with the number of calls',

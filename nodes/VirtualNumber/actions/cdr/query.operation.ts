@@ -162,7 +162,7 @@ const properties: INodeProperties[] = [
 	timeoutOptions,
 ];
 
-/** The Operation dropdown's entry (its value is the operation's key in index.ts). */
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Query',
 	description: 'Get call records, built from filters or with a read-only SQL statement',

@@ -21,7 +21,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry (its value is the operation's key in index.ts). */
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Set',
 	description: 'Store the offline conversion value of a call for the advertising platform',

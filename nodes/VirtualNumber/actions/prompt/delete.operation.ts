@@ -18,7 +18,7 @@ const properties: INodeProperties[] = [
 	promptRLC,
 ];
 
-/** The Operation dropdown's entry (its value is the operation's key in index.ts). */
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Delete',
 	description:

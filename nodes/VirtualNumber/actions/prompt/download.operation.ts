@@ -15,7 +15,7 @@ import { promptRLC, readPromptName } from './fields';
 
 const properties: INodeProperties[] = [promptRLC, outputBinaryField];
 
-/** The Operation dropdown's entry (its value is the operation's key in index.ts). */
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Download',
 	description: 'Download a prompt as a binary file (download_prompt)',

@@ -10,7 +10,7 @@ import { returnAllFields } from '../common.descriptions';
 
 const properties: INodeProperties[] = returnAllFields();
 
-/** The Operation dropdown's entry (its value is the operation's key in index.ts). */
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Get Many',
 	description: 'Get the prompts of the account (get_prompts_list)',

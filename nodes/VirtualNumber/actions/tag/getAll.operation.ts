@@ -21,7 +21,7 @@ const properties: INodeProperties[] = [
 	additionalParametersField,
 ];
 
-/** The Operation dropdown's entry (its value is the operation's key in index.ts). */
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Get Many',
 	description: 'Get many tags, optionally filtered by name (view_tags)',

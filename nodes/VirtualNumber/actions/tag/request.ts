@@ -55,7 +55,7 @@ export async function viewTags(
  * The Additional Parameters of an item, checked: names must be unique, non-empty, and must not
  * replace what the node sends itself (its own fields, `service`, `format`).
  */
-export function additionalParameters(
+function additionalParameters(
 	this: IExecuteFunctions,
 	checks: InputChecks,
 	own: IDataObject,

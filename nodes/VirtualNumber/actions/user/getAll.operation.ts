@@ -11,7 +11,7 @@ import { withoutPassword } from './fields';
 
 const properties: INodeProperties[] = returnAllFields();
 
-/** The Operation dropdown's entry (its value is the operation's key in index.ts). */
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Get Many',
 	description: 'Get many users of the account (get_users)',

@@ -10,7 +10,7 @@ const properties: INodeProperties[] = [
 	virtualnumLocator({ description: 'The number to read (active or suspended)' }),
 ];
 
-/** The Operation dropdown's entry (its value is the operation's key in index.ts). */
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Get',
 	description: 'Get the settings of one number',

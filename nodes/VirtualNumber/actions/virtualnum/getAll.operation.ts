@@ -128,7 +128,7 @@ const properties: INodeProperties[] = [
 	...returnAllFields(GET_MANY_LIMIT),
 ];
 
-/** The Operation dropdown's entry (its value is the operation's key in index.ts). */
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Get Many',
 	description: 'List the numbers of the account',
