@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import { checkPhone, checkVirtualnum } from '../../../shared/phones';
-import type { ItemOperation, RepeatEffect } from '../../../shared/router';
+import type { ItemOperation, OperationOption, RepeatEffect } from '../../../shared/router';
 import { virtualnumLocator } from '../../../shared/virtualnums';
 import { placedCallOutput, readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
 
@@ -81,6 +81,13 @@ const properties: INodeProperties[] = [
 		],
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Two-Leg Call',
+	description: 'Call two numbers and connect them, with custom parameters stored on the call',
+	action: 'Place a two leg call',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['call'], operation: ['twoLegCall'] } },
