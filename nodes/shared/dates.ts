@@ -80,7 +80,7 @@ function fromObject(value: object, zone: string): DateTime | undefined {
 }
 
 /** Whether the value counts as "not given": undefined, null, or empty text. */
-function isEmptyDate(value: unknown): boolean {
+export function isEmptyDate(value: unknown): boolean {
 	return (
 		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
 	);

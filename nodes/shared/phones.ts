@@ -172,7 +172,7 @@ export function checkPhoneList(
 }
 
 /** Digits with the international prefix 972 read as the local 0, the form the service stores Israeli numbers in. */
-function localPhoneDigits(digits: string): string {
+export function localPhoneDigits(digits: string): string {
 	return digits.startsWith('972') && digits.length > 10 ? `0${digits.slice(3)}` : digits;
 }
 
