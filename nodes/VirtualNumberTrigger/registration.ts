@@ -147,9 +147,46 @@ export async function checkRegistration(this: IHookFunctions): Promise<boolean> 
 	return records.length > 0 && records.every((record) => isRegistered(record, own));
 }
 
+// ---- one registration at a time per account ---------------------------------------------------
+
+/*
+ * The service has no compare-and-set: two activations that both read a number before either wrote
+ * would both take it, and the one written first would stay active without ever receiving a call.
+ * n8n runs activations of several workflows at once (2.x publishes up to 5 in parallel) in one
+ * process, so creates and deletes against one service host wait for each other here (by host, not
+ * by credential: two credentials may reach one account). The queue is the only state the trigger
+ * keeps in memory: it holds no data, only the order of work in this process. Across processes (two
+ * n8n installations on one account), create re-reads what it wrote before deciding (verifyTaken).
+ */
+const hostQueues = new Map<string, Promise<unknown>>();
+
+async function oneAtATime<T>(
+	context: IHookFunctions,
+	work: (this: IHookFunctions) => Promise<T>,
+): Promise<T> {
+	const key = originOf(
+		String((await context.getCredentials('virtualnumApi')).baseUrl ?? '').trim(),
+	);
+	const run = (hostQueues.get(key) ?? Promise.resolve()).then(
+		async () => await work.call(context),
+		async () => await work.call(context),
+	);
+	const tail = run.catch(() => undefined);
+	hostQueues.set(key, tail);
+	try {
+		return await run;
+	} finally {
+		if (hostQueues.get(key) === tail) hostQueues.delete(key);
+	}
+}
+
 // ---- create ------------------------------------------------------------------------------------
 
 export async function createRegistration(this: IHookFunctions): Promise<boolean> {
+	return await oneAtATime(this, takeNumbers);
+}
+
+async function takeNumbers(this: IHookFunctions): Promise<boolean> {
 	const node = this.getNode();
 	const settings = readSettings.call(this);
 	if (settings.callbackOption === undefined) return true;
@@ -176,6 +213,7 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 		await setCallback.call(this, update.record, { url: update.url, option: own.option });
 	const { done, failures } = await forEachLimited(plan.updates, register, true);
 	if (failures.length > 0) throw await rollBack.call(this, done, failures[0]);
+	await verifyTaken.call(this, plan.updates, own);
 
 	dropLegacy.call(this, own.base); // the numbers' URLs now carry what version 0.1 kept
 	logMasked(
@@ -185,6 +223,76 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 			`(${plan.updates.length} updated): ${listNumbers(records.map((record) => text(record.virtualnum)))}`,
 	);
 	return true;
+}
+
+/**
+ * Re-reads the numbers just taken before deciding success: another n8n may have written between
+ * this activation's read and its write. A number that now carries someone else's URL is theirs:
+ * it is left as it is, every other number taken is given back, and activation fails as when the
+ * number was taken before it started.
+ */
+async function verifyTaken(
+	this: IHookFunctions,
+	updates: Update[],
+	own: OwnTrigger,
+): Promise<void> {
+	if (updates.length === 0) return;
+	let current: IDataObject[];
+	try {
+		current = await currentRecords.call(
+			this,
+			updates.map(({ number }) => number),
+		);
+	} catch (error) {
+		const notRestored = await putBack.call(this, updates);
+		throw new NodeOperationError(
+			this.getNode(),
+			`Could not check the numbers after registering the trigger: ${describe(error)}`,
+			{ description: rollbackOutcome(updates[0].number, updates.length, false, notRestored) },
+		);
+	}
+	const lost: Refusal[] = [];
+	for (const update of updates) {
+		const url = callbackOf(
+			current.find((record) => text(record.virtualnum) === update.number) ?? {},
+		).url;
+		if (url !== update.url && ownerOf(url, own).kind !== 'mine')
+			lost.push(lostTo(update.number, url, own));
+	}
+	if (lost.length === 0) return;
+	const taken = updates.filter(({ number }) => !lost.some((refusal) => refusal.number === number));
+	const notRestored = await putBack.call(this, taken);
+	const { message, description } = refusalText(lost);
+	const outcome =
+		notRestored.length > 0 ? rollbackOutcome('', taken.length, false, notRestored) : '';
+	throw new NodeOperationError(this.getNode(), message, {
+		description: `${description} ${outcome}`.trim(),
+	});
+}
+
+/** Why a number this activation wrote is now someone else's, in the words of a refusal. */
+function lostTo(number: string, url: string, own: OwnTrigger): Refusal {
+	const owner = ownerOf(url, own);
+	if (owner.kind !== 'trigger') return { number, kind: 'foreign', current: url };
+	return {
+		number,
+		kind: owner.mode === 'live' ? 'otherLive' : 'otherTest',
+		current: url,
+		previous: owner.previous,
+	};
+}
+
+/** Puts each number back as it was when activation started; the numbers that could not be put back. */
+async function putBack(this: IHookFunctions, updates: Update[]): Promise<string[]> {
+	const restore = async (update: Update) =>
+		await withRetries(
+			this.getNode(),
+			async () => await setCallback.call(this, update.record, update.start),
+		);
+	const { failures } = await forEachLimited(updates, restore, false);
+	for (const { item, error } of failures)
+		logMasked(this, 'error', `could not roll back ${item.number}: ${describe(error)}`);
+	return failures.map(({ item }) => item.number);
 }
 
 /**
@@ -198,15 +306,7 @@ async function rollBack(
 ): Promise<NodeOperationError> {
 	const uncertain = mayHaveBeenApplied(failed.error);
 	const changed = [...done.reverse(), ...(uncertain ? [failed.item] : [])];
-	const putBack = async (update: Update) =>
-		await withRetries(
-			this.getNode(),
-			async () => await setCallback.call(this, update.record, update.start),
-		);
-	const { failures } = await forEachLimited(changed, putBack, false);
-	for (const { item, error } of failures)
-		logMasked(this, 'error', `could not roll back ${item.number}: ${describe(error)}`);
-	const notRestored = failures.map(({ item }) => item.number);
+	const notRestored = await putBack.call(this, changed);
 	const { message, description } = failed.error as {
 		message?: string;
 		description?: string | null;
@@ -274,6 +374,10 @@ function deleteScope(
 }
 
 export async function deleteRegistration(this: IHookFunctions): Promise<boolean> {
+	return await oneAtATime(this, restoreNumbers);
+}
+
+async function restoreNumbers(this: IHookFunctions): Promise<boolean> {
 	const base = baseOf(webhookUrlOf.call(this));
 	const legacy = legacyFor.call(this, base);
 	const scope = deleteScope.call(this, legacy);
@@ -532,6 +636,15 @@ const FIX: Record<RefusalKind, string> = {
 		`URL, or use a shorter Secret.`,
 };
 
+/**
+ * What to do, in the message itself where the editor may show nothing else: a refused "Listen for
+ * test event" appears as one line in the node's panel.
+ */
+const TODO: Partial<Record<RefusalKind, string>> = {
+	ownLive:
+		'To listen for a test event, choose numbers the active workflow does not use, or deactivate the workflow first.',
+};
+
 function shown(refusal: Refusal): string {
 	const original =
 		refusal.previous && (refusal.kind === 'otherLive' || refusal.kind === 'elsewhere')
@@ -547,7 +660,8 @@ function refusalText(refused: Refusal[]): { message: string; description: string
 	const kind = refused[0].kind;
 	const same = refused.filter((refusal) => refusal.kind === kind);
 	const subject = same.length === 1 ? 'The number' : `${same.length} numbers`;
-	const message = `${subject} ${WHAT[kind][same.length === 1 ? 0 : 1]}: ${listNumbers(same.map(shown))}`;
+	const todo = TODO[kind] ? `. ${TODO[kind]}` : '';
+	const message = `${subject} ${WHAT[kind][same.length === 1 ? 0 : 1]}: ${listNumbers(same.map(shown))}${todo}`;
 	const kinds = [...new Set(refused.map((refusal) => refusal.kind))];
 	const others = refused.filter((refusal) => refusal.kind !== kind);
 	const rest =
