@@ -346,6 +346,49 @@ function bodySize(request: ReceivedRequest): number {
 	}
 }
 
+/** Decodes one raw query component as a query parser does (`+` is a space); undefined when malformed. */
+function decoded(raw: string): string | undefined {
+	return attempt(() => decodeURIComponent(raw.replace(/\+/g, ' ')));
+}
+
+/**
+ * The query with what the service appended read apart. The service appends `?event=<word>` to the
+ * callback URL even when it already has a query string, so the second `?` lands inside the value
+ * of the URL's last parameter: the trigger's `vnt_prev` (or the Secret of a URL pasted by hand).
+ * The trigger encodes every `?` it writes (%3F), so a literal `?` in the raw value of one of its
+ * own parameters starts what the service appended: that value is cut there, and the appended
+ * parameter joins the query (next to, never replacing, one of the same name).
+ */
+function withAppendedApart(parsed: unknown, rawUrl: unknown): unknown {
+	if (!isPlainObject(parsed) || typeof rawUrl !== 'string' || !rawUrl.includes('?')) return parsed;
+	const query = ownKeysObject(Object.entries(parsed));
+	const raw = rawUrl.slice(rawUrl.indexOf('?') + 1).split('#')[0];
+	for (const pair of raw.split('&')) {
+		const [name, value] = splitPair(pair);
+		const key = decoded(name);
+		const mark = value.indexOf('?');
+		if (mark === -1 || key === undefined || typeof query[key] !== 'string') continue;
+		if (![...OWN_PARAMS, SECRET_PARAM].includes(key)) continue;
+		const [appendedName, appendedValue] = splitPair(value.slice(mark + 1)).map(decoded);
+		const ownValue = decoded(value.slice(0, mark));
+		if (ownValue === undefined || !appendedName) continue;
+		query[key] = ownValue;
+		const existing = query[appendedName];
+		const added = appendedValue ?? '';
+		query[appendedName] =
+			existing === undefined
+				? added
+				: [...(Array.isArray(existing) ? existing : [existing]), added];
+	}
+	return query;
+}
+
+/** `name=value` as its raw name and value (the value '' when there is no `=`). */
+function splitPair(pair: string): [string, string] {
+	const eq = pair.indexOf('=');
+	return eq === -1 ? [pair, ''] : [pair.slice(0, eq), pair.slice(eq + 1)];
+}
+
 function readRequest(context: IWebhookFunctions): ReceivedRequest {
 	const req = attempt(() => context.getRequestObject()) as
 		| (Record<string, unknown> & { socket?: { remoteAddress?: string } })
@@ -355,7 +398,7 @@ function readRequest(context: IWebhookFunctions): ReceivedRequest {
 	const method = attempt(() => req?.method);
 	return {
 		method: typeof method === 'string' && method !== '' ? method.toUpperCase() : 'POST',
-		query: attempt(() => context.getQueryData()),
+		query: attempt(() => withAppendedApart(context.getQueryData(), req?.originalUrl ?? req?.url)),
 		body: attempt(() => context.getBodyData()),
 		rawBody: attempt(() => req?.rawBody),
 		headers: isPlainObject(headers) ? headers : {},
@@ -480,7 +523,30 @@ type Fields = Map<string, string>;
 
 const EVENT_FIELDS = ['event', 'event_type', 'eventtype', 'type', 'callback_type'];
 
-const names = (key: string) => CALL_FIELDS.find((field) => field.key === key)?.callbackNames ?? [];
+/**
+ * Names of the service's lower-case callback template that the call vocabulary does not list yet
+ * (`status`, `recording`, `name`): read after the vocabulary's own names. They belong with the
+ * vocabulary's callbackNames in nodes/shared/callFields.ts.
+ */
+const TEMPLATE_NAMES: Record<string, readonly string[]> = {
+	callStatus: ['status'],
+	recordingUrl: ['recording'],
+	numberDescription: ['name'],
+};
+
+/** Values the lower-case template also carries as dialled, next to the vocabulary's formatted ones. */
+const UNFORMATTED = {
+	callerNumberUnformatted: 'cli_unformatted',
+	virtualNumberUnformatted: 'virtualnum_unformatted',
+	destinationPhoneUnformatted: 'destination_unformatted',
+} as const;
+
+const PRIVATE_FIELDS = Array.from({ length: 10 }, (_, index) => `private_field${index + 1}`);
+
+const names = (key: string): readonly string[] => [
+	...(CALL_FIELDS.find((field) => field.key === key)?.callbackNames ?? []),
+	...(TEMPLATE_NAMES[key] ?? []),
+];
 
 /** Adds an object's scalar fields (keys lower-cased), without overriding earlier sources. */
 function collect(into: Fields, source: unknown): void {
@@ -551,13 +617,25 @@ function callItem(fields: Fields): IDataObject {
 	const item: IDataObject = {};
 	for (const field of CALL_FIELDS) {
 		if (field.callbackNames.length === 0) continue;
-		const value = pick(fields, field.callbackNames);
+		const value = pick(fields, names(field.key));
 		if (field.key === 'durationSec') item[field.key] = numberOrNull(value);
+		// The lower-case template writes `NO ANSWER` with a space; the service's status is NOANSWER.
+		else if (field.key === 'callStatus')
+			item[field.key] = value?.replace(/^no\s+answer$/i, 'NOANSWER') ?? null;
 		else if (field.key === 'recordingExists') item[field.key] = booleanOrNull(value);
 		else item[field.key] = value;
 	}
 	// A recording URL (`download`) says a recording exists when the callback does not say otherwise.
 	if (item.recordingExists === null && item.recordingUrl !== null) item.recordingExists = true;
+	// Only when the template carries them, so the upper-case template's items keep their shape.
+	const extra: Array<[string, string]> = [
+		...Object.entries(UNFORMATTED),
+		...PRIVATE_FIELDS.map((name, index): [string, string] => [`privateField${index + 1}`, name]),
+	];
+	for (const [key, name] of extra) {
+		const value = pick(fields, [name]);
+		if (value !== null) item[key] = value;
+	}
 	return item;
 }
 

@@ -38,7 +38,7 @@ import { LIMITS } from '../shared/checks';
 import { asNodeError } from '../shared/errors';
 import { networkCodeOfFailure, serviceCodeOf } from '../shared/transport/http';
 import { virtualnumRequest } from '../shared/transport/virtualnumApi';
-import { getAllVirtualnums, getVirtualnum, updateVirtualnum } from '../shared/virtualnums';
+import { getAllVirtualnums, getVirtualnum } from '../shared/virtualnums';
 import {
 	DEFAULT_OPTION,
 	baseOf,
@@ -796,33 +796,51 @@ async function currentRecords(this: IHookFunctions, numbers?: string[]): Promise
 }
 
 /**
- * Sets a number's callback URL and option. update_virtualnum is sent through the shared helper,
- * which re-sends description and call_destination_phone; an empty URL (restoring a number that
- * had none) is sent explicitly, because the transport leaves empty parameters out and the
- * service only changes the fields it receives.
+ * create_virtualnum's settable fields (docs/api), sent back as read on every update the trigger
+ * makes. The contract says update_virtualnum changes only the fields it receives, but integrators
+ * of the real service report that it replaces the whole record, clearing what is not sent: so no
+ * setting of a number is left out. What the service sets itself (create_time, extenstion,
+ * default_dest) is never sent.
+ */
+const SETTABLE_FIELDS = [
+	'description',
+	'call_destination_phone',
+	'active_status',
+	'dial_option',
+	'dial_timeout_in_sec',
+	'record_option',
+	'record_percentage',
+	'expose',
+	'disallow_callback',
+	'greeting_in',
+	'greeting_out',
+	'ringback_tone',
+	'email',
+	'sms_destination_phone',
+	'working_hours',
+	'out_of_time_destination_phone',
+	...Array.from({ length: 10 }, (_, index) => `private_field${index + 1}`),
+];
+
+/**
+ * Sets a number's callback URL and option, sending every other settable field as read. Empty
+ * fields are left out (an empty dial_timeout_in_sec means the account's default, and the service
+ * refuses an empty one), but the callback URL is always sent, also empty when restoring a number
+ * that had none. The body is built here because the transport leaves empty parameters out.
  */
 async function setCallback(
 	this: IHookFunctions,
 	record: IDataObject,
 	callback: Callback,
 ): Promise<void> {
-	const virtualnum = text(record.virtualnum);
-	if (callback.url !== '') {
-		await updateVirtualnum.call(
-			this,
-			virtualnum,
-			{ callback_url: callback.url, callback_url_option: callback.option },
-			{ current: record },
-		);
-		return;
+	const params: Record<string, string> = { virtualnum: text(record.virtualnum) };
+	for (const field of SETTABLE_FIELDS) {
+		const value = record[field];
+		if (value !== undefined && value !== null && String(value) !== '')
+			params[field] = String(value);
 	}
-	const params: Record<string, string> = {
-		virtualnum,
-		description: text(record.description),
-		call_destination_phone: text(record.call_destination_phone),
-		callback_url: '',
-		callback_url_option: String(callback.option),
-	};
+	params.callback_url = callback.url;
+	params.callback_url_option = String(callback.option);
 	await virtualnumRequest.call(this, {
 		service: 'update_virtualnum',
 		method: 'POST',
