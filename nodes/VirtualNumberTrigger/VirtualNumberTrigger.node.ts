@@ -42,6 +42,16 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { events: ['smsDelivery'] } },
 	},
 	{
+		displayName:
+			"For received SMS, paste this trigger's Production URL (with ?secret=… added when you set a Secret below) " +
+			"where the service sets the URL a number's incoming messages are sent to: the service calls it with " +
+			'from, to, msg and time, so nothing is registered on the service.',
+		name: 'smsReceivedNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { events: ['smsReceived'] } },
+	},
+	{
 		displayName: 'Numbers',
 		name: 'numbers',
 		type: 'options',
@@ -151,6 +161,17 @@ const properties: INodeProperties[] = [
 				displayOptions: { show: { '/events': ['callStarted'] } },
 			},
 			{
+				displayName: 'Keywords',
+				name: 'keywords',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. INFO, JOIN',
+				description:
+					'Comma-separated. Only received SMS whose first word is one of them start the workflow (opt-outs ' +
+					'always do). Leave empty for every message.',
+				displayOptions: { show: { '/events': ['smsReceived'] } },
+			},
+			{
 				displayName: 'Max Body Size (KB)',
 				name: 'maxBodyKb',
 				type: 'number',
@@ -161,6 +182,16 @@ const properties: INodeProperties[] = [
 				},
 				description:
 					'Larger requests are answered 413 and start nothing. Callbacks are a few hundred bytes.',
+			},
+			{
+				displayName: 'Opt-Out Keywords',
+				name: 'optOutKeywords',
+				type: 'string',
+				default: 'STOP, הסר, הסרה', // OPT_OUT_DEFAULT in events/smsReceived.ts (the lint wants a literal here)
+				description:
+					'Comma-separated. A received SMS whose first word is one of them comes out with optOut: true, so the ' +
+					'workflow can add the sender to a do-not-send list',
+				displayOptions: { show: { '/events': ['smsReceived'] } },
 			},
 			{
 				displayName: 'Secret',
@@ -200,7 +231,8 @@ export class VirtualNumberTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description:
-			'Starts the workflow when a call starts or ends on your virtual numbers, or when an SMS delivery status arrives',
+			'Starts the workflow when a call starts or ends on your virtual numbers, when they receive an SMS, ' +
+			'or when an SMS delivery status arrives',
 		defaults: { name: 'Virtual Number Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

@@ -20,6 +20,7 @@ import { OWN_PARAMS, SECRET_PARAM } from './callbackUrl';
 import { callEnded } from './events/callEnded';
 import { callStarted, isFirstCallStart, isStartingStatus } from './events/callStarted';
 import { SMS_FIELDS, smsDeliveryStatus } from './events/smsDeliveryStatus';
+import { smsReceived } from './events/smsReceived';
 import { TRIGGER_EVENTS, ipAllowed, readSettings, type TriggerSettings } from './settings';
 
 interface Normalized {
@@ -72,7 +73,7 @@ function gatherFields(body: unknown, query: Record<string, unknown>): Fields {
 export function normalizeRequest(
 	request: ReceivedRequest,
 	receivedAt: string,
-	options: { removeSecret: boolean } = { removeSecret: false },
+	options: { removeSecret: boolean; settings?: TriggerSettings } = { removeSecret: false },
 ): Normalized {
 	const hidden = options.removeSecret ? [...OWN_PARAMS, SECRET_PARAM] : [...OWN_PARAMS];
 	const query = callerQuery(request.query, hidden);
@@ -92,8 +93,10 @@ export function normalizeRequest(
 		body: withSafeKeys(body) as IDataObject,
 		...(rawBody !== undefined ? { rawBody } : {}),
 	};
-	const main = known?.read(readerOf(fields)) ?? {};
-	return { event, empty, item: { event, ...main, ...common } };
+	const main = known?.read(readerOf(fields), options.settings) ?? {};
+	// An event's own receivedAt (an SMS's time at the service) comes before the time n8n received it.
+	const item = { event, ...main, ...common, receivedAt: main.receivedAt ?? receivedAt };
+	return { event, empty, item };
 }
 
 /** Answers the request here and starts nothing. */
@@ -167,7 +170,10 @@ function normalizeOrRaw(
 	settings: TriggerSettings,
 ): Normalized {
 	try {
-		return normalizeRequest(request, receivedAt, { removeSecret: settings.secret !== '' });
+		return normalizeRequest(request, receivedAt, {
+			removeSecret: settings.secret !== '',
+			settings,
+		});
 	} catch (error) {
 		// Never lose a request that passed the checks: it comes out as raw text.
 		const raw = textOf(request.rawBody) ?? attempt(() => JSON.stringify(request.body)) ?? '';
@@ -195,6 +201,8 @@ function starts(
 	now: number,
 ): boolean {
 	if (normalized.empty || !chosen(settings, normalized.event)) return false;
+	const event = TRIGGER_EVENTS.find(({ name }) => name === normalized.event);
+	if (event?.accepts && !event.accepts(normalized.item, settings)) return false;
 	const callId = normalized.item.callId;
 	if (
 		!settings.onceCallStarted ||
@@ -512,7 +520,10 @@ export interface TriggerEvent {
 	words: readonly string[];
 	/** The callback_url_option bit a call event needs on the numbers; none when nothing is registered. */
 	callbackOption?: 1 | 2;
-	read(fields: CallbackFields): IDataObject;
+	/** The event's fields; `settings` is absent only when a request is read outside a workflow. */
+	read(fields: CallbackFields, settings?: TriggerSettings): IDataObject;
+	/** Whether an item of this event starts the workflow under the user's options (all do when absent). */
+	accepts?(item: IDataObject, settings: TriggerSettings): boolean;
 }
 
 type NormalizedEvent = string;
@@ -589,6 +600,8 @@ function callEventOf(fields: Fields): TriggerEvent {
 function classify(fields: Fields): TriggerEvent | undefined {
 	const named = eventNamed(pick(fields, EVENT_FIELDS));
 	if (named) return named;
+	// An inbound SMS: a sender and a text, no call and no message ID.
+	if (pick(fields, ['msg']) !== null && pick(fields, ['from']) !== null) return smsReceived;
 	// The caller's generic names (from, caller_id) are left out: an SMS status may carry `from`.
 	const hasCall =
 		pick(fields, [...names('callId'), ...names('virtualNumber'), 'cdr_ani', 'ani', 'cli']) !== null;

@@ -13,9 +13,10 @@ import { DEFAULT_OPTION, SECRET_PARAM, registeredUrl, type UrlMode } from './cal
 import { callEnded } from './events/callEnded';
 import { callStarted } from './events/callStarted';
 import { smsDeliveryStatus } from './events/smsDeliveryStatus';
+import { OPT_OUT_DEFAULT, keywordsOf, smsReceived } from './events/smsReceived';
 
 /** Every event the trigger offers, in the order of its Events list; each one is a file in events/. */
-export const TRIGGER_EVENTS = [callStarted, callEnded, smsDeliveryStatus];
+export const TRIGGER_EVENTS = [callStarted, callEnded, smsDeliveryStatus, smsReceived];
 
 type TriggerEventKey = string;
 
@@ -32,6 +33,10 @@ export interface TriggerSettings {
 	maxBodyBytes: number;
 	/** Start the workflow once per call ID for Call Started (the service may repeat the start callback). */
 	onceCallStarted: boolean;
+	/** SMS Received: only messages whose first word is one of these start the workflow (all when empty). */
+	keywords: string[];
+	/** SMS Received: first words that mark the item `optOut: true`. */
+	optOutKeywords: string[];
 }
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
@@ -107,6 +112,8 @@ export function readSettings(this: TriggerContext): TriggerSettings {
 		allowList: ranges,
 		maxBodyBytes: Math.floor(kb * 1024),
 		onceCallStarted: options.onceCallStarted === true,
+		keywords: keywordsOf(String(options.keywords ?? '')),
+		optOutKeywords: keywordsOf(String(options.optOutKeywords ?? OPT_OUT_DEFAULT)),
 	};
 }
 
