@@ -3,11 +3,14 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { virtualnumSmsApiTest } from '../shared/credentialTests';
 import { resourceProperties } from '../shared/router';
+import { answerWebhook, answerWebhooks } from './actions/message/answerPage';
 import { resourceOptions, resources } from './actions/resources';
 import { router } from './actions/router';
 import { searchSenders } from './methods/listSearch';
@@ -27,6 +30,7 @@ export class BulkSms implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
+		webhooks: answerWebhooks,
 		credentials: [{ name: 'virtualnumSmsApi', required: true, testedBy: 'virtualnumSmsApiTest' }],
 		properties: resourceProperties(resourceOptions, 'message', resources),
 	};
@@ -39,5 +43,10 @@ export class BulkSms implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);
+	}
+
+	/** The answer page of Message → Send and Wait for Response. */
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await answerWebhook.call(this);
 	}
 }

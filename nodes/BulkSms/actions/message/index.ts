@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as send from './send.operation';
+import * as sendAndWait from './sendAndWait.operation';
 
-export { send };
+export { send, sendAndWait };
 
 export const description: INodeProperties[] = [
 	{
@@ -19,8 +20,16 @@ export const description: INodeProperties[] = [
 					'Send an SMS to one or more numbers per item; all items go out together in batches, now or at a scheduled time',
 				action: 'Send an SMS',
 			},
+			{
+				name: 'Send and Wait for Response',
+				value: 'sendAndWait',
+				description:
+					'Send one SMS with a link to an answer page, and wait until the recipient approves, declines or answers',
+				action: 'Send an SMS and wait for response',
+			},
 		],
 		default: 'send',
 	},
 	...send.description,
+	...sendAndWait.description,
 ];
