@@ -10,7 +10,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { virtualnumSmsApiTest } from '../shared/credentialTests';
 import { resourceProperties } from '../shared/router';
-import { answerWebhook, answerWebhooks } from './actions/message/answerPage';
+import { answerWebhook, answerWebhooks, WAITING_TOOLTIP } from './actions/message/answerPage';
 import { resourceOptions, resources } from './actions/resources';
 import { router } from './actions/router';
 import { searchSenders } from './methods/listSearch';
@@ -31,6 +31,7 @@ export class BulkSms implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		webhooks: answerWebhooks,
+		waitingNodeTooltip: WAITING_TOOLTIP,
 		credentials: [{ name: 'virtualnumSmsApi', required: true, testedBy: 'virtualnumSmsApiTest' }],
 		properties: resourceProperties(resourceOptions, 'message', resources),
 	};

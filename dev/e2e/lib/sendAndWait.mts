@@ -133,6 +133,12 @@ export async function sendAndWaitRuns(
 	check: Check,
 	log: Log,
 ): Promise<void> {
+	// n8n 2.40 makes a "Human review" tool of every node with a sendAndWait operation and webhooks.
+	const types = await n8n.get<Array<{ name: string }>>('/types/nodes.json');
+	check(
+		types.some((type) => type.name === 'n8n-nodes-virtualnum.bulkSmsHitlTool'),
+		'send and wait: n8n generated the Bulk SMS human-review tool (bulkSmsHitlTool) for AI agents',
+	);
 	const ask = await publishWorkflow(n8n, smsCredentialId, 'e2e: send and wait', {});
 	// 0.05 minutes = 3 s: n8n's wait tracker resumes it (it looks for due executions every minute).
 	const short = await publishWorkflow(n8n, smsCredentialId, 'e2e: send and wait, limited', {

@@ -20,6 +20,10 @@ export const RECIPIENT_QUERY = 'to';
 export const ANSWER_PAGE_DEFAULTS = { title: 'Your answer' } as const;
 const MAX_TEXT = 2000;
 
+/** What the editor shows on the node while its execution waits (n8n's own nodes show the same). */
+export const WAITING_TOOLTIP =
+	'={{ $parameter["operation"] === "sendAndWait" ? "Execution will continue after the recipient answers" : "" }}';
+
 /** As n8n's send-and-wait nodes declare them: the resume URL's suffix is the node id. */
 export const answerWebhooks: IWebhookDescription[] = ['GET', 'POST'].map((httpMethod) => ({
 	name: 'default',

@@ -14,7 +14,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions, WAIT_INDEFINITELY } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import { toDateTime } from '../../../shared/dates';
@@ -28,6 +28,8 @@ import { RECIPIENT_QUERY } from './answerPage';
 /** The provider's stated maximum message length (its public help pages), links included. */
 const DEFAULT_MAX_LENGTH = 600;
 const DEFAULT_LINK_LABEL = 'Answer here:';
+/** n8n-workflow's WAIT_INDEFINITELY (not exported by n8n 1.x, which this package also supports). */
+const WAIT_INDEFINITELY = new Date('3000-01-01T00:00:00.000Z');
 
 const limitWaitTime: INodeProperties = {
 	displayName: 'Limit Wait Time',

@@ -208,6 +208,36 @@ describe('Bulk SMS → Message → Send and Wait for Response: the answer page',
 	}
 	const query = { to: '0501234567', signature: 'checked-by-n8n' };
 
+	test("the node declares n8n's send-and-wait webhooks: GET and POST on the node id, restarting the execution", async () => {
+		const { loadPackage } = await import('../../../../../dev/harness/engine.mts');
+		const loader = await loadPackage();
+		const description = (loader.getNode('bulkSms').type as { description: IDataObject })
+			.description;
+		// n8n-nodes-base 2.40's sendAndWaitWebhooksDescription (utils/sendAndWait/descriptions.js).
+		const expected = [
+			{
+				name: 'default',
+				httpMethod: 'GET',
+				responseMode: 'onReceived',
+				responseData: '',
+				path: '={{ $nodeId }}',
+				restartWebhook: true,
+				isFullPath: true,
+			},
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: '',
+				path: '={{ $nodeId }}',
+				restartWebhook: true,
+				isFullPath: true,
+			},
+		];
+		assert.deepEqual(description.webhooks, expected);
+		assert.match(String(description.waitingNodeTooltip), /sendAndWait/);
+	});
+
 	test('GET shows the page with both buttons and records nothing', async () => {
 		const outcome = await page().receive({ method: 'GET', query }, { execute: false });
 		assert.equal(outcome.status, 200);
