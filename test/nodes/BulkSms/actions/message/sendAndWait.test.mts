@@ -8,11 +8,16 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 
 import { Container } from '@n8n/di';
 import { InstanceSettings, validateUrlSignature } from 'n8n-core';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeType } from 'n8n-workflow';
 import { WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../../../../../dev/sandbox/index.mts';
-import { PACKAGE, runWorkflow, type RunResult } from '../../../../../dev/harness/engine.mts';
+import {
+	loadPackage,
+	PACKAGE,
+	runWorkflow,
+	type RunResult,
+} from '../../../../../dev/harness/engine.mts';
 import { TriggerHost, type TriggerInstance } from '../../../../../dev/harness/trigger.mts';
 
 const NODE = 'Ask';
@@ -209,10 +214,8 @@ describe('Bulk SMS → Message → Send and Wait for Response: the answer page',
 	const query = { to: '0501234567', signature: 'checked-by-n8n' };
 
 	test("the node declares n8n's send-and-wait webhooks: GET and POST on the node id, restarting the execution", async () => {
-		const { loadPackage } = await import('../../../../../dev/harness/engine.mts');
 		const loader = await loadPackage();
-		const description = (loader.getNode('bulkSms').type as { description: IDataObject })
-			.description;
+		const { description } = loader.getNode('bulkSms').type as INodeType;
 		// n8n-nodes-base 2.40's sendAndWaitWebhooksDescription (utils/sendAndWait/descriptions.js).
 		const expected = [
 			{
