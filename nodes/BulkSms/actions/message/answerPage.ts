@@ -88,15 +88,17 @@ p.message{white-space:pre-wrap}p.error{color:#b00020}</style></head>
 function questionPage(settings: PageSettings, error = ''): string {
 	const message = settings.message ? `<p class="message">${escapeHtml(settings.message)}</p>` : '';
 	const problem = error ? `<p class="error">${escapeHtml(error)}</p>` : '';
+	const decline = settings.declineLabel
+		? `<button type="submit" name="answer" value="decline">${escapeHtml(settings.declineLabel)}</button>`
+		: '';
+	const approve =
+		'<button class="primary" type="submit" name="answer" value="approve">' +
+		`${escapeHtml(settings.approveLabel)}</button>`;
 	const form =
 		settings.responseType === 'freeText'
 			? `<form method="post"><textarea name="text" rows="5" maxlength="${MAX_TEXT}" required></textarea>
 <button class="primary" type="submit">Send</button></form>`
-			: `<form method="post"><button class="primary" type="submit" name="answer" value="approve">${escapeHtml(settings.approveLabel)}</button>${
-					settings.declineLabel
-						? `<button type="submit" name="answer" value="decline">${escapeHtml(settings.declineLabel)}</button>`
-						: ''
-				}</form>`;
+			: `<form method="post">${approve}${decline}</form>`;
 	return page(settings.title, `${message}${problem}${form}`);
 }
 

@@ -36,7 +36,8 @@ const limitWaitTime: INodeProperties = {
 	name: 'limitWaitTime',
 	type: 'fixedCollection',
 	description:
-		"Whether to stop waiting after a time: the run then goes on with the input item unchanged, as in n8n's own Send and Wait nodes",
+		'Whether to stop waiting after a time: the run then goes on with the input item unchanged, ' +
+		"as in n8n's own Send and Wait nodes",
 	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 45, resumeUnit: 'minutes' } },
 	options: [
 		{
@@ -136,7 +137,9 @@ const properties: INodeProperties[] = [
 		default: '',
 		typeOptions: { rows: 4 },
 		description: 'The question; the link to the answer page is added after it',
-		hint: "The link adds about 160-200 characters (n8n's signed address); message and link must fit the 600-character limit",
+		hint:
+			"The link adds about 145 characters plus your n8n address (n8n's signed resume URL); " +
+			'message and link must fit the 600-character limit',
 	},
 	{
 		displayName: 'Response Type',
@@ -217,7 +220,8 @@ const properties: INodeProperties[] = [
 				default: 600,
 				typeOptions: { minValue: 1 },
 				description:
-					'The longest SMS, link included, the node sends (the provider states 600 characters); raise it only if your account allows more',
+					'The longest SMS, link included, the node sends (the provider states 600 characters); ' +
+					'raise it only if your account allows more',
 			},
 			{
 				displayName: 'Page Title',
@@ -293,7 +297,8 @@ function smsText(this: IExecuteFunctions, request: WaitRequest, check: InputChec
 		const over = length - request.maxLength;
 		check.fail(
 			'Message',
-			`the SMS with its answer link is ${length} characters, over the limit of ${request.maxLength} (message ${characters(request.message)}, link ${characters(link)}): nothing was sent`,
+			`the SMS with its answer link is ${length} characters, over the limit of ${request.maxLength} ` +
+				`(message ${characters(request.message)}, link ${characters(link)}): nothing was sent`,
 			`shorten the message by ${over} characters`,
 		);
 	}
