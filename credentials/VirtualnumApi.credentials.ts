@@ -35,7 +35,8 @@ export class VirtualnumApi implements ICredentialType {
 			required: true,
 			placeholder: 'https://your-provider-host',
 			description:
-				'The address of the virtual number service your provider gave you, without /api/ (the nodes add it). For the local sandbox: http://127.0.0.1:5701.',
+				'The address of the virtual number service your provider gave you, without ' +
+				'/api/ (the nodes add it)',
 		},
 		{
 			displayName: 'Access Token',
@@ -44,7 +45,10 @@ export class VirtualnumApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				"The account's API access token, sent as Authorization: Bearer. Leave it empty when the account has no API access token and relies on its allowed IP list alone. Calls always need the IP of your n8n server in the account's allowed IP list.",
+				"The account's API access token, sent as Authorization: Bearer. Leave it " +
+				'empty when the account has no API access token and relies on its allowed ' +
+				"IP list alone. Calls always need the IP of your n8n server in the account's " +
+				'allowed IP list.',
 		},
 	];
 

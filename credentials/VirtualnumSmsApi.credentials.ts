@@ -13,7 +13,9 @@ export class VirtualnumSmsApi implements ICredentialType {
 	properties: INodeProperties[] = [
 		{
 			displayName:
-				"The SMS service also checks the IP address n8n calls from: add the public IP of your n8n server to the account's allowed IP list, or every request is refused.",
+				'The SMS service also checks the IP address n8n calls from: add the public ' +
+				"IP of your n8n server to the account's allowed IP list, or every request " +
+				'is refused.',
 			name: 'ipNotice',
 			type: 'notice',
 			default: '',
@@ -26,7 +28,8 @@ export class VirtualnumSmsApi implements ICredentialType {
 			required: true,
 			placeholder: 'https://your-sms-provider-host',
 			description:
-				'The address of the SMS service (its own address, not the virtual number one), without /api/. For the local sandbox: http://127.0.0.1:5702.',
+				'The address of the SMS service your provider gave you (its own address, not ' +
+				'the virtual number one), without /api/',
 			hint: "Requests come from your n8n server's public IP, which must be on the account's allowed IP list",
 		},
 		{
@@ -45,7 +48,9 @@ export class VirtualnumSmsApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'Optional account identification token: sent as the "token" parameter of the sender operations, and as the "token" field of every message sent, when set',
+				'Optional account identification token: sent as the "token" parameter of ' +
+				'the sender operations, and as the "token" field of every message sent, ' +
+				'when set',
 		},
 	];
 

@@ -9,12 +9,39 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { virtualnumSmsApiTest } from '../shared/credentialTests';
-import { resourceProperties } from '../shared/router';
+import { operationProperties, resourceProperties, routeOperation } from '../shared/router';
+import * as getBalance from './actions/credit/getBalance.operation';
 import { answerWebhook, answerWebhooks, WAITING_TOOLTIP } from './actions/message/answerPage';
-import { resourceOptions, resources } from './actions/resources';
-import { router } from './actions/router';
+import * as send from './actions/message/send.operation';
+import * as sendAndWait from './actions/message/sendAndWait.operation';
+import * as addText from './actions/sender/addText.operation';
+import * as list from './actions/sender/list.operation';
+import * as requestPhoneVerification from './actions/sender/requestPhoneVerification.operation';
+import * as verifyPhone from './actions/sender/verifyPhone.operation';
 import { searchSenders } from './methods/listSearch';
 import { getTimeZones } from './methods/loadOptions';
+
+/** The node's resources and their operations (by Operation value): the dropdowns are derived from them. */
+const operations = {
+	credit: { getBalance },
+	message: { send, sendAndWait },
+	sender: { addText, list, requestPhoneVerification, verifyPhone },
+};
+
+const resources = {
+	credit: {
+		operations: operations.credit,
+		description: operationProperties('credit', 'getBalance', operations.credit),
+	},
+	message: {
+		operations: operations.message,
+		description: operationProperties('message', 'send', operations.message),
+	},
+	sender: {
+		operations: operations.sender,
+		description: operationProperties('sender', 'list', operations.sender),
+	},
+};
 
 export class BulkSms implements INodeType {
 	description: INodeTypeDescription = {
@@ -33,7 +60,19 @@ export class BulkSms implements INodeType {
 		webhooks: answerWebhooks,
 		waitingNodeTooltip: WAITING_TOOLTIP,
 		credentials: [{ name: 'virtualnumSmsApi', required: true, testedBy: 'virtualnumSmsApiTest' }],
-		properties: resourceProperties(resourceOptions, 'message', resources),
+		properties: resourceProperties(
+			[
+				{ name: 'Credit', value: 'credit', description: 'The SMS credit balance of the account' },
+				{ name: 'Message', value: 'message', description: 'Text messages, sent in batches' },
+				{
+					name: 'Sender',
+					value: 'sender',
+					description: 'Sender names and phone numbers messages are sent from',
+				},
+			],
+			'message',
+			resources,
+		),
 	};
 
 	methods = {
@@ -43,7 +82,7 @@ export class BulkSms implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		return await routeOperation.call(this, resources);
 	}
 
 	/** The answer page of Message → Send and Wait for Response. */

@@ -7,8 +7,8 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { virtualnumApiTest } from '../shared/credentialTests';
+import { routeOperation } from '../shared/router';
 import { resourceFields, resources } from './actions/resources';
-import { router } from './actions/router';
 import { listSearch } from './methods';
 
 export class VirtualNumber implements INodeType {
@@ -25,7 +25,8 @@ export class VirtualNumber implements INodeType {
 		defaultVersion: 1.1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			'Manage virtual numbers, place click-to-call calls, query call records, download recordings and manage users, tags, blacklist and voice prompts',
+			'Manage virtual numbers, place click-to-call calls, query call records, ' +
+			'download recordings and manage users, tags, blacklist and voice prompts',
 		defaults: { name: 'Virtual Number' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -43,6 +44,6 @@ export class VirtualNumber implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		return await routeOperation.call(this, resources);
 	}
 }

@@ -4,7 +4,7 @@
  * Content-Type, which PHP services set loosely (a text answer served as audio/wav, a WAV as text/html).
  */
 
-export type AudioFormat = 'wav' | 'mp3' | 'aac' | 'flac' | 'ogg' | 'm4a' | 'amr';
+type AudioFormat = 'wav' | 'mp3' | 'aac' | 'flac' | 'ogg' | 'm4a' | 'amr';
 
 export interface AudioType {
 	format: AudioFormat;

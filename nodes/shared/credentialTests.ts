@@ -78,7 +78,9 @@ async function runTest(
 				(error as { cause?: { code?: string } }).cause?.code;
 			return {
 				status: 'Error',
-				message: `Could not reach ${new URL(url).origin}${code ? ` (${code})` : ''}: check the Base URL and that n8n can reach that host.`,
+				message:
+					`Could not reach ${new URL(url).origin}${code ? ` (${code})` : ''}: check ` +
+					`the Base URL and that n8n can reach that host.`,
 			};
 		}
 		if (isRedirect(raw.statusCode))

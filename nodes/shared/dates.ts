@@ -28,8 +28,10 @@ export const DATE_FORMATS = {
 /** The accepted forms, in the order they are tried (docs/inputs.md shows this list). */
 export const DATE_INPUT_FORMS = [
 	'A DateTime from an expression ({{ $now }}, {{ $today.plus({ days: 1 }) }}) or a JavaScript Date',
-	'A Unix time, as a number or as text of 9 to 13 digits: seconds below 100,000,000,000 (up to 11 digits), milliseconds from there on (12 or 13 digits)',
-	'ISO 8601, as the date picker gives it: 2025-12-31T09:30:00, 2025-12-31T09:30, 2025-12-31, with or without an offset (…Z, …+02:00)',
+	'A Unix time, as a number or as text of 9 to 13 digits: seconds below 100,000,000,000 ' +
+		'(up to 11 digits), milliseconds from there on (12 or 13 digits)',
+	'ISO 8601, as the date picker gives it: 2025-12-31T09:30:00, 2025-12-31T09:30, ' +
+		'2025-12-31, with or without an offset (…Z, …+02:00)',
 	'SQL: 2025-12-31 09:30:00, 2025-12-31 09:30, 2025-12-31 9:30',
 	'Day first, as the SMS service writes dates: 31/12/2025 09:30, 31/12/2025 09:30:00, 31/12/2025',
 	'RFC 2822 and HTTP dates: Wed, 31 Dec 2025 09:30:00 +0200',
@@ -165,7 +167,8 @@ export function formatSmsSendtime(
 	if (!allowPastTime && date.toMillis() < now - PAST_TOLERANCE_MS) {
 		checks.fail(
 			'Send At',
-			`is in the past (${date.toFormat('yyyy-MM-dd HH:mm')} ${zone}); pick a future time, or turn on "Allow Past Time" to send at once`,
+			`is in the past (${date.toFormat('yyyy-MM-dd HH:mm')} ${zone}); pick a ` +
+				`future time, or turn on "Allow Past Time" to send at once`,
 			describeInput(value),
 		);
 	}

@@ -10,9 +10,21 @@
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { toErrorOutput } from './n8nCompat';
 import { serviceCodeOf } from './transport/http';
 
 export type NodeError = NodeApiError | NodeOperationError;
+
+/** The one reader of a thrown value's message, whatever was thrown: '' when it carries none. */
+export function messageOf(error: unknown): string {
+	if (typeof error === 'string') return error;
+	try {
+		const message = (error as { message?: unknown } | null | undefined)?.message;
+		return message === undefined || message === null ? '' : String(message);
+	} catch {
+		return '';
+	}
+}
 
 /** Keeps n8n errors as they are (with their HTTP context) and wraps anything else, naming the item. */
 export function asNodeError(node: INode, error: unknown, itemIndex?: number): NodeError {
@@ -32,7 +44,7 @@ export function withErrorDetails<T extends NodeError>(error: T, details: IDataOb
 	return error;
 }
 
-export interface ErrorItemJson extends IDataObject {
+interface ErrorItemJson extends IDataObject {
 	error: string;
 	errorDescription?: string;
 	errorCode?: number | string;
@@ -40,7 +52,7 @@ export interface ErrorItemJson extends IDataObject {
 }
 
 /** The `json` of an error item; `code` and `details` add to what the error itself carries. */
-export function errorItemJson(
+function errorItemJson(
 	error: unknown,
 	extra: { code?: number | string; details?: IDataObject } = {},
 ): ErrorItemJson {
@@ -59,16 +71,8 @@ export function errorItemJson(
 }
 
 /**
- * The error item of one input item's failure under Continue On Fail, paired to that item.
- *
- * Under "Continue (using error output)" n8n sends an item to the error output when it carries
- * `error` (WorkflowExecute.handleNodeErrorOutput), then copies it with the input item's json
- * merged in. But n8n also replaces the json of every output item that still carries `error` by
- * `{ error: message }` (WorkflowExecute.normalizeNodeErrors, n8n 1.x and 2.x), which would drop
- * the description, the code, the details and the merged input. So `error` is set only under that
- * setting, and not enumerable: n8n sees it when it routes the item, and its copy (a spread, which
- * skips non-enumerable properties) keeps the whole json. Under "Continue (using regular output)"
- * the item carries no `error` and comes out of the success output as it always did.
+ * The error item of one input item's failure under Continue On Fail, paired to that item, on the
+ * error output under "Continue (using error output)" (see toErrorOutput).
  */
 export function errorItem(
 	node: INode,
@@ -81,13 +85,56 @@ export function errorItem(
 		json: errorItemJson(nodeError, extra),
 		pairedItem: { item: itemIndex },
 	};
-	if (node.onError === 'continueErrorOutput') {
-		Object.defineProperty(item, 'error', {
-			value: nodeError,
-			enumerable: false,
-			writable: true,
-			configurable: true,
-		});
-	}
+	toErrorOutput(node, item, nodeError);
 	return item;
+}
+
+/**
+ * When one item of several fails without Continue On Fail, n8n drops the output of the items that
+ * already ran: a call placed or a number changed by them would be invisible. The error then says
+ * which items had run (their output in its data) and which did not run.
+ */
+/** Output items, and items not run, listed in an error's data at most (the rest are counted). */
+const LISTED_IN_ERROR = 100;
+
+export function withItemsProgress<T extends NodeError>(
+	error: T,
+	itemIndex: number,
+	itemCount: number,
+	output: INodeExecutionData[],
+): T {
+	if (itemCount < 2) return error;
+	const span = (from: number, to: number) => (from === to ? `Item ${from}` : `Items ${from}–${to}`);
+	const lines: string[] = [];
+	if (itemIndex > 0)
+		lines.push(
+			`${span(0, itemIndex - 1)} had already run (their output is in the error's data; what they did stands).`,
+		);
+	if (itemIndex < itemCount - 1) lines.push(`${span(itemIndex + 1, itemCount - 1)} did not run.`);
+	error.description = [error.description, ...lines].filter(Boolean).join(' ');
+	const byItem = new Map<number, IDataObject[]>();
+	let listed = 0;
+	for (const item of output) {
+		if (listed === LISTED_IN_ERROR) break;
+		const paired = item.pairedItem;
+		const index =
+			typeof paired === 'number' ? paired : Array.isArray(paired) ? paired[0]?.item : paired?.item;
+		if (typeof index !== 'number') continue;
+		byItem.set(index, [...(byItem.get(index) ?? []), item.json]);
+		listed++;
+	}
+	const notRun = Array.from(
+		{ length: Math.min(itemCount - itemIndex - 1, LISTED_IN_ERROR) },
+		(_, i) => itemIndex + 1 + i,
+	);
+	error.context.data = {
+		...((error.context.data as IDataObject | undefined) ?? {}),
+		itemsDone: [...byItem.entries()].map(([item, json]) => ({ item, json })),
+		...(listed < output.length ? { outputItemsNotListed: output.length - listed } : {}),
+		itemsNotRun: notRun,
+		...(itemCount - itemIndex - 1 > notRun.length
+			? { itemsNotRunNotListed: itemCount - itemIndex - 1 - notRun.length }
+			: {}),
+	};
+	return error;
 }

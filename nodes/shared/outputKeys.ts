@@ -6,26 +6,29 @@
  * `_` (`caller` → `caller_`), at any depth, so the value stays reachable.
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import * as workflow from 'n8n-workflow';
 
-/** n8n-workflow 1.83 has no such check (and its expressions refuse none of these names). */
-const isSafe: (key: string) => boolean =
-	typeof (workflow as { isSafeObjectProperty?: unknown }).isSafeObjectProperty === 'function'
-		? (workflow as unknown as { isSafeObjectProperty: (key: string) => boolean })
-				.isSafeObjectProperty
-		: () => true;
+import { n8nAcceptsKey as isSafe } from './n8nCompat';
 
-/** A name n8n accepts for `key`. */
-export function safeOutputKey(key: string): string {
-	let name = key;
-	while (!isSafe(name)) name = `${name}_`;
+/** Nesting kept as objects; anything deeper is passed on as its JSON text (no answer nests this deep). */
+const MAX_DEPTH = 32;
+
+/** A name n8n accepts for `key`, other than the names `taken` (the other keys of its object). */
+function safeOutputKey(key: string, taken: (name: string) => boolean): string {
+	if (isSafe(key)) return key;
+	let name = `${key}_`;
+	while (!isSafe(name) || taken(name)) name = `${name}_`;
 	return name;
 }
 
-/** `value` with every refused key renamed; the same object when none is (no copy of large results). */
-export function withSafeKeys<T>(value: T): T {
+/**
+ * `value` with every refused key renamed; the same object when none is (no copy of large results).
+ * Used for every output item of both action nodes, and for the trigger's callbacks.
+ */
+export function withSafeKeys<T>(value: T, depth = 0): T {
+	if (depth >= MAX_DEPTH && value !== null && typeof value === 'object')
+		return JSON.stringify(value) as T;
 	if (Array.isArray(value)) {
-		const mapped = value.map((entry) => withSafeKeys(entry) as unknown);
+		const mapped = value.map((entry) => withSafeKeys(entry, depth + 1) as unknown);
 		return (mapped.some((entry, index) => entry !== value[index]) ? mapped : value) as T;
 	}
 	if (
@@ -37,24 +40,36 @@ export function withSafeKeys<T>(value: T): T {
 		return value;
 	// Most objects have nothing to rename: found out without building a copy (10,000 output items of
 	// a bulk send are checked in about 2 ms instead of 20, docs/benchmarks.md).
-	if (!needsRenaming(value as IDataObject)) return value;
+	if (!needsRenaming(value, depth)) return value;
 	let changed = false;
-	const entries = Object.entries(value as IDataObject).map(([key, inner]) => {
-		const name = safeOutputKey(key);
-		const safe = withSafeKeys(inner);
+	const object = value as IDataObject;
+	const named = new Set<string>();
+	const taken = (name: string) =>
+		named.has(name) || Object.prototype.hasOwnProperty.call(object, name);
+	const entries = Object.entries(object).map(([key, inner]) => {
+		const name = safeOutputKey(key, taken);
+		named.add(name);
+		const safe = withSafeKeys(inner, depth + 1);
 		if (name !== key || safe !== inner) changed = true;
 		return [name, safe] as const;
 	});
 	return (changed ? Object.fromEntries(entries) : value) as T;
 }
 
-/** Whether a key of `object`, or of an object inside it, is one n8n refuses. */
-function needsRenaming(object: IDataObject): boolean {
-	for (const key in object) {
-		if (!Object.prototype.hasOwnProperty.call(object, key)) continue;
-		if (!isSafe(key)) return true;
-		const inner = object[key];
-		if (inner !== null && typeof inner === 'object' && withSafeKeys(inner) !== inner) return true;
+/** Whether a key of `value`, or of an object inside it, is one n8n refuses, or it nests too deep. */
+function needsRenaming(value: unknown, depth: number): boolean {
+	if (
+		value === null ||
+		typeof value !== 'object' ||
+		Buffer.isBuffer(value) ||
+		value instanceof Date
+	)
+		return false;
+	if (depth >= MAX_DEPTH) return true;
+	if (Array.isArray(value)) return value.some((entry) => needsRenaming(entry, depth + 1));
+	for (const key in value) {
+		if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+		if (!isSafe(key) || needsRenaming((value as IDataObject)[key], depth + 1)) return true;
 	}
 	return false;
 }

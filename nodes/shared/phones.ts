@@ -32,6 +32,11 @@ export function phonePatternSource(min = 1, max: number = PHONE_LIMITS.maxDigits
 
 const PHONE = new RegExp(phonePatternSource(1, 64));
 
+/** Every digit of a text, whatever else it holds: a search filter, a number the service echoes. */
+export function digitsOf(text: unknown): string {
+	return String(text ?? '').replace(/\D/g, '');
+}
+
 /** The digits of a typed phone number, or undefined when the text is not one (letters, a misplaced +, no digit). */
 export function phoneDigits(raw: unknown): string | undefined {
 	if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
@@ -152,7 +157,8 @@ export function checkPhoneList(
 		if (digits === undefined)
 			checks.fail(
 				field,
-				`must be phone numbers separated by commas, semicolons or new lines, each with digits and no letters (${PHONE_RULE})`,
+				`must be phone numbers separated by commas, semicolons or new lines, each ` +
+					`with digits and no letters (${PHONE_RULE})`,
 				part,
 			);
 		if (digits.length > PHONE_LIMITS.maxDigits)
@@ -172,7 +178,7 @@ export function localPhoneDigits(digits: string): string {
 
 /** Whether two numbers are the same line, whatever their form (`+972-50-333-3333` and `0503333333`). */
 export function samePhone(a: string, b: string): boolean {
-	const left = localPhoneDigits(a.replace(/\D/g, ''));
-	const right = localPhoneDigits(b.replace(/\D/g, ''));
+	const left = localPhoneDigits(digitsOf(a));
+	const right = localPhoneDigits(digitsOf(b));
 	return left !== '' && right !== '' && (left.endsWith(right) || right.endsWith(left));
 }

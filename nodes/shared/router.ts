@@ -21,8 +21,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError, errorItem, type NodeError } from './errors';
-import { withItemsProgress } from './itemsProgress';
+import { asNodeError, errorItem, type NodeError, withItemsProgress } from './errors';
 import { itemsWithSafeKeys } from './outputKeys';
 
 /** An operation that runs once per input item. */
@@ -32,7 +31,7 @@ export type ItemOperation = (
 ) => Promise<INodeExecutionData[]>;
 
 /** An operation that runs once for all input items and pairs its output itself. */
-export type BatchOperation = (this: IExecuteFunctions) => Promise<INodeExecutionData[]>;
+type BatchOperation = (this: IExecuteFunctions) => Promise<INodeExecutionData[]>;
 
 /**
  * Declared by an operation whose repetition sends, charges or places something. n8n's Retry On
@@ -51,19 +50,59 @@ export interface RepeatEffect {
 	whenRetryOnFail?: (this: IExecuteFunctions) => Promise<void> | void;
 }
 
+/** An operation's entry in the Operation dropdown; its value is the operation's key in its resource. */
+export interface OperationOption {
+	name: string;
+	description: string;
+	action: string;
+}
+
 /** What every operation module exports. */
 export interface OperationModule {
+	option: OperationOption;
 	description: INodeProperties[];
 	execute?: ItemOperation;
 	executeBatch?: BatchOperation;
 	repeatEffect?: RepeatEffect;
 }
 
-/** The properties an action node opens with: its Resource selector, then every resource's fields (the Operation selector first). */
+/** A resource: its operations by their Operation value. */
+export interface Resource {
+	operations: Record<string, OperationModule>;
+	description: INodeProperties[];
+}
+
+/**
+ * A resource's Operation dropdown, derived from its operations (sorted by name, as n8n lists
+ * options), then every operation's fields: adding an operation is adding its module to the list.
+ */
+export function operationProperties(
+	resource: string,
+	defaultOperation: string,
+	operations: Record<string, OperationModule>,
+): INodeProperties[] {
+	const options: INodePropertyOptions[] = Object.entries(operations)
+		.map(([value, module]) => ({ ...module.option, value }))
+		.sort((a, b) => a.name.localeCompare(b.name));
+	return [
+		{
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { resource: [resource] } },
+			options,
+			default: defaultOperation,
+		},
+		...Object.values(operations).flatMap((module) => module.description),
+	];
+}
+
+/** The properties an action node opens with: its Resource selector, then every resource's fields. */
 export function resourceProperties(
 	options: INodePropertyOptions[],
 	defaultResource: string,
-	resources: Record<string, { description: INodeProperties[] }>,
+	resources: Record<string, Resource>,
 ): INodeProperties[] {
 	return [
 		{
@@ -81,7 +120,7 @@ export function resourceProperties(
 /** Runs the node's operation on all input items: the `execute` of both action nodes. */
 export async function routeOperation(
 	this: IExecuteFunctions,
-	resources: Record<string, object>,
+	resources: Record<string, Resource>,
 ): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
@@ -96,14 +135,13 @@ export async function routeOperation(
 	return [itemsWithSafeKeys(output)];
 }
 
-export function findOperation(
+function findOperation(
 	this: IExecuteFunctions,
-	resources: Record<string, object>,
+	resources: Record<string, Resource>,
 	resource: string,
 	operation: string,
 ): OperationModule {
-	const group = resources[resource] as Record<string, unknown> | undefined;
-	const module = group?.[operation] as OperationModule | undefined;
+	const module = resources[resource]?.operations[operation];
 	if (typeof module?.execute !== 'function' && typeof module?.executeBatch !== 'function') {
 		throw new NodeOperationError(
 			this.getNode(),
@@ -114,8 +152,8 @@ export function findOperation(
 }
 
 /**
- * The floor of issue 17 §3: an operation with a repeat effect does not run under Retry On Fail
- * unless it handles it itself. Refused before any request: the node's error, or under Continue On
+ * An operation with a repeat effect does not run under Retry On Fail unless it handles it itself.
+ * Refused before any request: the node's error, or under Continue On
  * Fail one error item per input item (so nothing passes on as if it had been done).
  */
 async function guardRetryOnFail(
@@ -133,7 +171,12 @@ async function guardRetryOnFail(
 			`Retry On Fail is on, and a retried run would ${effect.what}: nothing was sent`,
 			{
 				description:
-					'n8n\'s Retry On Fail runs the whole node again after a failure, the items that already succeeded included (and with Continue On Fail whenever the first item failed), so what the service carried out would be repeated. Turn off Retry On Fail in the node\'s Settings. To try failed items again, set On Error to "Continue (using error output)" and send the error output back to this node after a Wait node.',
+					"n8n's Retry On Fail runs the whole node again after a failure, the items " +
+					'that already succeeded included (and with Continue On Fail whenever the ' +
+					'first item failed), so what the service carried out would be repeated. ' +
+					"Turn off Retry On Fail in the node's Settings. To try failed items again, " +
+					'set On Error to "Continue (using error output)" and send the error output ' +
+					'back to this node after a Wait node.',
 			},
 		);
 	} catch (error) {
@@ -144,7 +187,7 @@ async function guardRetryOnFail(
 }
 
 /** Runs `execute` for every item: output paired to its item, Continue On Fail turning failures into error items. */
-export async function runPerItem(
+async function runPerItem(
 	this: IExecuteFunctions,
 	execute: ItemOperation,
 ): Promise<INodeExecutionData[]> {

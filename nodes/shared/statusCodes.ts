@@ -5,19 +5,26 @@
  * A unit test walks the spec's tables and proves every (operation, code) pair is here.
  */
 
-export interface StatusCodeInfo {
+interface StatusCodeInfo {
 	meaning: string;
 	/** What the user can do about it, in their words. */
 	hint?: string;
 	/** Not in the spec: chosen by this package and its sandbox (the spec shows no 5xxx codes). */
 	assumed?: boolean;
-	/** Not in the spec: reported by public integrations with the real service (issue 13), and answered by the sandbox. */
+	/** Not in the spec: reported by public integrations with the real service, and answered by the sandbox. */
 	reported?: boolean;
 }
 
 type CodeTable = Record<number, StatusCodeInfo>;
 
+/** The codes the package acts on by name; what each means is in the tables below. */
 export const SUCCESS_CODE = 200;
+/** Also the HTTP status of the services' plain-text refusals (UNAUTHORIZED_TEXTS). */
+export const UNAUTHORIZED_CODE = 401;
+/** The service failed inside: a change it was asked for may or may not have been made. */
+export const INTERNAL_ERROR_CODE = 999;
+/** update_virtualnum: the number is not in this account. */
+export const NOT_IN_ACCOUNT_CODE = 4019;
 
 /** Codes any operation may answer. */
 export const GENERAL_CODES: CodeTable = {
@@ -301,8 +308,8 @@ export const SERVICE_CODES: Record<string, CodeTable> = {
 
 // The spec names the tag operations but shows no parameters or codes. 5001-5009 are the codes this
 // package assumed (the sandbox's, see sandbox/README.md); 5072 and 5044 are the codes public
-// integrations with the real service report for a taken name and a number already in the tag
-// (issue 13): the sandbox answers those for these two cases. Error messages say which is which.
+// integrations with the real service report for a taken name and a number already in the tag:
+// the sandbox answers those for these two cases. Error messages say which is which.
 const tagCodes: CodeTable = {
 	5001: { meaning: 'The tag ID is missing or not numeric', assumed: true },
 	5002: { meaning: 'The tag name is missing', assumed: true },
@@ -399,9 +406,3 @@ export const UNAUTHORIZED_TEXTS: Array<{ pattern: RegExp; meaning: string; hint:
 		hint: 'Contact the provider to reactivate the account',
 	},
 ];
-
-/** SMS service result statuses the spec shows. */
-export const SMS_STATUS = {
-	success: 'Message in Action',
-	forbidden: 'Error - 403 Forbidden',
-} as const;

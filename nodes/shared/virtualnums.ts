@@ -16,7 +16,7 @@ import { PHONE_LIMITS, phonePatternSource } from './phones';
 import type { RequestContext } from './transport/http';
 import { virtualnumRequest } from './transport/virtualnumApi';
 
-export const VIRTUALNUM_PAGE_SIZE = 1000;
+const VIRTUALNUM_PAGE_SIZE = 1000;
 
 export type VirtualnumStatus = 'active' | 'suspended';
 const STATUS_PARAM: Record<VirtualnumStatus, number> = { active: 1, suspended: 0 };
@@ -124,7 +124,10 @@ function isEmpty(value: unknown): boolean {
 	return value === undefined || value === null || String(value).trim() === '';
 }
 
-/** Resource-locator search over the account's numbers: active first, then suspended; filter on number or description. */
+/**
+ * Resource-locator search over the account's numbers: active first, then suspended; filter on
+ * number or description.
+ */
 export async function searchVirtualnums(
 	this: ILoadOptionsFunctions,
 	filter?: string,
@@ -145,7 +148,10 @@ export async function searchVirtualnums(
 					.includes(needle),
 		)
 		.map((row) => ({
-			name: `${String(row.virtualnum)}${row.description ? ` — ${String(row.description)}` : ''}${status === 'suspended' ? ' (suspended)' : ''}`,
+			name:
+				String(row.virtualnum) +
+				(row.description ? ` — ${String(row.description)}` : '') +
+				(status === 'suspended' ? ' (suspended)' : ''),
 			value: String(row.virtualnum),
 		}));
 	const next =

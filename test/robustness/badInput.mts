@@ -1,6 +1,6 @@
 /**
  * Bad input, table-driven over every field check of both nodes and the trigger, with the spec's
- * limits read from LIMITS (nodes/shared/checks.ts) and VN_LIMITS (nodes/VirtualNumber/limits.ts)
+ * limits read from LIMITS (nodes/shared/checks.ts) and VN_LIMITS (nodes/shared/limits.ts)
  * as data: a value just inside each limit passes the check (its request reaches the service), a
  * value just outside fails before any request with an error that names the field. A last test
  * checks that every limit in LIMITS and VN_LIMITS is in the table, or listed as one that is not an
@@ -11,16 +11,16 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 
 import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { SMS_LIMITS } from '../../nodes/BulkSms/rules.ts';
+import { SMS_LIMITS } from '../../nodes/shared/limits.ts';
 import { LIMITS, MB } from '../../nodes/shared/checks.ts';
 import { PHONE_LIMITS } from '../../nodes/shared/phones.ts';
 import { CUSTOM_PARAMETER_NAME } from '../../nodes/VirtualNumber/actions/call/twoLegCall.operation.ts';
 import { TIMEOUT_SEC } from '../../nodes/VirtualNumber/actions/cdr/common.ts';
 import { GET_MANY_LIMIT } from '../../nodes/VirtualNumber/actions/virtualnum/getAll.operation.ts';
 import { GET_MANY_LIMIT as LIMIT_FIELD } from '../../nodes/VirtualNumber/helpers/utils.ts';
-import { VN_LIMITS } from '../../nodes/VirtualNumber/limits.ts';
+import { VN_LIMITS } from '../../nodes/shared/limits.ts';
 import { registeredUrl } from '../../nodes/VirtualNumberTrigger/callbackUrl.ts';
-import { TRIGGER_LIMITS } from '../../nodes/VirtualNumberTrigger/rules.ts';
+import { TRIGGER_LIMITS } from '../../nodes/VirtualNumberTrigger/settings.ts';
 import type { Sandbox } from '../../dev/sandbox/index.mts';
 import { runWorkflow } from '../../dev/harness/engine.mts';
 import { TriggerHost } from '../../dev/harness/trigger.mts';

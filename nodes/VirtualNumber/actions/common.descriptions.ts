@@ -19,7 +19,9 @@ export const callIdField: INodeProperties = {
 	required: true,
 	default: '',
 	placeholder: 'e.g. 1714557600.123',
-	description: `The ${CALL_ID.key} of the call, as Query, Create Manual Record and the Virtual Number Trigger output it (the service calls it call_uuid or cdr_uniqueid)`,
+	description:
+		`The ${CALL_ID.key} of the call, as Query, Create Manual Record and the ` +
+		`Virtual Number Trigger output it (the service calls it call_uuid or cdr_uniqueid)`,
 };
 
 /** Return All, and Limit while it is off (readLimit reads them). */

@@ -23,7 +23,7 @@ export const resources = {
 	prompt,
 };
 
-export const resourceOptions: INodePropertyOptions[] = [
+const resourceOptions: INodePropertyOptions[] = [
 	{ name: 'Account', value: 'account', description: 'Check the connection to the service' },
 	{
 		name: 'Blacklist',

@@ -4,7 +4,7 @@
  * the spec does not show (with the service's status under one name), call IDs under the
  * vocabulary's name, and hints for the run. Field definitions are in actions/common.descriptions.ts.
  */
-import type { IDataObject, IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { callField } from '../../shared/callFields';
 import type { InputChecks } from '../../shared/checks';
@@ -126,15 +126,4 @@ export function placedCallOutput(this: IExecuteFunctions, result: IDataObject): 
 	if (this.getNode().typeVersion < 1.1) return result;
 	const id = result.call_uuid ?? result[CALL_ID.column as string];
 	return id === undefined || id === null || id === '' ? result : callIdOutput(String(id), result);
-}
-
-/**
- * Adds a hint to the run: n8n shows it above the node's output. Absent before n8n 1.79 and, in
- * n8n 1.x, when the node runs as an AI agent's tool; then the output alone tells.
- */
-export function addRunHint(context: IExecuteFunctions, hint: NodeExecutionHint): boolean {
-	const add = (context as Partial<Pick<IExecuteFunctions, 'addExecutionHints'>>).addExecutionHints;
-	if (typeof add !== 'function') return false;
-	add.call(context, hint);
-	return true;
 }

@@ -3,7 +3,8 @@ import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow'
 
 import { searchVirtualnums } from '../../shared/virtualnums';
 import { getAvailableVirtualnums } from '../actions/virtualnum/available';
-import { VN_LIMITS } from '../limits';
+import { VN_LIMITS } from '../../shared/limits';
+import { digitsOf } from '../../shared/phones';
 import { searchPrompts } from './promptSearch';
 import { searchTagNames, searchTags } from './tagSearch';
 import { searchUsers } from './userSearch';
@@ -13,7 +14,7 @@ async function searchAvailableVirtualnums(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const digits = (filter ?? '').replace(/\D/g, '');
+	const digits = digitsOf(filter);
 	const rows = await getAvailableVirtualnums.call(this, {
 		virtualnum: digits,
 		amount: VN_LIMITS.availableAmount.max,

@@ -29,7 +29,10 @@ export async function searchUsers(
 				user.email.toLowerCase().includes(needle),
 		)
 		.map((user) => ({
-			name: `${user.login || user.email}${user.email && user.login ? ` — ${user.email}` : ''}${user.inactive ? ' (inactive)' : ''}`,
+			name:
+				(user.login || user.email) +
+				(user.email && user.login ? ` — ${user.email}` : '') +
+				(user.inactive ? ' (inactive)' : ''),
 			value: user.id,
 		}));
 	return { results };

@@ -4,6 +4,7 @@
  * network failures turned into errors that never carry the request (its headers hold the token).
  */
 import type {
+	IDataObject,
 	IExecuteFunctions,
 	IExecuteSingleFunctions,
 	IHookFunctions,
@@ -14,6 +15,10 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
+
+import { messageOf } from '../errors';
+import { networkCodeOf } from '../n8nCompat';
+import { UNAUTHORIZED_CODE, UNAUTHORIZED_TEXTS } from '../statusCodes';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -28,7 +33,7 @@ export interface RawAnswer {
 	body: unknown;
 }
 
-export const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_TIMEOUT_MS = 60_000;
 
 export interface FailureContext {
 	node: INode;
@@ -102,13 +107,22 @@ export function baseUrlFrom(value: unknown, serviceLabel: string, node: INode): 
 	return text.replace(/\/+$/, '').replace(/\/api$/i, '');
 }
 
+/** Network failures in which the connection was never made (refused, or the host unknown). */
 const NEVER_SENT = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'];
 
-/** Whether a request's error says the connection was never made (refused, or the host unknown): nothing reached the service. */
-export function connectionNeverMade(error: unknown): boolean {
-	const code = (error as { context?: { data?: { networkCode?: unknown } } } | undefined)?.context
-		?.data?.networkCode;
-	return typeof code === 'string' && NEVER_SENT.includes(code);
+/**
+ * The one list of failures that certainly never reached the service, so that sending the request
+ * again cannot do anything twice: the connection was never made, or the service refused the
+ * caller (HTTP 401, which both services answer before reading the request). Any other failure may
+ * have come after the service took the request.
+ */
+export function neverReachedService(error: unknown): boolean {
+	const failure = error as { httpCode?: unknown; context?: { data?: { networkCode?: unknown } } };
+	const code = failure?.context?.data?.networkCode;
+	return (
+		(typeof code === 'string' && NEVER_SENT.includes(code)) ||
+		String(failure?.httpCode) === String(UNAUTHORIZED_CODE)
+	);
 }
 
 const MAYBE_DONE =
@@ -160,7 +174,10 @@ function discardBody(body: unknown): void {
 		stream.destroy();
 }
 
-/** A redirect answer, naming the status and the target's origin (never its path or query string, which may carry anything). */
+/**
+ * A redirect answer, naming the status and the target's origin (never its path or query string,
+ * which may carry anything).
+ */
 export function redirectFailure(
 	context: FailureContext,
 	raw: RawAnswer,
@@ -170,12 +187,17 @@ export function redirectFailure(
 	const target = location ? safeOrigin(location, requestUrl) : undefined;
 	return serviceError(
 		context,
-		`The ${context.serviceLabel} service answered ${context.operation} with a redirect (HTTP ${raw.statusCode})${target ? ` to ${target}` : ''}; it was not followed`,
+		`The ${context.serviceLabel} service answered ${context.operation} with ` +
+			`a redirect (HTTP ${raw.statusCode})${target ? ` to ${target}` : ''}; it ` +
+			`was not followed`,
 		[
 			'Redirects are not followed, so that the access token and the request never go to another address.',
 			target && target !== safeOrigin(requestUrl)
-				? `Check the credential's Base URL: if ${target} is the service's own address (for example https:// instead of http://, or another host name the provider gave), enter it as the Base URL.`
-				: "Check the credential's Base URL: enter the exact address the provider gave (with https:// and without a path beyond /api/).",
+				? `Check the credential's Base URL: if ${target} is the service's own address ` +
+					`(for example https:// instead of http://, or another host name the provider ` +
+					`gave), enter it as the Base URL.`
+				: "Check the credential's Base URL: enter the exact address the provider " +
+					'gave (with https:// and without a path beyond /api/).',
 		].join(' '),
 		raw.statusCode,
 		{ redirectStatus: raw.statusCode, ...(target ? { redirectTo: target } : {}) },
@@ -186,27 +208,13 @@ function headerText(value: string | string[] | undefined): string {
 	return Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
 }
 
-/**
- * The network code of a failed request, whatever shape the error has: Node and axios keep it in
- * `code` or `cause.code` (n8n 2.x), n8n-workflow 1.x's NodeApiError in `httpCode`.
- */
-function networkCodeOf(error: unknown): string {
-	const shape = error as
-		| { code?: unknown; httpCode?: unknown; cause?: { code?: unknown } }
-		| undefined;
-	for (const candidate of [shape?.code, shape?.cause?.code, shape?.httpCode]) {
-		if (typeof candidate === 'string' && /^E[A-Z_]+$/.test(candidate)) return candidate;
-	}
-	return '';
-}
-
 function networkError(
 	context: FailureContext,
 	error: unknown,
 	timeoutMs: number,
 	url: string,
 ): NodeApiError {
-	const message = String((error as { message?: unknown } | undefined)?.message ?? '');
+	const message = messageOf(error);
 	const code = networkCodeOf(error);
 	const origin = safeOrigin(url);
 	const timedOut =
@@ -241,10 +249,115 @@ function networkError(
 }
 
 /** The origin of `url` (resolved against `base` when relative): scheme, host and port only. */
-export function safeOrigin(url: string, base?: string): string {
+function safeOrigin(url: string, base?: string): string {
 	try {
 		return new URL(url, base).origin;
 	} catch {
 		return 'the configured Base URL';
 	}
+}
+
+// ---- reading an answer ---------------------------------------------------------------------
+
+/**
+ * Turns a raw HTTP answer of either service into what it is: a JSON value, a status from an
+ * XML answer (the virtual number service answers XML when it ignores `format=json`), a plain
+ * text (the 401s), an HTML page or an empty body (proxies). Pure functions, no dependencies, so
+ * the nodes, the trigger and the credential tests read answers the same way.
+ */
+export type DecodedAnswer =
+	| { kind: 'json'; value: unknown }
+	| { kind: 'xml'; status?: { code: number; description: string }; text: string }
+	| { kind: 'html'; text: string }
+	| { kind: 'text'; text: string }
+	| { kind: 'empty' };
+
+function bodyToText(body: unknown): string {
+	if (body === undefined || body === null) return '';
+	if (typeof body === 'string') return body;
+	if (Buffer.isBuffer(body)) return body.toString('utf8');
+	if (body instanceof ArrayBuffer) return Buffer.from(body).toString('utf8');
+	return JSON.stringify(body);
+}
+
+export function decodeAnswer(body: unknown): DecodedAnswer {
+	if (
+		body !== null &&
+		typeof body === 'object' &&
+		!Buffer.isBuffer(body) &&
+		!(body instanceof ArrayBuffer)
+	) {
+		return { kind: 'json', value: body };
+	}
+	const text = bodyToText(body).replace(/^\uFEFF/, '');
+	const trimmed = text.trim();
+	if (trimmed === '') return { kind: 'empty' };
+	if (/^[[{]/.test(trimmed)) {
+		try {
+			return { kind: 'json', value: JSON.parse(trimmed) };
+		} catch {
+			return { kind: 'text', text };
+		}
+	}
+	if (/^<!doctype html|^<html|<body[\s>]/i.test(trimmed)) return { kind: 'html', text };
+	if (trimmed.startsWith('<')) return { kind: 'xml', status: readXmlStatus(trimmed), text };
+	return { kind: 'text', text };
+}
+
+/**
+ * Reads `<status><code>…</code><description>…</description></status>` without an XML library:
+ * hand-written because the package may add no runtime dependency, and n8n-workflow has no XML reader.
+ */
+function readXmlStatus(xml: string): { code: number; description: string } | undefined {
+	const status = /<status\b[^>]*>([\s\S]*?)<\/status>/i.exec(xml)?.[1] ?? xml;
+	const code = /<code\b[^>]*>\s*(\d+)\s*<\/code>/i.exec(status)?.[1];
+	if (code === undefined) return undefined;
+	const description = /<description\b[^>]*>([\s\S]*?)<\/description>/i.exec(status)?.[1] ?? '';
+	return { code: Number(code), description: decodeXmlText(description.trim()) };
+}
+
+function decodeXmlText(text: string): string {
+	return text
+		.replace(/^<!\[CDATA\[([\s\S]*)\]\]>$/, '$1')
+		.replace(/&lt;/g, '<')
+		.replace(/&gt;/g, '>')
+		.replace(/&quot;/g, '"')
+		.replace(/&apos;/g, "'")
+		.replace(/&amp;/g, '&');
+}
+
+/** A short, safe excerpt of an unexpected body for an error description. */
+export function excerpt(text: string, max = 200): string {
+	const flat = text
+		.replace(/<[^>]+>/g, ' ')
+		.replace(/\s+/g, ' ')
+		.trim();
+	return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+export function isDataObject(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+// ---- the 401 plain-text answers of both services, each turned into what to do ----------------
+
+export function unauthorizedFailure(context: FailureContext, decoded: DecodedAnswer) {
+	const text = 'text' in decoded ? decoded.text.trim() : '';
+	const known = UNAUTHORIZED_TEXTS.find(({ pattern }) => pattern.test(text));
+	if (known) {
+		return serviceError(
+			context,
+			`${context.serviceLabel} refused ${context.operation}: ${known.meaning}`,
+			`${known.hint}. The service said: "${excerpt(text, 120)}".`,
+			UNAUTHORIZED_CODE,
+		);
+	}
+	return serviceError(
+		context,
+		`${context.serviceLabel} refused ${context.operation}: not authorized (HTTP ${UNAUTHORIZED_CODE})`,
+		`${text ? `The service said: "${excerpt(text, 120)}". ` : ''}Check the ` +
+			`credential's access token and that the IP of your n8n server is in the ` +
+			`account's allowed IP list.`,
+		UNAUTHORIZED_CODE,
+	);
 }

@@ -2,14 +2,26 @@
  * Transport of the SMS service: `POST {sms_base_url}/api/ws_json_bulk.php` with a JSON array,
  * `{sms_base_url}/api/ws.php?service=…` for the sender operations, and the credit operation.
  */
-import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
 
-import { decodeAnswer, excerpt, isDataObject, type DecodedAnswer } from './answer';
-import { baseUrlFrom, connectionNeverMade, sendRequest, serviceError } from './http';
-import type { FailureContext, RawAnswer, RequestContext } from './http';
-import { unauthorizedFailure } from './unauthorized';
+import type { InputChecks } from '../checks';
+import { UNAUTHORIZED_CODE } from '../statusCodes';
 
-export const SMS_CREDENTIAL = 'virtualnumSmsApi';
+import {
+	baseUrlFrom,
+	decodeAnswer,
+	type DecodedAnswer,
+	excerpt,
+	isDataObject,
+	sendRequest,
+	serviceError,
+	type FailureContext,
+	type RawAnswer,
+	type RequestContext,
+	unauthorizedFailure,
+} from './http';
+
+const SMS_CREDENTIAL = 'virtualnumSmsApi';
 export const SMS_LABEL = 'Bulk SMS';
 
 /** One item of the batch request (spec: "SMS message"). */
@@ -107,7 +119,9 @@ export async function sendSmsBatch(
 		throw serviceError(
 			failure,
 			`The ${SMS_LABEL} service answered ${results.length} results for a batch of ${messages.length} messages (send_sms)`,
-			`All ${messages.length} messages of this batch were sent to the service and may have been delivered; the results cannot be matched to recipients, so none is reported. Check the notifications report before sending again.`,
+			`All ${messages.length} messages of this batch were sent to the service ` +
+				`and may have been delivered; the results cannot be matched to recipients, ` +
+				`so none is reported. Check the notifications report before sending again.`,
 			raw.statusCode,
 			{ sent: messages.length, answered: results.length },
 		);
@@ -117,17 +131,6 @@ export async function sendSmsBatch(
 		for (const result of results)
 			if (result !== null && typeof result === 'object' && 'token' in result) delete result.token;
 	return results;
-}
-
-/**
- * Whether a failed batch certainly never reached the service, so that sending it again cannot send
- * anything twice: the connection was never made, or the service refused the caller (HTTP 401, which
- * it answers before reading the batch). Any other failure may have come after it took the batch.
- */
-export function batchNeverReachedService(error: unknown): boolean {
-	return (
-		connectionNeverMade(error) || (error as { httpCode?: unknown } | undefined)?.httpCode === '401'
-	);
 }
 
 /** A sender operation on ws.php; fails with the service's words unless `status` is `success`. */
@@ -182,6 +185,40 @@ export function readSenderAnswer(raw: RawAnswer, failure: FailureContext): IData
 	return answer;
 }
 
+// ---- the credit operation ---------------------------------------------------------------------
+
+/** The spec names a `/credit` operation but shows neither its path nor its answer. */
+const DEFAULT_CREDIT_PATH = '/credit';
+
+/** A path on the SMS service's Base URL: never a full URL, so the token only goes to that host. */
+const CREDIT_PATH_PATTERN = /^\/?[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*\/?$/;
+
+/** The Credit Path option; `usedBy` says which setting reads it, when it is not the operation itself. */
+export function creditPathOption(usedBy?: string): INodeProperties {
+	return {
+		displayName: 'Credit Path',
+		name: 'creditPath',
+		type: 'string',
+		default: DEFAULT_CREDIT_PATH,
+		description:
+			`${usedBy ? `Used by ${usedBy}: path` : 'Path'} of the balance operation ` +
+			`on the SMS Base URL. The service contract names a /credit operation without ` +
+			`showing its address; change this only if your provider gave you another ` +
+			`one.`,
+	};
+}
+
+export function readCreditPath(check: InputChecks, value: unknown): string {
+	const path = String(value ?? '').trim() || DEFAULT_CREDIT_PATH;
+	check.pattern(
+		'Credit Path',
+		path,
+		CREDIT_PATH_PATTERN,
+		'must be a path on the SMS service, such as /credit (letters, digits, . _ ~ - and /; not a full URL)',
+	);
+	return path.startsWith('/') ? path : `/${path}`;
+}
+
 /** GET of the credit operation, whose path the spec does not show (default `/credit`). */
 export async function smsCreditRequest(
 	this: RequestContext,
@@ -223,7 +260,10 @@ export async function smsCreditRequest(
 	throw serviceError(
 		failure,
 		`The ${SMS_LABEL} service answered the credit request with ${describe(decoded)}`,
-		`${bodyExcerpt(decoded)} Check the Credit Path option (the spec does not show the path; the default is /credit).`.trim(),
+		(
+			`${bodyExcerpt(decoded)} Check the Credit Path option (the spec does not ` +
+			'show the path; the default is /credit).'
+		).trim(),
 		raw.statusCode,
 	);
 }
@@ -243,7 +283,8 @@ export function creditBalance(answer: IDataObject): number | undefined {
  * documentation says so; the contract does not), so every refusal of the caller says so.
  */
 export const SMS_IP_HINT =
-	"The SMS service also checks the IP address n8n calls from: the public IP of your n8n server must be on the account's allowed IP list.";
+	'The SMS service also checks the IP address n8n calls from: the public ' +
+	"IP of your n8n server must be on the account's allowed IP list.";
 
 function withIpHint<T extends { description: string | null | undefined }>(error: T): T {
 	if (!/allowed IP list/i.test(error.description ?? ''))
@@ -253,7 +294,7 @@ function withIpHint<T extends { description: string | null | undefined }>(error:
 
 function checkHttp(raw: RawAnswer, failure: FailureContext): DecodedAnswer {
 	const decoded = decodeAnswer(raw.body);
-	if (raw.statusCode === 401) throw withIpHint(unauthorizedFailure(failure, decoded));
+	if (raw.statusCode === UNAUTHORIZED_CODE) throw withIpHint(unauthorizedFailure(failure, decoded));
 	if (raw.statusCode < 200 || raw.statusCode >= 300) {
 		const words =
 			decoded.kind === 'json' && isDataObject(decoded.value) ? serviceWords(decoded.value) : '';

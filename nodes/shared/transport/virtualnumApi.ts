@@ -11,17 +11,26 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 
-import { NO_RESULT_CODES, SUCCESS_CODE, describeStatusCode } from '../statusCodes';
-import { decodeAnswer, excerpt, isDataObject, type DecodedAnswer } from './answer';
+import {
+	describeStatusCode,
+	INTERNAL_ERROR_CODE,
+	NO_RESULT_CODES,
+	SUCCESS_CODE,
+	UNAUTHORIZED_CODE,
+} from '../statusCodes';
 import {
 	baseUrlFrom,
-	sendRequest,
-	serviceError,
+	decodeAnswer,
+	type DecodedAnswer,
+	excerpt,
 	type FailureContext,
+	isDataObject,
 	type RawAnswer,
 	type RequestContext,
+	sendRequest,
+	serviceError,
+	unauthorizedFailure,
 } from './http';
-import { unauthorizedFailure } from './unauthorized';
 
 export const VIRTUALNUM_CREDENTIAL = 'virtualnumApi';
 export const VIRTUALNUM_LABEL = 'Virtual Number';
@@ -52,7 +61,7 @@ export interface VirtualnumRequest {
 	requestOptions?: Partial<IHttpRequestOptions>;
 }
 
-export async function virtualnumBaseUrl(this: RequestContext): Promise<string> {
+async function virtualnumBaseUrl(this: RequestContext): Promise<string> {
 	const credentials = await this.getCredentials(VIRTUALNUM_CREDENTIAL);
 	return baseUrlFrom(credentials.baseUrl, VIRTUALNUM_LABEL, this.getNode());
 }
@@ -67,10 +76,7 @@ export function cleanParams(params: IDataObject = {}): Record<string, string> {
 	return clean;
 }
 
-export function buildVirtualnumRequest(
-	baseUrl: string,
-	request: VirtualnumRequest,
-): IHttpRequestOptions {
+function buildVirtualnumRequest(baseUrl: string, request: VirtualnumRequest): IHttpRequestOptions {
 	const method = request.method ?? 'GET';
 	const params = cleanParams(request.params);
 	const qs: IDataObject = { service: request.service, format: 'json' };
@@ -125,7 +131,7 @@ export function readVirtualnumAnswer(
 	noResultsAsEmpty: VirtualnumRequest['noResultsAsEmpty'] = false,
 ): VirtualnumAnswer {
 	const decoded = decodeAnswer(raw.body);
-	if (raw.statusCode === 401) throw unauthorizedFailure(context, decoded);
+	if (raw.statusCode === UNAUTHORIZED_CODE) throw unauthorizedFailure(context, decoded);
 	if (raw.statusCode < 200 || raw.statusCode >= 300)
 		throw httpFailure(context, raw.statusCode, decoded);
 
@@ -204,7 +210,7 @@ export function statusFailure(
 		info?.reported
 			? '(The spec lists no codes for this operation; public integrations with the service report this one.)'
 			: '',
-		code === 999 && context.sideEffect
+		code === INTERNAL_ERROR_CODE && context.sideEffect
 			? 'The change may or may not have been made: check before repeating it.'
 			: '',
 	].filter(Boolean);
@@ -212,7 +218,7 @@ export function statusFailure(
 		context,
 		`${VIRTUALNUM_LABEL} ${context.operation} failed: ${meaning} (code ${code})`,
 		parts.join(' ') || `Status code ${code}.`,
-		code === 401 ? 401 : undefined,
+		code === UNAUTHORIZED_CODE ? UNAUTHORIZED_CODE : undefined,
 		{ code, description, ...(answer ? { answer: answer as JsonObject } : {}) },
 	);
 }
@@ -235,7 +241,8 @@ function httpFailure(context: FailureContext, statusCode: number, decoded: Decod
 	const server = statusCode >= 500;
 	return serviceError(
 		context,
-		`The ${VIRTUALNUM_LABEL} service answered ${context.operation} with HTTP ${statusCode}${server ? ' (server error)' : ''}`,
+		`The ${VIRTUALNUM_LABEL} service answered ${context.operation} with HTTP ` +
+			`${statusCode}${server ? ' (server error)' : ''}`,
 		[
 			body ? `Answer: "${body}".` : 'The answer was empty.',
 			server && context.sideEffect

@@ -17,11 +17,19 @@
  */
 import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
+import { messageOf } from '../errors';
 import { AUDIO_HEAD_BYTES, sniffAudio, wavAnnouncedLength, type AudioType } from '../audio';
 import { LIMITS, MB } from '../checks';
 import { SUCCESS_CODE } from '../statusCodes';
-import { decodeAnswer, excerpt, isDataObject } from './answer';
-import { sendRequest, serviceError, type FailureContext, type RawAnswer } from './http';
+import {
+	decodeAnswer,
+	excerpt,
+	type FailureContext,
+	isDataObject,
+	type RawAnswer,
+	sendRequest,
+	serviceError,
+} from './http';
 import {
 	VIRTUALNUM_CREDENTIAL,
 	VIRTUALNUM_LABEL,
@@ -33,7 +41,7 @@ import {
 } from './virtualnumApi';
 
 /** The largest file either download accepts: the upload limit of the spec (upload_prompt, 50 MB). */
-export const MAX_DOWNLOAD_BYTES = LIMITS.promptFile.maxBytes;
+const MAX_DOWNLOAD_BYTES = LIMITS.promptFile.maxBytes;
 /** download_prompt appends its status after the file: room for it past the file limit. */
 const STATUS_TAIL_BYTES = 64 * 1024;
 /** Status answers are small; an "error answer" larger than this is not read further. */
@@ -42,14 +50,14 @@ const MAX_STATUS_ANSWER_BYTES = 1024 * 1024;
 const STATUS_CONTENT_TYPE = /^\s*(application\/(json|xml|[\w.+-]+\+(json|xml))|text\/)/i;
 
 /** What this module uses of a Node.js Readable (the answer stream), without importing node:stream. */
-export interface AnswerStream extends NodeJS.ReadableStream {
+interface AnswerStream extends NodeJS.ReadableStream {
 	push(chunk: unknown, encoding?: BufferEncoding): boolean;
 	destroy(error?: Error): this;
 	readonly readableLength: number;
 	readonly readableEnded: boolean;
 }
 
-export interface VirtualnumDownload {
+interface VirtualnumDownload {
 	/**
 	 * The answer from its first byte: the stream, as it arrives (it fails, see `failure`, when it
 	 * breaks the rule), or the whole answer when it arrived with its first bytes.
@@ -233,7 +241,8 @@ async function statusInsteadOfFile(
 	return serviceError(
 		context,
 		`The ${VIRTUALNUM_LABEL} service answered ${context.operation} with a status instead of a file`,
-		`The status said: "${answer.status.description || answer.status.code}". No file was produced. Try again; if it persists, contact the provider.`,
+		`The status said: "${answer.status.description || answer.status.code}". ` +
+			`No file was produced. Try again; if it persists, contact the provider.`,
 		undefined,
 		{ code: answer.status.code },
 	);
@@ -247,7 +256,8 @@ function notAudio(context: FailureContext, raw: RawAnswer, head: Buffer): NodeAp
 		: `bytes ${head.subarray(0, 8).toString('hex').replace(/(..)/g, '$1 ').trim()}`;
 	return serviceError(
 		context,
-		`The ${VIRTUALNUM_LABEL} service answered ${context.operation} with something that is not an audio file${type ? ` (although labelled ${type})` : ''}`,
+		`The ${VIRTUALNUM_LABEL} service answered ${context.operation} with something ` +
+			`that is not an audio file${type ? ` (although labelled ${type})` : ''}`,
 		`The answer starts with ${shown}. No file was saved. Try again; if it persists, contact the provider.`,
 	);
 }
@@ -255,15 +265,19 @@ function notAudio(context: FailureContext, raw: RawAnswer, head: Buffer): NodeAp
 function tooLarge(context: FailureContext): NodeApiError {
 	return serviceError(
 		context,
-		`The file from the ${VIRTUALNUM_LABEL} service (${context.operation}) is larger than ${MAX_DOWNLOAD_BYTES / MB} MB; the download was stopped`,
-		`Downloads are limited to ${MAX_DOWNLOAD_BYTES / MB} MB, the service's own limit for uploads. For a long call recording choose the MP3 format (a WAV recording reaches the limit after about 54 minutes).`,
+		`The file from the ${VIRTUALNUM_LABEL} service (${context.operation}) is ` +
+			`larger than ${MAX_DOWNLOAD_BYTES / MB} MB; the download was stopped`,
+		`Downloads are limited to ${MAX_DOWNLOAD_BYTES / MB} MB, the service's ` +
+			`own limit for uploads. For a long call recording choose the MP3 format ` +
+			`(a WAV recording reaches the limit after about 54 minutes).`,
 	);
 }
 
 function incomplete(context: FailureContext, received: number, expected: number): NodeApiError {
 	return serviceError(
 		context,
-		`The file from the ${VIRTUALNUM_LABEL} service (${context.operation}) is incomplete: ${received} of ${expected} bytes arrived`,
+		`The file from the ${VIRTUALNUM_LABEL} service (${context.operation}) is ` +
+			`incomplete: ${received} of ${expected} bytes arrived`,
 		'The connection broke off, or the service sent less than the file announces. No file was saved. Try again.',
 		undefined,
 		{ networkCode: 'INCOMPLETE' },
@@ -274,8 +288,9 @@ function incomplete(context: FailureContext, received: number, expected: number)
 export function downloadFailure(context: FailureContext, error: Error): NodeApiError {
 	return serviceError(
 		context,
-		`The download from the ${VIRTUALNUM_LABEL} service (${context.operation}) broke off: ${error.message}`,
-		'The connection was lost or timed out while the file arrived. Try again, or raise the "Timeout" option for files fetched from the archive.',
+		`The download from the ${VIRTUALNUM_LABEL} service (${context.operation}) broke off: ${messageOf(error)}`,
+		'The connection was lost or timed out while the file arrived. Try again, ' +
+			'or raise the "Timeout" option for files fetched from the archive.',
 		undefined,
 		{ networkCode: (error as { code?: string }).code ?? 'DOWNLOAD_FAILED' },
 	);

@@ -12,7 +12,7 @@ import {
 import type { RequestContext } from './http';
 
 /** One file part of a multipart/form-data request. */
-export interface MultipartFile {
+interface MultipartFile {
 	field: string;
 	fileName: string;
 	contentType: string;
@@ -48,7 +48,8 @@ export function buildMultipartBody(
 	for (const file of files) {
 		parts.push(
 			Buffer.from(
-				`--${boundary}\r\nContent-Disposition: form-data; name="${quote(file.field)}"; filename="${quote(file.fileName)}"\r\n` +
+				`--${boundary}\r\nContent-Disposition: form-data; name="${quote(file.field)}"; ` +
+					`filename="${quote(file.fileName)}"\r\n` +
 					`Content-Type: ${file.contentType || 'application/octet-stream'}\r\n\r\n`,
 				'utf8',
 			),

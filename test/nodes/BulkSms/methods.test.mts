@@ -3,7 +3,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 
 import type { INodeListSearchResult, INodePropertyOptions, INodeType } from 'n8n-workflow';
 
-import { SMS_LIMITS } from '../../../nodes/BulkSms/rules.ts';
+import { SMS_LIMITS } from '../../../nodes/shared/limits.ts';
 import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
 import { loadPackage } from '../../../dev/harness/engine.mts';
 import { callNodeMethod } from '../../../dev/harness/methods.mts';

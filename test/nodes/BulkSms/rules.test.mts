@@ -1,8 +1,8 @@
-// The Bulk SMS node's own rules (nodes/BulkSms/rules.ts): the SMS service's limits and what a sender is.
+// The Bulk SMS node's own rules (nodes/shared/limits.ts): the SMS service's limits and what a sender is.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { normalizeSmsSender, SMS_LIMITS } from '../../../nodes/BulkSms/rules.ts';
+import { normalizeSmsSender, SMS_LIMITS } from '../../../nodes/shared/limits.ts';
 import { readSpec } from '../../../dev/harness/spec.mts';
 
 describe('Bulk SMS rules', () => {

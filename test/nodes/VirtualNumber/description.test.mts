@@ -37,7 +37,7 @@ describe('Virtual Number node description', () => {
 			assert.ok(dropdown, `${resource} has an operation dropdown`);
 			for (const option of dropdown.options as INodePropertyOptions[]) {
 				assert.ok(option.action, `${resource}.${String(option.value)} has an action`);
-				const implementation = (module as Record<string, { execute?: unknown }>)[
+				const implementation = (module.operations as Record<string, { execute?: unknown }>)[
 					String(option.value)
 				];
 				assert.equal(

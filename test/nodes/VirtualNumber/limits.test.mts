@@ -1,8 +1,8 @@
-/** The Virtual Number node's limits (nodes/VirtualNumber/limits.ts) are the rows of the spec's Limits table. */
+/** The Virtual Number node's limits (nodes/shared/limits.ts) are the rows of the spec's Limits table. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { VN_LIMITS } from '../../../nodes/VirtualNumber/limits.ts';
+import { VN_LIMITS } from '../../../nodes/shared/limits.ts';
 import { assertLimitRow, specLimits } from '../../../dev/harness/spec.mts';
 
 describe("Virtual Number node limits: the spec's Limits table as data", () => {

@@ -469,7 +469,7 @@ describe('Retry On Fail on every write of the Virtual Number node', { concurrenc
 
 	test('the operations that refuse Retry On Fail are the ones whose repeat places, charges or duplicates', () => {
 		const declared = Object.entries(resources).flatMap(([resource, module]) =>
-			Object.entries(module as Record<string, { repeatEffect?: unknown }>)
+			Object.entries(module.operations as Record<string, { repeatEffect?: unknown }>)
 				.filter(([, operation]) => operation?.repeatEffect !== undefined)
 				.map(([operation]) => `${resource}.${operation}`),
 		);
@@ -524,7 +524,7 @@ describe('Retry On Fail on every write of the Virtual Number node', { concurrenc
 			'prompt.download',
 		];
 		const operations = Object.entries(resources).flatMap(([resource, module]) =>
-			Object.entries(module as Record<string, unknown>)
+			Object.entries(module.operations as Record<string, unknown>)
 				.filter(
 					([, operation]) => typeof (operation as { execute?: unknown })?.execute === 'function',
 				)

@@ -3,7 +3,11 @@ import { describe, test } from 'node:test';
 
 import { isSafeObjectProperty } from 'n8n-workflow';
 
-import { safeOutputKey, withSafeKeys } from '../../../nodes/shared/outputKeys.ts';
+import { withSafeKeys } from '../../../nodes/shared/outputKeys.ts';
+
+/** The name a key comes out under. */
+const safeOutputKey = (key: string) =>
+	Object.keys(withSafeKeys(JSON.parse(JSON.stringify({ [key]: 1 })) as object))[0];
 import { refusedKeys } from '../../../dev/harness/outputKeys.mts';
 
 describe('output keys n8n refuses are renamed, at any depth', () => {
@@ -42,5 +46,18 @@ describe('output keys n8n refuses are renamed, at any depth', () => {
 	test('an item without a refused key is the same object (no copy of large results)', () => {
 		const json = { rows: [{ a: 1 }, { b: [1, 2] }], when: new Date(0) };
 		assert.equal(withSafeKeys(json), json);
+	});
+
+	test('a renamed key never takes the name of another key of the object', () => {
+		const safe = withSafeKeys({ caller: 1, caller_: 2 }) as Record<string, number>;
+		assert.deepEqual(safe, { caller__: 1, caller_: 2 });
+	});
+
+	test('nesting deeper than 32 is passed on as its JSON text', () => {
+		let deep: object = { caller: 1 };
+		for (let i = 0; i < 40; i++) deep = { inner: deep };
+		let value = withSafeKeys(deep) as Record<string, unknown>;
+		for (let i = 0; i < 32; i++) value = value.inner as Record<string, unknown>;
+		assert.equal(typeof value, 'string');
 	});
 });

@@ -198,6 +198,7 @@ describe('RepeatEffect.whenRetryOnFail: the hook an operation uses to handle Ret
 			},
 		}) as unknown as IExecuteFunctions;
 	const module = (hook: () => void): OperationModule => ({
+		option: { name: 'Do', description: 'Does it', action: 'Do it' },
 		description: [],
 		execute: async () => [{ json: { done: true } }],
 		repeatEffect: { what: 'do it again', whenRetryOnFail: hook },
@@ -205,7 +206,7 @@ describe('RepeatEffect.whenRetryOnFail: the hook an operation uses to handle Ret
 
 	test('a hook that returns lets the operation run', async () => {
 		const [output] = await routeOperation.call(context(false), {
-			thing: { do: module(() => undefined) },
+			thing: { description: [], operations: { do: module(() => undefined) } },
 		});
 		assert.deepEqual(
 			output.map((item) => item.json),
@@ -218,10 +219,14 @@ describe('RepeatEffect.whenRetryOnFail: the hook an operation uses to handle Ret
 			throw new Error('not safe yet');
 		};
 		await assert.rejects(
-			routeOperation.call(context(false), { thing: { do: module(refuse) } }),
+			routeOperation.call(context(false), {
+				thing: { description: [], operations: { do: module(refuse) } },
+			}),
 			/not safe yet/,
 		);
-		const [output] = await routeOperation.call(context(true), { thing: { do: module(refuse) } });
+		const [output] = await routeOperation.call(context(true), {
+			thing: { description: [], operations: { do: module(refuse) } },
+		});
 		assert.deepEqual(
 			output.map((item) => item.json.error),
 			['not safe yet', 'not safe yet'],

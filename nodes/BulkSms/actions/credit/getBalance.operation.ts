@@ -2,9 +2,12 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
-import { smsCreditRequest } from '../../../shared/transport/smsApi';
-import { creditPathOption, readCreditPath } from '../common';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
+import {
+	creditPathOption,
+	readCreditPath,
+	smsCreditRequest,
+} from '../../../shared/transport/smsApi';
 
 const properties: INodeProperties[] = [
 	{
@@ -16,6 +19,13 @@ const properties: INodeProperties[] = [
 		options: [creditPathOption()],
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Get Balance',
+	description: 'Read the SMS credit left on the account (every recipient of a message uses credit)',
+	action: 'Get the credit balance',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['credit'], operation: ['getBalance'] } },

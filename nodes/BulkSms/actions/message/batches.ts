@@ -1,14 +1,16 @@
 /**
- * Send, phase 2: the messages of the run go to ws_json_bulk.php in batches, each sent once. A
+ * Send, then: the messages of the run go to ws_json_bulk.php in batches, each sent once. A
  * batch the service may have received (it answered, or its answer was lost) is settled: it is
  * never sent again, not even by a retry of the node (Retry On Fail, see tries.ts).
  */
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError, type NodeError } from '../../../shared/errors';
+import { retryOnFailTries } from '../../../shared/n8nCompat';
+import { digitsOf } from '../../../shared/phones';
+import { inPool } from '../../../shared/pool';
 import {
-	batchNeverReachedService,
 	isSmsSent,
 	sendSmsBatch,
 	smsCredentials,
@@ -16,6 +18,7 @@ import {
 	type SmsCredentials,
 	type SmsResult,
 } from '../../../shared/transport/smsApi';
+import { neverReachedService } from '../../../shared/transport/http';
 import type { Entry, PreparedRun } from './prepare';
 
 export interface Batch {
@@ -63,18 +66,11 @@ export async function sendBatches(
 	const pending = run.batches.filter((batch) => !batch.settled);
 	let credentials: Promise<SmsCredentials> | undefined;
 	const credentialsOf = () => (credentials ??= smsCredentials.call(this));
-	let next = 0;
-	let failed: number | undefined;
-	const worker = async () => {
-		while (next < pending.length && failed === undefined) {
-			const index = next++;
-			const sent = await sendBatch.call(this, pending[index], run.attempt, credentialsOf);
-			if (!sent && options.stopAtFailure && (failed === undefined || index < failed))
-				failed = index;
-		}
-	};
-	await Promise.all(Array.from({ length: Math.min(options.inFlight, pending.length) }, worker));
-	return failed === undefined ? undefined : pending[failed];
+	const failed = await inPool(pending, options.inFlight, async (batch) => {
+		const sent = await sendBatch.call(this, batch, run.attempt, credentialsOf);
+		return sent || !options.stopAtFailure;
+	});
+	return failed;
 }
 
 /** Sends one batch and records what became of each message; false when any was not sent. */
@@ -97,7 +93,7 @@ async function sendBatch(
 		checkDests(this, batch, results);
 	} catch (caught) {
 		const error = asNodeError(this.getNode(), caught);
-		recordFailure(batch, error, requested && !batchNeverReachedService(error), attempt);
+		recordFailure(batch, error, requested && !neverReachedService(error), attempt);
 		return false;
 	}
 	return recordResults(batch, results, attempt);
@@ -138,16 +134,103 @@ function recordResults(batch: Batch, results: SmsResult[], attempt: number): boo
 /** Results match messages by position (the count is checked by the transport) and, when given, by dest. */
 function checkDests(context: IExecuteFunctions, batch: Batch, results: SmsResult[]): void {
 	const wrong = results.findIndex((result, index) => {
-		const answered = String(result.dest ?? '').replace(/\D/g, '');
+		const answered = digitsOf(result.dest);
 		return answered !== '' && answered !== batch.entries[index].message.dest;
 	});
 	if (wrong < 0) return;
 	const size = batch.entries.length;
 	throw new NodeOperationError(
 		context.getNode(),
-		`The ${SMS_LABEL} service answered result ${wrong + 1} of a batch of ${size} for ${String(results[wrong].dest)} instead of ${batch.entries[wrong].message.dest}`,
+		`The ${SMS_LABEL} service answered result ${wrong + 1} of a batch of ${size} ` +
+			`for ${String(results[wrong].dest)} instead of ${batch.entries[wrong].message.dest}`,
 		{
-			description: `All ${size} messages of this batch were sent to the service and may have been delivered; the results are not in request order, so none is reported. Check the notifications report before sending again.`,
+			description:
+				`All ${size} messages of this batch were sent to the service and may have ` +
+				`been delivered; the results are not in request order, so none is reported. ` +
+				`Check the notifications report before sending again.`,
 		},
 	);
+}
+
+// ---- Retry On Fail: the run kept between the tries ------------------------------------------
+
+/**
+ * Send under n8n's Retry On Fail. n8n runs a failed node again, up to Max Tries, within the same
+ * run of the node (WorkflowExecute's retry loop, n8n 1.x and 2.x): it does so after an error, and
+ * under Continue On Fail whenever the first output item is an error item. Each try gets a new
+ * context; what lasts between the tries is the execution's data. So the run of Send (its messages,
+ * its batches and what became of each) is kept in the node's context of the execution
+ * (`getContext('node')`), under the node's run index: a later try sends only the batches that
+ * never reached the service, and outputs what every try did.
+ *
+ * Only a small marker is kept as data ({ runIndex, tries }); the run itself is held beside it, not
+ * enumerable, so it is never saved with the execution. A later try that finds the marker but not
+ * the run (the data was copied between tries) refuses to send anything (`lostRun`).
+ */
+const KEY = 'bulkSmsSend';
+
+interface Marker {
+	runIndex: number;
+	tries: number;
+	run?: SendRun;
+}
+
+function store(context: IExecuteFunctions): IDataObject {
+	return context.getContext('node') as IDataObject;
+}
+
+function runIndexOf(context: IExecuteFunctions): number {
+	return Number(context.getWorkflowDataProxy(0).$runIndex ?? 0);
+}
+
+/** The marker of this run of the node, left by an earlier try. */
+function markerOf(context: IExecuteFunctions): Marker | undefined {
+	const marker = store(context)[KEY] as Marker | undefined;
+	return marker && marker.runIndex === runIndexOf(context) ? marker : undefined;
+}
+
+/** The run an earlier try of this run of the node left, if any. */
+export function earlierRun(context: IExecuteFunctions): SendRun | undefined {
+	return markerOf(context)?.run;
+}
+
+/** Refuses a try that follows one which may have sent messages, when what it sent is not known any more. */
+export function refuseLostRun(this: IExecuteFunctions): void {
+	const marker = markerOf(this);
+	if (!marker || marker.run) return;
+	throw new NodeOperationError(
+		this.getNode(),
+		`This is try ${marker.tries + 1} of Retry On Fail, and what the earlier ` +
+			`tries sent is no longer known: nothing was sent`,
+		{
+			description:
+				'An earlier try of this run may have sent messages, so this one sends none ' +
+				'rather than risk sending them twice. Check the notifications report for ' +
+				'what was sent.',
+		},
+	);
+}
+
+/** Keeps the run for the next try (the run's `attempt` is this try's number). */
+export function keepRun(context: IExecuteFunctions, run: SendRun): void {
+	const marker: Marker = { runIndex: runIndexOf(context), tries: run.attempt };
+	Object.defineProperty(marker, 'run', {
+		value: run,
+		enumerable: false,
+		writable: true,
+		configurable: true,
+	});
+	store(context)[KEY] = marker as unknown as IDataObject;
+}
+
+/**
+ * After a try: n8n tries again after an error, or after output whose first item is an error item,
+ * until Max Tries. When it will not, the run is dropped (the marker stays after a failed last try,
+ * so that a try beyond it could never send again).
+ */
+export function endTry(context: IExecuteFunctions, run: SendRun, failed: boolean): void {
+	const last = run.attempt >= retryOnFailTries(context.getNode());
+	const data = store(context);
+	if (!failed) delete data[KEY];
+	else if (last) (data[KEY] as unknown as Marker).run = undefined;
 }

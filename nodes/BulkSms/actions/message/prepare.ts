@@ -1,5 +1,5 @@
 /**
- * Send, phase 1: every input item read and checked before any request, into the messages of the
+ * Send, first: every input item read and checked before any request, into the messages of the
  * run (one per distinct recipient of an item). A failure names the item, the field, the rule and
  * the value, and fails that item only.
  */
@@ -8,12 +8,16 @@ import type { IDataObject, IExecuteFunctions, IGetNodeParameterOptions } from 'n
 import { InputChecks } from '../../../shared/checks';
 import { formatSmsSendtime, isValidTimeZone } from '../../../shared/dates';
 import { asNodeError, type NodeError } from '../../../shared/errors';
+import {
+	estimateSegments,
+	normalizeSmsSender,
+	type SegmentEstimate,
+	SMS_LIMITS,
+	SMS_SENDER_RULES,
+} from '../../../shared/limits';
 import { checkPhoneList } from '../../../shared/phones';
-import type { SmsMessage } from '../../../shared/transport/smsApi';
+import { readCreditPath, type SmsMessage } from '../../../shared/transport/smsApi';
 import { WORKFLOW_TIME_ZONE } from '../../methods/loadOptions';
-import { normalizeSmsSender, SMS_LIMITS, SMS_SENDER_RULES } from '../../rules';
-import { readCreditPath } from '../common';
-import { estimateSegments, type SegmentEstimate } from './encoding';
 
 /** One message: one recipient of one input item, and what became of it. */
 export interface Entry {
@@ -26,14 +30,14 @@ export interface Entry {
 }
 
 /** What became of a message, and in which attempt of the node's run (1 without Retry On Fail). */
-export type Outcome =
+type Outcome =
 	| { kind: 'sent'; result: IDataObject; attempt: number }
 	| { kind: 'refused'; status: string; description: string; attempt: number }
 	/** The whole batch failed; `reached`: the service may have received it (it is never sent again). */
 	| { kind: 'batchFailed'; error: NodeError; reached: boolean; attempt: number };
 
 /** An input item: its input check failure, or its messages. */
-export interface ItemPlan {
+interface ItemPlan {
 	itemIndex: number;
 	failure?: NodeError;
 	entries: Entry[];
@@ -200,7 +204,7 @@ function itemReader(context: IExecuteFunctions): ItemReader {
 const own = (value: object, key: string) => Object.prototype.hasOwnProperty.call(value, key);
 
 /** An input field by its name, or by a dotted path (`contact.phone`) when no field has the whole name. */
-export function inputField(json: IDataObject, name: string): unknown {
+function inputField(json: IDataObject, name: string): unknown {
 	if (name === '') return undefined;
 	if (own(json, name)) return json[name];
 	let value: unknown = json;

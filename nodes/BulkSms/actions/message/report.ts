@@ -3,10 +3,10 @@
  * try), which the service refused, which may have been sent (their batch's answer was lost), and
  * which were not sent. As text in the error's description and as lists in its data.
  */
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { NodeError } from '../../../shared/errors';
+import { errorItem, type NodeError } from '../../../shared/errors';
 import type { Batch, SendRun } from './batches';
 import type { Entry } from './prepare';
 
@@ -89,10 +89,13 @@ function progress(
 	const { sent, refused, maybeSent, notSent, later } = tally(run, retry, except);
 	const lines = [
 		sent.length > 0
-			? `Already sent (${sent.length}, do not send them again), message id → recipient: ${listSome(sent, LISTED_IN_DESCRIPTION, showSent)}.`
+			? `Already sent (${sent.length}, do not send them again), message id → recipient: ` +
+				`${listSome(sent, LISTED_IN_DESCRIPTION, showSent)}.`
 			: 'No message of this run was confirmed as sent before this failure.',
 		maybeSent.length > 0
-			? `Possibly sent (${maybeSent.length}), never sent again: the messages of a batch whose answer was lost, ${itemSpan(maybeSent)}; check the notifications report before sending them again.`
+			? `Possibly sent (${maybeSent.length}), never sent again: the messages of ` +
+				`a batch whose answer was lost, ${itemSpan(maybeSent)}; check the notifications ` +
+				`report before sending them again.`
 			: '',
 		notSent.length > 0
 			? `Not sent (${notSent.length}): the messages of ${later ? 'the later batches, ' : ''}${itemSpan(notSent)}.`
@@ -104,7 +107,8 @@ function progress(
 }
 
 const RETRY_LINE =
-	'Retry On Fail is on: a retry sends only the messages that never reached the service; none that may have reached it is sent again.';
+	'Retry On Fail is on: a retry sends only the messages that never reached ' +
+	'the service; none that may have reached it is sent again.';
 
 /** The node's error when recipients were refused (without Continue On Fail). */
 export function recipientsFailed(node: INode, run: SendRun, retry: boolean): NodeOperationError {
@@ -145,7 +149,11 @@ export function batchFailed(
 	const done = progress(run, retry, batch);
 	const outcome = batch.entries[0].outcome;
 	const reached = outcome?.kind !== 'batchFailed' || outcome.reached;
-	const inBatch = `${reached ? 'In the failed batch, possibly sent (check the notifications report before sending them again)' : 'Not sent'} (${batch.entries.length}): the messages of ${itemSpan(batch.entries)}.`;
+	const fate = reached
+		? 'In the failed batch, possibly sent (check the notifications report before sending them again)'
+		: 'Not sent';
+	const inBatch =
+		`${fate} ` + `(${batch.entries.length}): the messages of ${itemSpan(batch.entries)}.`;
 	error.description = [error.description, done.text, inBatch, retry ? RETRY_LINE : '']
 		.filter(Boolean)
 		.join('\n');
@@ -166,7 +174,8 @@ export function unfinishedRun(node: INode, run: SendRun): NodeOperationError | u
 	if (maybe === 0) return undefined;
 	const error = new NodeOperationError(
 		node,
-		`${maybe} of ${run.entries.length} SMS messages may have been sent: the answer to their batch was lost, and they were not sent again`,
+		`${maybe} of ${run.entries.length} SMS messages may have been sent: the ` +
+			`answer to their batch was lost, and they were not sent again`,
 		{
 			description: [done.text, RETRY_LINE].join('\n'),
 		},
@@ -176,7 +185,7 @@ export function unfinishedRun(node: INode, run: SendRun): NodeOperationError | u
 }
 
 /** The error of one recipient the service refused, in the package's error item shape. */
-export function recipientRefused(
+function recipientRefused(
 	node: INode,
 	entry: Entry,
 	status: string,
@@ -195,4 +204,61 @@ export function recipientRefused(
 				.join(' '),
 		},
 	);
+}
+
+// ---- the output items -----------------------------------------------------------------------
+
+/**
+ * The output of Send, one item per recipient in input order, each paired to its input
+ * item: the service's result for a sent message, an error item (Continue On Fail) for a message
+ * that was not sent or may not have been, one error item for an input item that failed its checks.
+ */
+/** `retry`: Retry On Fail is on, and each item says in which try its message was sent (`attempt`). */
+export function outputItems(
+	node: INode,
+	run: SendRun,
+	retry: boolean,
+	creditFailure?: NodeError,
+): INodeExecutionData[] {
+	const output: INodeExecutionData[] = [];
+	for (const item of run.items) {
+		const failure = item.failure ?? creditFailure;
+		if (failure) {
+			output.push(errorItem(node, failure, item.itemIndex));
+			continue;
+		}
+		for (const entry of item.entries) output.push(entryItem(node, entry, retry));
+	}
+	return output;
+}
+
+function entryItem(node: INode, entry: Entry, retry: boolean): INodeExecutionData {
+	const { outcome, itemIndex, message } = entry;
+	if (outcome?.kind === 'sent') {
+		if (retry) outcome.result.attempt = outcome.attempt;
+		return { json: outcome.result, pairedItem: { item: itemIndex } };
+	}
+	const details = {
+		recipient: message.dest,
+		sender: message.sender,
+		...(retry && outcome ? { attempt: outcome.attempt } : {}),
+	};
+	if (outcome?.kind === 'refused') {
+		return errorItem(
+			node,
+			recipientRefused(node, entry, outcome.status, outcome.description),
+			itemIndex,
+			{
+				code: outcome.status || undefined,
+				details,
+			},
+		);
+	}
+	return errorItem(node, outcome?.error ?? notSent(node, entry), itemIndex, { details });
+}
+
+function notSent(node: INode, entry: Entry): NodeOperationError {
+	return new NodeOperationError(node, `The message to ${entry.message.dest} was not sent`, {
+		itemIndex: entry.itemIndex,
+	});
 }

@@ -1,9 +1,9 @@
 /**
  * Message → Send, a batch operation: it runs once for all input items. Every recipient of every
  * item is one message, and the messages go to ws_json_bulk.php in batches of Batch Size, never
- * one request per item. Its phases: every item read and checked before any request (prepare.ts),
- * the credit checked once, the batches sent once each (batches.ts), the output (output.ts).
- * Under Retry On Fail a later try sends only the batches that never reached the service (tries.ts).
+ * one request per item. In order: every item read and checked before any request (prepare.ts),
+ * the credit checked once, the batches sent once each (batches.ts), the output (report.ts).
+ * Under Retry On Fail a later try sends only the batches that never reached the service (batches.ts).
  */
 import type {
 	IDisplayOptions,
@@ -14,20 +14,34 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { asNodeError, type NodeError } from '../../../shared/errors';
+import { SMS_LIMITS } from '../../../shared/limits';
 import { phoneTextSource } from '../../../shared/phones';
-import type { RepeatEffect } from '../../../shared/router';
-import { creditBalance, smsCreditRequest, SMS_LABEL } from '../../../shared/transport/smsApi';
+import type { OperationOption, RepeatEffect } from '../../../shared/router';
+import {
+	creditBalance,
+	creditPathOption,
+	smsCreditRequest,
+	SMS_LABEL,
+} from '../../../shared/transport/smsApi';
 import { WORKFLOW_TIME_ZONE } from '../../methods/loadOptions';
-import { SMS_LIMITS } from '../../rules';
-import { creditPathOption } from '../common';
-import { makeBatches, sendBatches, type SendRun } from './batches';
-import { outputItems } from './output';
+import {
+	earlierRun,
+	endTry,
+	keepRun,
+	makeBatches,
+	refuseLostRun,
+	sendBatches,
+	type SendRun,
+} from './batches';
 import { prepareRun } from './prepare';
-import { batchFailed, recipientsFailed, unfinishedRun } from './report';
-import { earlierRun, endTry, keepRun, refuseLostRun } from './tries';
+import { batchFailed, outputItems, recipientsFailed, unfinishedRun } from './report';
 
 const RETRY_NOTICE =
-	'Every message is sent once. With Retry On Fail on (node Settings), a retry sends only the batches that never reached the service (refused before it read them, or the connection never made); a batch that may have reached it is never sent again, and each output item says in which try it was sent.';
+	'Every message is sent once. With Retry On Fail on (node Settings), a retry ' +
+	'sends only the batches that never reached the service (refused before ' +
+	'it read them, or the connection never made); a batch that may have reached ' +
+	'it is never sent again, and each output item says in which try it was ' +
+	'sent.';
 
 function messageProperty(show: IDisplayOptions['show']): INodeProperties {
 	return {
@@ -38,7 +52,10 @@ function messageProperty(show: IDisplayOptions['show']): INodeProperties {
 		default: '',
 		typeOptions: { rows: 4 },
 		description: 'The text to send',
-		hint: 'Up to 160 Latin characters fit in one SMS (153 per part when longer); Hebrew and emoji need UCS-2: 70 (67 per part). Each output item estimates the parts.',
+		hint:
+			'Up to 160 Latin characters fit in one SMS (153 per part when longer); ' +
+			'Hebrew and emoji need UCS-2: 70 (67 per part). Each output item estimates ' +
+			'the parts.',
 		displayOptions: { show },
 	};
 }
@@ -71,7 +88,8 @@ const properties: INodeProperties[] = [
 						properties: {
 							regex: `^\\s*([A-Za-z][A-Za-z0-9_-]{2,10}|\\*\\d{4}|${phoneTextSource()})\\s*$`,
 							errorMessage:
-								'A sender name is 3-11 characters (Latin letter first, then a-z A-Z 0-9 _ -); a phone sender is a number or *XXXX',
+								'A sender name is 3-11 characters (Latin letter first, then a-z A-Z 0-9 ' +
+								'_ -); a phone sender is a number or *XXXX',
 						},
 					},
 				],
@@ -95,7 +113,8 @@ const properties: INodeProperties[] = [
 				name: 'Input Fields',
 				value: 'inputFields',
 				description:
-					"Name the input fields that hold each item's number (and message): no expression per item, the fastest way to send large lists",
+					"Name the input fields that hold each item's number (and message): no expression " +
+					'per item, the fastest way to send large lists',
 			},
 		],
 	},
@@ -107,8 +126,12 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 0501234567, +972-52-765-4321',
 		description:
-			'One or more phone numbers, separated by commas, semicolons or new lines. Spaces, dashes, dots, brackets and a leading + are removed. Each number is one message and uses its own credit.',
-		hint: "For lists of thousands, Recipients From: Input Fields reads each item's number without evaluating an expression per item",
+			'One or more phone numbers, separated by commas, semicolons or new lines. ' +
+			'Spaces, dashes, dots, brackets and a leading + are removed. Each number ' +
+			'is one message and uses its own credit.',
+		hint:
+			"For lists of thousands, Recipients From: Input Fields reads each item's " +
+			'number without evaluating an expression per item',
 		displayOptions: { show: { recipientSource: ['toField'] } },
 	},
 	{
@@ -120,7 +143,9 @@ const properties: INodeProperties[] = [
 		default: 'phone',
 		placeholder: 'e.g. phone',
 		description:
-			'Name of the input field holding the phone number (or several, separated by commas, semicolons or new lines, or an array). A dotted name such as contact.phone reads a nested field.',
+			'Name of the input field holding the phone number (or several, separated ' +
+			'by commas, semicolons or new lines, or an array). A dotted name such as ' +
+			'contact.phone reads a nested field.',
 		displayOptions: { show: { recipientSource: ['inputFields'] } },
 	},
 	{
@@ -178,7 +203,9 @@ const properties: INodeProperties[] = [
 				type: 'number',
 				default: 100, // SMS_LIMITS.batchSize.default (the lint rule wants a literal)
 				typeOptions: { minValue: SMS_LIMITS.batchSize.min, maxValue: SMS_LIMITS.batchSize.max },
-				description: `How many messages (one per recipient) go in one request, across all input items. ${SMS_LIMITS.batchSize.min}-${SMS_LIMITS.batchSize.max}.`,
+				description:
+					`How many messages (one per recipient) go in one request, across all input ` +
+					`items. ${SMS_LIMITS.batchSize.min}-${SMS_LIMITS.batchSize.max}.`,
 				hint: 'A batch that may have reached the service is never sent again, not even by Retry On Fail',
 			},
 			{
@@ -190,8 +217,13 @@ const properties: INodeProperties[] = [
 					minValue: SMS_LIMITS.batchesInFlight.min,
 					maxValue: SMS_LIMITS.batchesInFlight.max,
 				},
-				description: `How many batches are sent at the same time. 1 sends one after the other. ${SMS_LIMITS.batchesInFlight.min}-${SMS_LIMITS.batchesInFlight.max}.`,
-				hint: 'For lists of thousands, 4 sends several times faster. Without Continue On Fail, no batch starts after a failure; those already in flight finish and are reported',
+				description:
+					`How many batches are sent at the same time. 1 sends one after the other. ` +
+					`${SMS_LIMITS.batchesInFlight.min}-${SMS_LIMITS.batchesInFlight.max}.`,
+				hint:
+					'For lists of thousands, 4 sends several times faster. Without Continue ' +
+					'On Fail, no batch starts after a failure; those already in flight finish ' +
+					'and are reported',
 			},
 			{
 				displayName: 'Check Credit First',
@@ -199,7 +231,8 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to read the credit balance once before sending, and send nothing when it is smaller than the number of recipients',
+					'Whether to read the credit balance once before sending, and send nothing ' +
+					'when it is smaller than the number of recipients',
 			},
 			creditPathOption('Check Credit First'),
 			{
@@ -218,7 +251,8 @@ const properties: INodeProperties[] = [
 				type: 'dateTime',
 				default: '',
 				description:
-					'Schedule the messages instead of sending them now. Accepts a date picked here, ISO text, or a DateTime or Date from an expression.',
+					'Schedule the messages instead of sending them now. Accepts a date picked ' +
+					'here, ISO text, or a DateTime or Date from an expression.',
 			},
 			{
 				displayName: 'Time Zone Name or ID',
@@ -226,12 +260,21 @@ const properties: INodeProperties[] = [
 				type: 'options',
 				typeOptions: { loadOptionsMethod: 'getTimeZones' },
 				default: WORKFLOW_TIME_ZONE,
-				description:
-					'Time zone of Send At when it has no offset, and of the time sent to the service. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				// (A backslash at the end of a template literal's line adds nothing to the text.)
+				description: `Time zone of Send At when it has no offset, and of the time sent to the service. \
+Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
 			},
 		],
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Send',
+	description:
+		'Send an SMS to one or more numbers per item; all items go out together in batches, now or at a scheduled time',
+	action: 'Send an SMS',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['message'], operation: ['send'] } },
@@ -240,7 +283,7 @@ export const description = updateDisplayOptions(
 
 /**
  * A repeated run would send, and charge, every message again; under Retry On Fail a later try
- * sends only what never reached the service (tries.ts), unless what the earlier tries sent is lost.
+ * sends only what never reached the service (batches.ts), unless what the earlier tries sent is lost.
  */
 export const repeatEffect: RepeatEffect = {
 	what: 'send, and charge, every message again',
@@ -306,7 +349,8 @@ async function checkCredit(
 		if (balance === undefined) {
 			// The answer's shape is not in the spec: without a number there is nothing to compare.
 			this.logger.warn(
-				`${SMS_LABEL}: Check Credit First found no numeric balance in the answer of ${run.credit.path}; sending without a credit check`,
+				`${SMS_LABEL}: Check Credit First found no numeric balance in the answer ` +
+					`of ${run.credit.path}; sending without a credit check`,
 			);
 		} else if (balance < run.entries.length) {
 			throw notEnoughCredit(this, run, balance);
@@ -331,7 +375,12 @@ function notEnoughCredit(
 		`Not enough SMS credit: the balance is ${balance}, and this run has ${recipients} recipients`,
 		{
 			itemIndex: run.credit?.itemIndex,
-			description: `Nothing was sent. Every recipient uses at least one credit${segments > recipients ? ` (the messages take an estimated ${segments} SMS parts in all)` : ''}. Top up the account or send to fewer recipients.`,
+			description:
+				'Nothing was sent. Every recipient uses at least one credit' +
+				(segments > recipients
+					? ` (the messages take an estimated ${segments} SMS parts in all)`
+					: '') +
+				'. Top up the account or send to fewer recipients.',
 		},
 	);
 }

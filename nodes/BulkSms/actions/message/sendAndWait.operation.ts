@@ -20,9 +20,10 @@ import { InputChecks } from '../../../shared/checks';
 import { toDateTime } from '../../../shared/dates';
 import { asNodeError, errorItem } from '../../../shared/errors';
 import { checkPhone, splitPhoneList } from '../../../shared/phones';
-import type { RepeatEffect } from '../../../shared/router';
+import { addRunHint } from '../../../shared/n8nCompat';
+import type { OperationOption, RepeatEffect } from '../../../shared/router';
 import { isSmsSent, sendSmsBatch, SMS_LABEL } from '../../../shared/transport/smsApi';
-import { normalizeSmsSender, SMS_SENDER_RULES } from '../../rules';
+import { normalizeSmsSender, SMS_SENDER_RULES } from '../../../shared/limits';
 import { RECIPIENT_QUERY } from './answerPage';
 
 /** The provider's stated maximum message length (its public help pages), links included. */
@@ -234,6 +235,13 @@ const properties: INodeProperties[] = [
 	},
 ];
 
+export const option: OperationOption = {
+	name: 'Send and Wait for Response',
+	description:
+		'Send one SMS with a link to an answer page, and wait until the recipient approves, declines or answers',
+	action: 'Send an SMS and wait for response',
+};
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['message'], operation: ['sendAndWait'] } },
 	properties,
@@ -355,6 +363,12 @@ export async function executeBatch(this: IExecuteFunctions): Promise<INodeExecut
 		if (!this.continueOnFail()) throw asNodeError(node, error, 0);
 		return [errorItem(node, error, 0)];
 	}
+	const items = this.getInputData();
+	if (items.length > 1)
+		addRunHint(this, {
+			message: `One SMS was sent, for the first of ${items.length} input items: one execution waits for one answer`,
+			location: 'outputPane',
+		});
 	// What n8n's own Send and Wait nodes return: the answer replaces it when the execution resumes.
-	return this.getInputData().map((item, index) => ({ ...item, pairedItem: { item: index } }));
+	return items.map((item, index) => ({ ...item, pairedItem: { item: index } }));
 }

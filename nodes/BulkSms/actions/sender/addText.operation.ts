@@ -2,9 +2,9 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { smsSenderRequest } from '../../../shared/transport/smsApi';
-import { SMS_LIMITS, SMS_SENDER_RULES } from '../../rules';
+import { SMS_LIMITS, SMS_SENDER_RULES } from '../../../shared/limits';
 
 const properties: INodeProperties[] = [
 	{
@@ -15,10 +15,18 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. MyShop',
 		description:
-			'The name recipients see as the sender: 3-11 characters, a Latin letter first, then letters, digits, _ or - (no spaces)',
+			'The name recipients see as the sender: 3-11 characters, a Latin letter ' +
+			'first, then letters, digits, _ or - (no spaces)',
 		hint: 'A text sender can be used for sending once the provider has approved it',
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Add Text Sender',
+	description: 'Ask for a sender name (3-11 Latin characters) to be added to the account',
+	action: 'Add a text sender',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['sender'], operation: ['addText'] } },

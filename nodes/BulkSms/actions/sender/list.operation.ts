@@ -2,9 +2,9 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { smsSenderRequest } from '../../../shared/transport/smsApi';
-import { SMS_LIMITS } from '../../rules';
+import { SMS_LIMITS } from '../../../shared/limits';
 import { senderList } from '../common';
 
 const properties: INodeProperties[] = [
@@ -17,6 +17,13 @@ const properties: INodeProperties[] = [
 		description: 'Only senders matching this text (digits and Latin letters only)',
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'List',
+	description: 'List the approved sender names and numbers of the account',
+	action: 'List senders',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['sender'], operation: ['list'] } },

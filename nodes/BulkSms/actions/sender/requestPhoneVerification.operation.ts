@@ -2,9 +2,9 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation, RepeatEffect } from '../../../shared/router';
+import type { ItemOperation, OperationOption, RepeatEffect } from '../../../shared/router';
 import { smsSenderRequest } from '../../../shared/transport/smsApi';
-import { SMS_LIMITS } from '../../rules';
+import { SMS_LIMITS } from '../../../shared/limits';
 import { phoneSenderField, readPhoneSender } from '../common';
 
 const properties: INodeProperties[] = [
@@ -29,6 +29,13 @@ const properties: INodeProperties[] = [
 		],
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Request Phone Verification',
+	description: 'Step 1 of adding a phone sender: the service sends a 6-digit code to the number',
+	action: 'Request phone sender verification',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['sender'], operation: ['requestPhoneVerification'] } },

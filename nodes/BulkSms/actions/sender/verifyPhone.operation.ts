@@ -2,9 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { smsSenderRequest } from '../../../shared/transport/smsApi';
-import { SMS_LIMITS } from '../../rules';
+import { SMS_LIMITS } from '../../../shared/limits';
 import { phoneSenderField, readPhoneSender } from '../common';
 
 const properties: INodeProperties[] = [
@@ -27,6 +27,13 @@ const properties: INodeProperties[] = [
 		description: 'Optional description of the sender, in English and/or Hebrew',
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Verify Phone Sender',
+	description: 'Step 2 of adding a phone sender: enter the 6-digit code the number received',
+	action: 'Verify a phone sender',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['sender'], operation: ['verifyPhone'] } },

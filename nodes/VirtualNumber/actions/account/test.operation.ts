@@ -1,11 +1,18 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { STATUS_DESCRIPTION } from '../../helpers/utils';
 
 const properties: INodeProperties[] = [];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Test Connection',
+	description: 'Check that the access token and the IP of this n8n server are accepted',
+	action: 'Test the connection',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['account'], operation: ['test'] } },

@@ -7,9 +7,10 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
-import { addRunHint, sendWrite, writeOutput } from '../../helpers/utils';
-import { VN_LIMITS } from '../../limits';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
+import { addRunHint } from '../../../shared/n8nCompat';
+import { sendWrite, writeOutput } from '../../helpers/utils';
+import { VN_LIMITS } from '../../../shared/limits';
 import { blockEcho, callerNumberField, readCallerNumber, readScope, scopeFields } from './fields';
 
 const NOTE_MAX = VN_LIMITS.blacklistNote.maxLength;
@@ -30,6 +31,13 @@ const properties: INodeProperties[] = [
 		hint: `The service keeps only the first ${NOTE_MAX} characters; the run says when a note was cut`,
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Add',
+	description: 'Block a caller on all numbers or on one virtual number (add_number_to_blacklist)',
+	action: 'Add a number to the blacklist',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['blacklist'], operation: ['add'] } },
@@ -53,7 +61,9 @@ function hintNoteCut(context: IExecuteFunctions, itemIndex: number, length: numb
 		cut.items.length === 1
 			? `item ${itemIndex} (${length} characters)`
 			: `items ${cut.items.join(', ')}`;
-	cut.hint.message = `The blacklist keeps only the first ${NOTE_MAX} characters of a note: the note of ${items} was cut (its output has note_truncated: true)`;
+	cut.hint.message =
+		`The blacklist keeps only the first ${NOTE_MAX} characters of a note: the ` +
+		`note of ${items} was cut (its output has note_truncated: true)`;
 }
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows, virtualnumLocator } from '../../../shared/virtualnums';
 import { readLimit, readVirtualnum } from '../../helpers/utils';
@@ -18,7 +18,9 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 0501234567',
 		description:
-			'Only entries whose number ends with these digits; empty for the whole list. Without a virtual number, global and number-bound blocks are both returned.',
+			'Only entries whose number ends with these digits; empty for the whole ' +
+			'list. Without a virtual number, global and number-bound blocks are both ' +
+			'returned.',
 	},
 	{
 		displayName: 'Filter by Virtual Number',
@@ -30,16 +32,28 @@ const properties: INodeProperties[] = [
 	},
 	{
 		...virtualnumLocator({ displayOptions: { show: { filterByVirtualnum: [true] } } }),
-		hint: 'Works only together with a Caller Number: the service ignores it otherwise, so the node refuses to run without one',
+		hint:
+			'Works only together with a Caller Number: the service ignores it otherwise, ' +
+			'so the node refuses to run without one',
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Get Many',
+	description: 'Get the blocked callers (get_blacklist)',
+	action: 'Get many blacklist entries',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['blacklist'], operation: ['getAll'] } },
 	properties,
 );
 
-/** The Virtual Number filter, or '' when off. Sent alone it is silently ignored and the whole list comes back: refused. */
+/**
+ * The Virtual Number filter, or '' when off. Sent alone it is silently ignored and the whole list
+ * comes back: refused.
+ */
 function virtualnumFilter(
 	this: IExecuteFunctions,
 	checks: InputChecks,
@@ -50,7 +64,9 @@ function virtualnumFilter(
 	if (callerNumber === '') {
 		checks.fail(
 			'Virtual Number',
-			'works only together with a Caller Number (the service ignores it alone and would return the whole list): set a Caller Number, or turn off Filter by Virtual Number',
+			'works only together with a Caller Number (the service ignores it alone ' +
+				'and would return the whole list): set a Caller Number, or turn off Filter ' +
+				'by Virtual Number',
 		);
 	}
 	return virtualnum;

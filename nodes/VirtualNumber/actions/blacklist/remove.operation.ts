@@ -4,7 +4,7 @@ import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 import { InputChecks } from '../../../shared/checks';
 import { asNodeError } from '../../../shared/errors';
 import { samePhone } from '../../../shared/phones';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { serviceCodeOf } from '../../../shared/transport/http';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
@@ -21,6 +21,13 @@ const properties: INodeProperties[] = [
 		'Where the block applies: a block added for one virtual number can only be removed by naming that number',
 	),
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Remove',
+	description: 'Unblock a caller (remove_number_from_blacklist)',
+	action: 'Remove a number from the blacklist',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['blacklist'], operation: ['remove'] } },
@@ -89,6 +96,7 @@ async function explainNotFound(
 			? 'set Blocked For to "All Virtual Numbers" to remove the global block'
 			: `pick ${bound.join(' or ')} as the Virtual Number`
 		: `set Blocked For to "One Virtual Number" and pick ${bound.join(' or ')}`;
+	const notFor = virtualnum ? `, not for ${virtualnum}` : ', not globally';
 	error.description =
-		`${error.description ?? ''} The caller ${callerNumber} is blocked ${where}${virtualnum ? `, not for ${virtualnum}` : ', not globally'}: ${fix}.`.trim();
+		`${error.description ?? ''} The caller ${callerNumber} is blocked ${where}${notFor}: ${fix}.`.trim();
 }

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import { checkPhone } from '../../../shared/phones';
-import type { ItemOperation, RepeatEffect } from '../../../shared/router';
+import type { ItemOperation, OperationOption, RepeatEffect } from '../../../shared/router';
 import { virtualnumLocator } from '../../../shared/virtualnums';
 import { placedCallOutput, readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
 
@@ -28,9 +28,18 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to ring the virtual number (its destination phones) first and call the phone number once they answer. This also swaps the internal greeting and the greeting to the caller.',
+			'Whether to ring the virtual number (its destination phones) first and ' +
+			'call the phone number once they answer. This also swaps the internal greeting ' +
+			'and the greeting to the caller.',
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Click to Call',
+	description: 'Call a phone number and connect it to a virtual number',
+	action: 'Place a click to call call',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['call'], operation: ['clickToCall'] } },

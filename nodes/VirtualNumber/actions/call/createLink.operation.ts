@@ -3,16 +3,18 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import { checkPhone } from '../../../shared/phones';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { virtualnumLocator } from '../../../shared/virtualnums';
 import { readVirtualnum, resultObject } from '../../helpers/utils';
-import { VN_LIMITS } from '../../limits';
+import { VN_LIMITS } from '../../../shared/limits';
 
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'The service still creates and signs the link, but opening it currently places no call (the service has deprecated click-to-call links). Use Click to Call to place a call.',
+			'The service still creates and signs the link, but opening it currently ' +
+			'places no call (the service has deprecated click-to-call links). Use Click ' +
+			'to Call to place a call.',
 		name: 'linkNotice',
 		type: 'notice',
 		default: '',
@@ -57,6 +59,13 @@ const properties: INodeProperties[] = [
 		],
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Create Click-to-Call Link',
+	description: 'Create a signed public link (opening it currently places no call)',
+	action: 'Create a click to call link',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['call'], operation: ['createLink'] } },

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import { checkPhone, checkVirtualnum } from '../../../shared/phones';
-import type { ItemOperation, RepeatEffect } from '../../../shared/router';
+import type { ItemOperation, OperationOption, RepeatEffect } from '../../../shared/router';
 import { virtualnumLocator } from '../../../shared/virtualnums';
 import { placedCallOutput, readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
 
@@ -82,6 +82,13 @@ const properties: INodeProperties[] = [
 	},
 ];
 
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Two-Leg Call',
+	description: 'Call two numbers and connect them, with custom parameters stored on the call',
+	action: 'Place a two leg call',
+};
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['call'], operation: ['twoLegCall'] } },
 	properties,
@@ -120,7 +127,9 @@ function customParameters(this: IExecuteFunctions, checks: InputChecks): IDataOb
 		if (CUSTOM_PARAMETER_NAME.reserved.includes(name.toLowerCase())) {
 			checks.fail(field, `cannot be ${name}: the operation uses that name itself`, name);
 		}
-		if (name in stored) checks.fail(field, 'is used twice', name);
+		// Own keys only: `constructor`, `toString`… are plain names here, not Object's.
+		if (Object.prototype.hasOwnProperty.call(stored, name))
+			checks.fail(field, 'is used twice', name);
 		stored[name] = String(entry.value ?? '');
 	}
 	return stored;

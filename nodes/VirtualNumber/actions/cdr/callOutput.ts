@@ -18,7 +18,10 @@ export const simplifyField: INodeProperties = {
 	type: 'boolean',
 	default: true,
 	description:
-		"Whether to name the call fields as the Virtual Number Trigger does (callId, virtualNumber, callerNumber, destinationPhone, startTime, durationSec, …) instead of returning the service's raw fields (cdr_uniqueid, cdr_ddi, cdr_ani, user_phone, start_call, call_duration, …)",
+		'Whether to name the call fields as the Virtual Number Trigger does (callId, ' +
+		'virtualNumber, callerNumber, destinationPhone, startTime, durationSec, ' +
+		"…) instead of returning the service's raw fields (cdr_uniqueid, cdr_ddi, " +
+		'cdr_ani, user_phone, start_call, call_duration, …)',
 };
 
 /** Whether the Simplify switch is on (on when not set: the default). */

@@ -2,7 +2,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { InputChecks } from '../../../shared/checks';
-import { VN_LIMITS } from '../../limits';
+import { VN_LIMITS } from '../../../shared/limits';
 
 /** Timeout option in seconds: up to an hour, by default the spec's run time of heavy requests (10 minutes). */
 export const TIMEOUT_SEC = { min: 1, max: 3600, default: VN_LIMITS.requestRunTimeMs / 1000 };
@@ -13,7 +13,10 @@ export const timeoutOption: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: TIMEOUT_SEC.min, maxValue: TIMEOUT_SEC.max },
 	default: 600, // TIMEOUT_SEC.default: the spec's 10-minute run time
-	description: `How long to wait for the service. Heavy requests and recordings fetched from the archive may take up to 10 minutes (the default, ${TIMEOUT_SEC.default} s).`,
+	description:
+		`How long to wait for the service. Heavy requests and recordings fetched ` +
+		`from the archive may take up to 10 minutes (the default, ${TIMEOUT_SEC.default} ` +
+		`s).`,
 };
 
 /** Options with the Timeout alone. */

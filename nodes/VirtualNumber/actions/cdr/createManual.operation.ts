@@ -5,10 +5,10 @@ import { callField } from '../../../shared/callFields';
 import { InputChecks } from '../../../shared/checks';
 import { checkPhone } from '../../../shared/phones';
 import { formatVirtualnumDate } from '../../../shared/dates';
-import type { ItemOperation, RepeatEffect } from '../../../shared/router';
+import type { ItemOperation, OperationOption, RepeatEffect } from '../../../shared/router';
 import { virtualnumLocator } from '../../../shared/virtualnums';
 import { readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
-import { VN_LIMITS } from '../../limits';
+import { VN_LIMITS } from '../../../shared/limits';
 import { simplifyCallRow, simplifyField, simplifyManualParams, simplifyOn } from './callOutput';
 
 // The parameter names stay as saved workflows have them; display names and output follow the vocabulary.
@@ -58,7 +58,8 @@ const properties: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. 0527654321',
 				description:
-					'The phone that took the call (not the virtual number that was dialled); the service accepts valid Israeli numbers only',
+					'The phone that took the call (not the virtual number that was dialled); ' +
+					'the service accepts valid Israeli numbers only',
 			},
 			{
 				displayName: DURATION.displayName,
@@ -66,7 +67,9 @@ const properties: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: VN_LIMITS.cdrTotacSec.min, maxValue: VN_LIMITS.cdrTotacSec.max },
 				default: 60,
-				description: `${VN_LIMITS.cdrTotacSec.min}-${VN_LIMITS.cdrTotacSec.max} seconds; the end time is calculated from it. Without it the duration is 0.`,
+				description:
+					`${VN_LIMITS.cdrTotacSec.min}-${VN_LIMITS.cdrTotacSec.max} seconds; the ` +
+					`end time is calculated from it. Without it the duration is 0.`,
 			},
 			{
 				displayName: `${METADATA.displayName} (JSON)`,
@@ -79,9 +82,20 @@ const properties: INodeProperties[] = [
 	},
 	{
 		...simplifyField,
-		description: `Whether to output the record as the Virtual Number Trigger names a call (callId, virtualNumber, startTime, durationSec, callerNumber, destinationPhone, marketingMetadata) instead of the service's answer with the parameters sent (cdr_uniqueid, cdr_ddi, …)`,
+		description:
+			`Whether to output the record as the Virtual Number Trigger names a call ` +
+			`(callId, virtualNumber, startTime, durationSec, callerNumber, destinationPhone, ` +
+			`marketingMetadata) instead of the service's answer with the parameters ` +
+			`sent (cdr_uniqueid, cdr_ddi, …)`,
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Create Manual Record',
+	description: 'Add a call record, e.g. from an external IVR or an import',
+	action: 'Create a manual call record',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['cdr'], operation: ['createManual'] } },

@@ -2,7 +2,7 @@ import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } fro
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { VIRTUALNUM_LABEL } from '../../../shared/transport/virtualnumApi';
 import { downloadFailure, virtualnumDownload } from '../../../shared/transport/virtualnumDownload';
 import { callIdOutput, readCallId } from '../../helpers/utils';
@@ -46,6 +46,13 @@ const properties: INodeProperties[] = [
 		],
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Download Recording',
+	description: 'Download the recording of a call as a WAV or MP3 file',
+	action: 'Download a call recording',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['cdr'], operation: ['downloadRecording'] } },

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { callIdOutput, readCallId, resultObject } from '../../helpers/utils';
 import { callIdField } from '../common.descriptions';
@@ -10,9 +10,19 @@ import { callIdField } from '../common.descriptions';
 const properties: INodeProperties[] = [
 	{
 		...callIdField,
-		description: `${callIdField.description}. Returns the sections cdr, pixel_data, ads_data, ads_call_extension_data and speech_recognition, each when the service has such data.`,
+		description:
+			`${callIdField.description}. Returns the sections cdr, pixel_data, ads_data, ` +
+			`ads_call_extension_data and speech_recognition, each when the service ` +
+			`has such data.`,
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Get Metadata',
+	description: 'Get the marketing, advertising and transcription data of a call',
+	action: 'Get call metadata',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['cdr'], operation: ['getMetadata'] } },

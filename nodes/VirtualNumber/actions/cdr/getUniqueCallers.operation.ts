@@ -3,10 +3,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import { DATE_FORMATS, checkDateOrder, toDateTime } from '../../../shared/dates';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
-import { VN_LIMITS } from '../../limits';
+import { VN_LIMITS } from '../../../shared/limits';
 import { simplifyCallRows, simplifyField, simplifyOn } from './callOutput';
 import { timeoutMs, timeoutOptions } from './common';
 
@@ -31,10 +31,19 @@ const properties: INodeProperties[] = [
 	{
 		...simplifyField,
 		description:
-			"Whether to name the caller callerNumber, as the Virtual Number Trigger does, instead of the service's cdr_ani (the other fields stay as the service names them)",
+			'Whether to name the caller callerNumber, as the Virtual Number Trigger ' +
+			"does, instead of the service's cdr_ani (the other fields stay as the service " +
+			'names them)',
 	},
 	timeoutOptions,
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Get Unique Callers Report',
+	description: 'Answered calls of a period per unique caller, with the number of calls',
+	action: 'Get the unique callers report',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['cdr'], operation: ['getUniqueCallers'] } },

@@ -4,7 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { InputChecks } from '../../../shared/checks';
 import { checkPhoneList } from '../../../shared/phones';
 import { formatVirtualnumDate, toDateTime } from '../../../shared/dates';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
 import { readLimit } from '../../helpers/utils';
@@ -57,8 +57,17 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder:
 			"SELECT start_call, cdr_ani, call_status FROM webserviceview WHERE start_call >= '2024-05-01 00:00:00' LIMIT 100",
-		description: `One SELECT from ${CDR_SQL_RULES.view}, at most ${CDR_SQL_RULES.maxBytes} bytes. The node checks the service's rules before sending: no other table, JOIN, subquery, UNION or second statement; no INSERT, UPDATE, DELETE, DROP, ALTER, CREATE, TRUNCATE, RENAME, GRANT, REVOKE, LOAD_FILE, INTO or information_schema; no comments, @@ variables, := or SLEEP/BENCHMARK/GET_LOCK. Select "1 AS ${RECORDING_FLAG}" to learn per row whether a recording exists.`,
-		hint: "Use a time filter and LIMIT: a heavy statement may run up to 10 minutes. With Simplify on, known columns come out under the trigger's names (cdr_uniqueid → callId).",
+		description:
+			`One SELECT from ${CDR_SQL_RULES.view}, at most ${CDR_SQL_RULES.maxBytes} ` +
+			`bytes. The node checks the service's rules before sending: no other table, ` +
+			`JOIN, subquery, UNION or second statement; no INSERT, UPDATE, DELETE, ` +
+			`DROP, ALTER, CREATE, TRUNCATE, RENAME, GRANT, REVOKE, LOAD_FILE, INTO ` +
+			`or information_schema; no comments, @@ variables, := or SLEEP/BENCHMARK/GET_LOCK. ` +
+			`Select "1 AS ${RECORDING_FLAG}" to learn per row whether a recording exists.`,
+		hint:
+			'Use a time filter and LIMIT: a heavy statement may run up to 10 minutes. ' +
+			"With Simplify on, known columns come out under the trigger's names (cdr_uniqueid " +
+			'→ callId).',
 		displayOptions: { show: sqlMode },
 	},
 	// ---- builder ----
@@ -84,7 +93,10 @@ const properties: INodeProperties[] = [
 		name: 'recordingExists',
 		type: 'boolean',
 		default: false,
-		description: `Whether to add recordingExists (true/false) telling whether the call has a recording to download (with Simplify off: the service's ${RECORDING_FLAG}, 1 or empty)`,
+		description:
+			`Whether to add recordingExists (true/false) telling whether the call has ` +
+			`a recording to download (with Simplify off: the service's ${RECORDING_FLAG}, ` +
+			`1 or empty)`,
 		displayOptions: { show: builder },
 	},
 	{
@@ -149,6 +161,13 @@ const properties: INodeProperties[] = [
 	simplifyField,
 	timeoutOptions,
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Query',
+	description: 'Get call records, built from filters or with a read-only SQL statement',
+	action: 'Query call records',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['cdr'], operation: ['query'] } },
@@ -221,7 +240,9 @@ function sqlStatement(this: IExecuteFunctions, itemIndex: number, checks: InputC
 			`SQL Statement: ${describeCdrSqlViolation(violation)}`,
 			{
 				itemIndex,
-				description: `${violation.fix} Fix the "SQL Statement" field of item ${itemIndex} and run the node again; nothing was sent.`,
+				description:
+					`${violation.fix} Fix the "SQL Statement" field of item ${itemIndex} and ` +
+					`run the node again; nothing was sent.`,
 			},
 		);
 	}

@@ -14,7 +14,7 @@ export interface SqlReading {
 	ansiQuotes: boolean;
 }
 
-export type SqlTokenKind = 'word' | 'name' | 'text' | 'number' | 'symbol' | 'comment';
+type SqlTokenKind = 'word' | 'name' | 'text' | 'number' | 'symbol' | 'comment';
 
 export interface SqlToken {
 	kind: SqlTokenKind;
@@ -26,7 +26,7 @@ export interface SqlToken {
 	at: number;
 }
 
-export type SqlLexResult =
+type SqlLexResult =
 	| { tokens: SqlToken[] }
 	| { unclosedQuote: string; at: number }
 	| { nulAt: number };

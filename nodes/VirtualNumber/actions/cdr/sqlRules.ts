@@ -4,10 +4,10 @@
  * can hide a word from the check or make one up. The first problem in the statement is reported,
  * with the rule it breaks and what to do.
  */
-import { VN_LIMITS } from '../../limits';
+import { VN_LIMITS } from '../../../shared/limits';
 import { lexMysql, type SqlReading, type SqlToken } from './sqlLexer';
 
-export type CdrSqlRule = 1 | 2 | 3 | 4;
+type CdrSqlRule = 1 | 2 | 3 | 4;
 
 /** The rules as data: the spec's words, and what each rule names. */
 export const CDR_SQL_RULES = {
@@ -16,8 +16,12 @@ export const CDR_SQL_RULES = {
 	spec: {
 		1: 'It starts with SELECT and selects FROM webserviceview; direct access to underlying tables is rejected.',
 		2: 'One statement only: no ; stacking, no subqueries, no UNION (exactly one SELECT keyword).',
-		3: 'Rejected: INSERT, UPDATE, DELETE, DROP, ALTER, CREATE, TRUNCATE, RENAME, GRANT, REVOKE, LOAD_FILE, INTO OUTFILE, information_schema and similar.',
-		4: 'Rejected: SQL comments (--, #, /* */), the service variables (@@), assignment :=, and the timing functions SLEEP(), BENCHMARK(), GET_LOCK().',
+		3:
+			'Rejected: INSERT, UPDATE, DELETE, DROP, ALTER, CREATE, TRUNCATE, RENAME, ' +
+			'GRANT, REVOKE, LOAD_FILE, INTO OUTFILE, information_schema and similar.',
+		4:
+			'Rejected: SQL comments (--, #, /* */), the service variables (@@), assignment ' +
+			':=, and the timing functions SLEEP(), BENCHMARK(), GET_LOCK().',
 	} satisfies Record<CdrSqlRule, string>,
 	/** Rule 3: words that write or act beyond reading ("and similar": INTO in any form, PROCEDURE, HANDLER). */
 	writingWords: [
@@ -68,12 +72,18 @@ export const CDR_SQL_RULES = {
 	/** Rule 2: what combines or nests statements besides SELECT. */
 	setWords: ['UNION', 'EXCEPT', 'INTERSECT'],
 	subqueryWords: ['TABLE', 'VALUES'],
-	/** Functions whose arguments may contain FROM (EXTRACT(HOUR FROM x), TRIM(LEADING '0' FROM x), SUBSTRING(x FROM 2)). */
+	/**
+	 * Functions whose arguments may contain FROM (EXTRACT(HOUR FROM x), TRIM(LEADING '0' FROM x),
+	 * SUBSTRING(x FROM 2)).
+	 */
 	fromFunctions: ['EXTRACT', 'TRIM', 'SUBSTRING', 'SUBSTR', 'MID'],
 } as const;
 
-/** Why a statement is refused. `rule` is the spec's rule; 'size' the 8192-byte limit; 'unreadable' a statement that cannot be read. */
-export interface CdrSqlViolation {
+/**
+ * Why a statement is refused. `rule` is the spec's rule; 'size' the 8192-byte limit; 'unreadable'
+ * a statement that cannot be read.
+ */
+interface CdrSqlViolation {
 	rule: CdrSqlRule | 'size' | 'unreadable';
 	/** What is wrong, naming what was found and where (1-based character). */
 	problem: string;
@@ -98,14 +108,19 @@ const READINGS: Array<{ reading: SqlReading; when?: string }> = [
 	},
 	{
 		reading: { backslashEscapes: false, ansiQuotes: true },
-		when: 'when the database reads \\ as an ordinary character and "…" as a name (sql_mode NO_BACKSLASH_ESCAPES, ANSI_QUOTES)',
+		when:
+			'when the database reads \\ as an ordinary character and "…" as a name ' +
+			'(sql_mode NO_BACKSLASH_ESCAPES, ANSI_QUOTES)',
 	},
 ];
 
 const QUOTE_FIX =
 	"Write a quote inside quoted text as two quotes ('It''s'), not with a backslash (\\'), and close every quote.";
 /** The service's sql_mode is not shown: a statement must mean the same in each. */
-const READING_FIX = `The statement must read the same in every sql_mode of the database: ${QUOTE_FIX.charAt(0).toLowerCase()}${QUOTE_FIX.slice(1, -1)}; quote names with backticks, not "…".`;
+const READING_FIX =
+	'The statement must read the same in every sql_mode of the database: ' +
+	`${QUOTE_FIX.charAt(0).toLowerCase()}${QUOTE_FIX.slice(1, -1)}; ` +
+	`quote names with backticks, not "…".`;
 
 /** The statement as it is sent: without one trailing `;` (it stacks nothing). */
 export function cdrSqlToSend(sql: string): string {
@@ -118,7 +133,9 @@ export function findCdrSqlViolation(sql: string): CdrSqlViolation | undefined {
 	if (bytes > CDR_SQL_RULES.maxBytes) {
 		return {
 			rule: 'size',
-			problem: `is ${bytes} bytes; cdr_query accepts at most ${CDR_SQL_RULES.maxBytes} bytes (letters outside English take 2-4 bytes each)`,
+			problem:
+				`is ${bytes} bytes; cdr_query accepts at most ${CDR_SQL_RULES.maxBytes} ` +
+				`bytes (letters outside English take 2-4 bytes each)`,
 			fix: 'Shorten the statement: select fewer columns, use shorter lists of values, or split it into several queries.',
 		};
 	}
@@ -231,7 +248,9 @@ function tokenProblem(tokens: SqlToken[], i: number): Found | undefined {
 			rule: 4,
 			at: token.at,
 			problem: `has a comment (${token.text}) ${where(token)}`,
-			fix: "Remove the comment: the service refuses every comment, including MySQL's /*! … */. Put notes in the node's Notes instead.",
+			fix:
+				"Remove the comment: the service refuses every comment, including MySQL's " +
+				"/*! … */. Put notes in the node's Notes instead.",
 		};
 	}
 	if (token.kind === 'symbol') return symbolProblem(tokens, i);
@@ -280,7 +299,9 @@ function keywordProblem(tokens: SqlToken[], i: number): Found | undefined {
 			rule: 2,
 			at: token.at,
 			problem: `has ${inner ? 'a subquery' : 'a second SELECT'} ${where(token)}`,
-			fix: 'Use one SELECT: filter with WHERE on webserviceview itself, or run a second Query and combine the items in n8n (Merge, Compare Datasets).',
+			fix:
+				'Use one SELECT: filter with WHERE on webserviceview itself, or run a second ' +
+				'Query and combine the items in n8n (Merge, Compare Datasets).',
 		};
 	}
 	if (includes(CDR_SQL_RULES.setWords, word)) {
@@ -417,7 +438,10 @@ const JOIN_WORDS = [
 	'USING',
 ];
 
-/** Rule 1: FROM webserviceview, once, at depth 0, with at most an alias; FROM inside parentheses only in EXTRACT/TRIM/SUBSTRING. */
+/**
+ * Rule 1: FROM webserviceview, once, at depth 0, with at most an alias; FROM inside parentheses
+ * only in EXTRACT/TRIM/SUBSTRING.
+ */
 function checkStructure(tokens: SqlToken[], end: number): { found?: Found; alias?: string } {
 	const calls: string[] = [];
 	let from: number | undefined;
@@ -531,7 +555,10 @@ function isReserved(word: string): boolean {
 	);
 }
 
-/** Rule 1 for `a.b`: a name may be qualified by webserviceview or its alias only; no `db.table.column`, no `db.function()`. */
+/**
+ * Rule 1 for `a.b`: a name may be qualified by webserviceview or its alias only; no
+ * `db.table.column`, no `db.function()`.
+ */
 function checkQualifiedNames(tokens: SqlToken[], alias: string | undefined): Found | undefined {
 	const allowed = [CDR_SQL_RULES.view, alias].filter((name): name is string => name !== undefined);
 	const code = tokens.filter((token) => token.kind !== 'comment');

@@ -2,12 +2,15 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { callIdOutput, readCallId, resultObject } from '../../helpers/utils';
 import { callIdField } from '../common.descriptions';
 
-/** get_ads_offline_conversion refuses a call ID that is not numeric (1116): digits, optionally with one decimal point. */
+/**
+ * get_ads_offline_conversion refuses a call ID that is not numeric (1116): digits, optionally with
+ * one decimal point.
+ */
 const NUMERIC_CALL_ID = /^\d+(\.\d+)?$/;
 
 const properties: INodeProperties[] = [
@@ -16,6 +19,13 @@ const properties: INodeProperties[] = [
 		description: `${callIdField.description}; numeric (digits, optionally with one decimal point)`,
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Get',
+	description: 'Get the offline conversion value stored on a call',
+	action: 'Get an offline conversion',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['offlineConversion'], operation: ['get'] } },

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { callIdOutput, readCallId, resultObject, sendWrite } from '../../helpers/utils';
 import { callIdField } from '../common.descriptions';
 
@@ -16,9 +16,17 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: 0,
 		description:
-			'Value of the conversion, e.g. the deal amount. Stored on the call (replacing an earlier value) and sent to the advertising platform on its next synchronization.',
+			'Value of the conversion, e.g. the deal amount. Stored on the call (replacing ' +
+			'an earlier value) and sent to the advertising platform on its next synchronization.',
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Set',
+	description: 'Store the offline conversion value of a call for the advertising platform',
+	action: 'Set an offline conversion',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['offlineConversion'], operation: ['set'] } },

@@ -2,20 +2,29 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { sendWrite, writeOutput } from '../../helpers/utils';
 import { promptRLC, readPromptName } from './fields';
 
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Deleting a prompt that an active IVR uses makes the calls through that IVR fail. Check the IVR designs and the greetings of your numbers first.',
+			'Deleting a prompt that an active IVR uses makes the calls through that ' +
+			'IVR fail. Check the IVR designs and the greetings of your numbers first.',
 		name: 'deleteNotice',
 		type: 'notice',
 		default: '',
 	},
 	promptRLC,
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Delete',
+	description:
+		'Delete a prompt; calls through an active IVR that uses it will fail (delete_prompt)',
+	action: 'Delete a voice prompt',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['prompt'], operation: ['delete'] } },

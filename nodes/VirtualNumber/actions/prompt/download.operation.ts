@@ -2,18 +2,25 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { VIRTUALNUM_LABEL } from '../../../shared/transport/virtualnumApi';
 import {
 	downloadFailure,
 	promptFileOf,
 	virtualnumDownload,
 } from '../../../shared/transport/virtualnumDownload';
-import { VN_LIMITS } from '../../limits';
+import { VN_LIMITS } from '../../../shared/limits';
 import { outputBinaryField } from '../common.descriptions';
 import { promptRLC, readPromptName } from './fields';
 
 const properties: INodeProperties[] = [promptRLC, outputBinaryField];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Download',
+	description: 'Download a prompt as a binary file (download_prompt)',
+	action: 'Download a voice prompt',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['prompt'], operation: ['download'] } },

@@ -21,7 +21,7 @@ export function promptNameFromFileName(fileName: string): string {
 }
 
 /** MIME types of the supported prompt formats (LIMITS.promptFile.extensions), for files named without an extension. */
-export const PROMPT_MIME_TYPES: Record<string, (typeof LIMITS.promptFile.extensions)[number]> = {
+const PROMPT_MIME_TYPES: Record<string, (typeof LIMITS.promptFile.extensions)[number]> = {
 	'audio/wav': 'wav',
 	'audio/x-wav': 'wav',
 	'audio/wave': 'wav',

@@ -2,13 +2,20 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
 import { readLimit } from '../../helpers/utils';
 import { returnAllFields } from '../common.descriptions';
 
 const properties: INodeProperties[] = returnAllFields();
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Get Many',
+	description: 'Get the prompts of the account (get_prompts_list)',
+	action: 'Get many voice prompts',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['prompt'], operation: ['getAll'] } },

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import { checkPhone } from '../../../shared/phones';
-import type { ItemOperation, RepeatEffect } from '../../../shared/router';
+import type { ItemOperation, OperationOption, RepeatEffect } from '../../../shared/router';
 import { sendWrite, writeOutput } from '../../helpers/utils';
 
 const properties: INodeProperties[] = [
@@ -18,6 +18,13 @@ const properties: INodeProperties[] = [
 			'The service calls this number, guides the person who answers through the recording, and saves it as a new prompt',
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Record by Phone',
+	description: 'Call a phone to record a new prompt (recording_studio)',
+	action: 'Record a voice prompt by phone',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['prompt'], operation: ['record'] } },

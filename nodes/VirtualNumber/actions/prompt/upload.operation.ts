@@ -2,10 +2,10 @@ import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } fro
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks, LIMITS, MB } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { virtualnumUpload } from '../../../shared/transport/virtualnumUpload';
 import { STATUS_DESCRIPTION } from '../../helpers/utils';
-import { VN_LIMITS } from '../../limits';
+import { VN_LIMITS } from '../../../shared/limits';
 import { promptFileType, promptNameFromFileName } from './files';
 
 const FORMATS = LIMITS.promptFile.extensions.map((extension) => extension.toUpperCase()).join(', ');
@@ -34,7 +34,10 @@ const properties: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. welcome',
 				description:
-					"The name to store the prompt under. The service takes the name from the uploaded file's name (the part before the first dot, lower-cased, letters, digits, - and _ only), so the file is sent as &lt;Prompt Name&gt;.&lt;extension&gt;. Empty: the input file's own name.",
+					'The name to store the prompt under. The service takes the name from the ' +
+					"uploaded file's name (the part before the first dot, lower-cased, letters, " +
+					'digits, - and _ only), so the file is sent as &lt;Prompt Name&gt;.&lt;extension&gt;. ' +
+					"Empty: the input file's own name.",
 			},
 			{
 				displayName: 'Name to Check',
@@ -42,11 +45,19 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				description:
-					'Sent as file_name: the service refuses the upload when a prompt with this name exists. It does not set the stored name.',
+					'Sent as file_name: the service refuses the upload when a prompt with this ' +
+					'name exists. It does not set the stored name.',
 			},
 		],
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Upload',
+	description: 'Upload an audio file from a binary field as a new prompt (upload_prompt)',
+	action: 'Upload a voice prompt',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['prompt'], operation: ['upload'] } },
@@ -73,7 +84,9 @@ function namesOf(
 	if (promptName === '') {
 		checks.fail(
 			chosen ? 'Prompt Name' : 'Input Binary Field',
-			'gives an empty prompt name: the stored name is the part of the file name before the first dot, with English letters, digits, - and _ only. Set the Prompt Name option',
+			'gives an empty prompt name: the stored name is the part of the file name ' +
+				'before the first dot, with English letters, digits, - and _ only. Set ' +
+				'the Prompt Name option',
 			chosen || original || '(no file name)',
 		);
 	}

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { virtualnumLocator } from '../../../shared/virtualnums';
 import { readVirtualnum } from '../../helpers/utils';
 import { additionalParametersField, readTagId, tagRLC } from './fields';
@@ -13,6 +13,13 @@ const properties: INodeProperties[] = [
 	virtualnumLocator({ description: 'The number to add to the tag' }),
 	additionalParametersField,
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Add Number',
+	description: 'Add a virtual number to a tag (add_member_to_tag)',
+	action: 'Add a number to a tag',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['tag'], operation: ['addMember'] } },

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { additionalParametersField, nameField } from './fields';
 import { runTagOperation } from './request';
 
@@ -10,6 +10,13 @@ const properties: INodeProperties[] = [
 	nameField('Name of the new tag; it must not be taken by another tag', 'e.g. Google Ads'),
 	additionalParametersField,
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Create',
+	description: 'Create a tag (create_tag)',
+	action: 'Create a tag',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['tag'], operation: ['create'] } },

@@ -2,11 +2,18 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { additionalParametersField, readTagId, tagRLC } from './fields';
 import { runTagOperation } from './request';
 
 const properties: INodeProperties[] = [tagRLC, additionalParametersField];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Delete',
+	description: 'Delete a tag (delete_tag)',
+	action: 'Delete a tag',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['tag'], operation: ['delete'] } },

@@ -89,7 +89,9 @@ export const additionalParametersField: INodeProperties = {
 	placeholder: 'Add Parameter',
 	default: {},
 	description:
-		'Extra parameters sent with the request as they are. The service documents the tag operations by name only: use this when it expects a parameter this node does not show.',
+		'Extra parameters sent with the request as they are. The service documents ' +
+		'the tag operations by name only: use this when it expects a parameter ' +
+		'this node does not show.',
 	options: [
 		{
 			displayName: 'Parameter',

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { readLimit } from '../../helpers/utils';
 import { returnAllFields } from '../common.descriptions';
 import { additionalParametersField } from './fields';
@@ -20,6 +20,13 @@ const properties: INodeProperties[] = [
 	},
 	additionalParametersField,
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Get Many',
+	description: 'Get many tags, optionally filtered by name (view_tags)',
+	action: 'Get many tags',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['tag'], operation: ['getAll'] } },

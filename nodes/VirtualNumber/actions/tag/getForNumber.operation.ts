@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { virtualnumLocator } from '../../../shared/virtualnums';
 import { readVirtualnum } from '../../helpers/utils';
 import { additionalParametersField } from './fields';
@@ -12,6 +12,13 @@ const properties: INodeProperties[] = [
 	virtualnumLocator({ description: 'The number whose tags to get' }),
 	additionalParametersField,
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Get Tags of Number',
+	description: 'Get the tags a virtual number belongs to (view_tags_by_virtualnum)',
+	action: 'Get the tags of a number',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['tag'], operation: ['getForNumber'] } },

@@ -1,11 +1,19 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { additionalParametersField, tagRLC } from './fields';
 import { viewTagById } from './request';
 
 const properties: INodeProperties[] = [tagRLC, additionalParametersField];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Get Member Records',
+	description:
+		'Get the full records (settings included) of the virtual numbers in a tag (view_virtualnum_members_by_tag_id)',
+	action: 'Get the number records of a tag',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['tag'], operation: ['getMemberRecords'] } },

@@ -1,11 +1,18 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { additionalParametersField, tagRLC } from './fields';
 import { viewTagById } from './request';
 
 const properties: INodeProperties[] = [tagRLC, additionalParametersField];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Get Members',
+	description: 'Get the virtual numbers in a tag, chosen by ID (get_members_by_tag_id)',
+	action: 'Get the numbers in a tag',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['tag'], operation: ['getMembers'] } },

@@ -2,11 +2,18 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { additionalParametersField, readTagName, tagNameRLC } from './fields';
 import { runTagOperation } from './request';
 
 const properties: INodeProperties[] = [tagNameRLC, additionalParametersField];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Get Members by Tag Name',
+	description: 'Get the virtual numbers in a tag, chosen by name (get_members_by_tag_name)',
+	action: 'Get the numbers in a tag by tag name',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['tag'], operation: ['getMembersByName'] } },

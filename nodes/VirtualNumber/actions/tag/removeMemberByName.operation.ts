@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { virtualnumLocator } from '../../../shared/virtualnums';
 import { readVirtualnum } from '../../helpers/utils';
 import { additionalParametersField, readTagName, tagNameRLC } from './fields';
@@ -13,6 +13,13 @@ const properties: INodeProperties[] = [
 	virtualnumLocator({ description: 'The number to remove from the tag' }),
 	additionalParametersField,
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Remove Number by Tag Name',
+	description: 'Remove a virtual number from a tag chosen by name (remove_member_from_tag_name)',
+	action: 'Remove a number from a tag by tag name',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['tag'], operation: ['removeMemberByName'] } },

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { additionalParametersField, readTagId, tagRLC } from './fields';
 import { runTagOperation } from './request';
 
@@ -19,6 +19,13 @@ const properties: INodeProperties[] = [
 	},
 	additionalParametersField,
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Rename',
+	description: 'Give a tag a new name (update_tag)',
+	action: 'Rename a tag',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['tag'], operation: ['rename'] } },

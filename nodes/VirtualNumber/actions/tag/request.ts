@@ -16,7 +16,7 @@ import { readTagId } from './fields';
 /** Parameters the node itself sends; an additional parameter may not replace them. */
 const RESERVED = ['service', 'format'];
 
-export async function tagRequest(
+async function tagRequest(
 	this: RequestContext,
 	service: string,
 	params: IDataObject,
@@ -55,7 +55,7 @@ export async function viewTags(
  * The Additional Parameters of an item, checked: names must be unique, non-empty, and must not
  * replace what the node sends itself (its own fields, `service`, `format`).
  */
-export function additionalParameters(
+function additionalParameters(
 	this: IExecuteFunctions,
 	checks: InputChecks,
 	own: IDataObject,

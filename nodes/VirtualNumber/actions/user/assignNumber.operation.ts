@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { virtualnumLocator } from '../../../shared/virtualnums';
 import { sendAssignment, userRLC } from './fields';
 
@@ -9,6 +9,13 @@ const properties: INodeProperties[] = [
 	userRLC,
 	virtualnumLocator({ description: 'The number the user may view and manage' }),
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Assign Number',
+	description: 'Let a user view and manage a virtual number (set_ddi_to_user)',
+	action: 'Assign a number to a user',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['user'], operation: ['assignNumber'] } },

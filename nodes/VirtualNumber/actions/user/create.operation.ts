@@ -3,8 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import { checkOptionalPhone } from '../../../shared/phones';
-import type { ItemOperation, RepeatEffect } from '../../../shared/router';
-import { VN_LIMITS } from '../../limits';
+import type { ItemOperation, OperationOption, RepeatEffect } from '../../../shared/router';
+import { VN_LIMITS } from '../../../shared/limits';
 import { EMAIL_PATTERN } from './fields';
 import { checkPassword, sendUserWrite } from './secret';
 
@@ -16,7 +16,9 @@ const properties: INodeProperties[] = [
 		placeholder: 'name@email.com',
 		required: true,
 		default: '',
-		description: `The user's email address (at most ${VN_LIMITS.userEmail.maxLength} characters). The service also creates a personal tag named #&lt;email&gt;.`,
+		description:
+			`The user's email address (at most ${VN_LIMITS.userEmail.maxLength} characters). ` +
+			`The service also creates a personal tag named #&lt;email&gt;.`,
 	},
 	{
 		displayName: 'Password',
@@ -25,7 +27,9 @@ const properties: INodeProperties[] = [
 		typeOptions: { password: true },
 		required: true,
 		default: '',
-		description: `At least ${VN_LIMITS.userPassword.minLength} characters, meeting the service's password policy. Never shown in the output.`,
+		description:
+			`At least ${VN_LIMITS.userPassword.minLength} characters, meeting the service's ` +
+			`password policy. Never shown in the output.`,
 	},
 	{
 		displayName: 'Additional Fields',
@@ -60,6 +64,13 @@ const properties: INodeProperties[] = [
 		],
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Create',
+	description: 'Create a user (set_user)',
+	action: 'Create a user',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['user'], operation: ['create'] } },

@@ -1,4 +1,7 @@
-/** The user resource's own fields and rules: the user locator (list from get_users, or an ID), its value, the email rule, and the number assignments. */
+/**
+ * The user resource's own fields and rules: the user locator (list from get_users, or an ID), its
+ * value, the email rule, and the number assignments.
+ */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';

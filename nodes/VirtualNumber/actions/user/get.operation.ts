@@ -2,12 +2,19 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
 import { readUserId, userRLC, withoutPassword } from './fields';
 
 const properties: INodeProperties[] = [userRLC];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Get',
+	description: 'Get a user with permissions and assigned numbers (get_user_by_id)',
+	action: 'Get a user',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['user'], operation: ['get'] } },

@@ -3,15 +3,17 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import { DATE_FORMATS, checkDateOrder, toOptionalDateTime } from '../../../shared/dates';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
-import { VN_LIMITS } from '../../limits';
+import { VN_LIMITS } from '../../../shared/limits';
 import { readUserId, userRLC } from './fields';
 
 const properties: INodeProperties[] = [
 	{
-		displayName: `The service returns at most ${VN_LIMITS.accessLogRows.max} rows, newest first: narrow the time range to reach older ones`,
+		displayName:
+			`The service returns at most ${VN_LIMITS.accessLogRows.max} rows, newest ` +
+			`first: narrow the time range to reach older ones`,
 		name: 'accessLogNotice',
 		type: 'notice',
 		default: '',
@@ -38,6 +40,14 @@ const properties: INodeProperties[] = [
 		description: 'Log rows up to this time; empty for now',
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Get Access Log',
+	description:
+		'Get the log-ins of the users, newest first, at most 1000 rows (get_users_access_log)',
+	action: 'Get the users access log',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['user'], operation: ['getAccessLog'] } },

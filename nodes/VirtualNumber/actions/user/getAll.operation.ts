@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
 import { readLimit } from '../../helpers/utils';
@@ -10,6 +10,13 @@ import { returnAllFields } from '../common.descriptions';
 import { withoutPassword } from './fields';
 
 const properties: INodeProperties[] = returnAllFields();
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Get Many',
+	description: 'Get many users of the account (get_users)',
+	action: 'Get many users',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['user'], operation: ['getAll'] } },

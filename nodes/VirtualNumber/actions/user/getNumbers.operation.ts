@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
 import { readUserId, userRLC } from './fields';
@@ -29,6 +29,13 @@ const properties: INodeProperties[] = [
 		description: 'Only numbers with these statuses; none selected for all',
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Get Assigned Numbers',
+	description: 'Get the virtual numbers assigned to a user, with their status (get_ddi_by_user_id)',
+	action: 'Get the numbers of a user',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['user'], operation: ['getNumbers'] } },

@@ -1,5 +1,6 @@
 /**
- * A user's password: its rule, and keeping it out of every output and error: the service might quote it back in a status
+ * A user's password: its rule, and keeping it out of every output and error: the service might
+ * quote it back in a status
  * description, and n8n shows and stores error messages, descriptions and data.
  */
 import type { IDataObject, IExecuteFunctions, INode, JsonObject } from 'n8n-workflow';
@@ -7,7 +8,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { InputChecks } from '../../../shared/checks';
 import { sendWrite, writeOutput } from '../../helpers/utils';
-import { VN_LIMITS } from '../../limits';
+import { VN_LIMITS } from '../../../shared/limits';
 
 const MASK = '********';
 
@@ -16,12 +17,7 @@ function scrubText(text: string, secrets: string[]): string {
 }
 
 /** The error as it is when it does not contain `secret`, else a copy with every occurrence masked. */
-export function withoutSecret(
-	error: unknown,
-	secret: string,
-	node: INode,
-	itemIndex: number,
-): unknown {
+function withoutSecret(error: unknown, secret: string, node: INode, itemIndex: number): unknown {
 	if (secret === '' || !(error instanceof NodeApiError || error instanceof NodeOperationError))
 		return error;
 	// The secret as it appears raw and inside JSON text (quotes and backslashes escaped).

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { virtualnumLocator } from '../../../shared/virtualnums';
 import { sendAssignment, userRLC } from './fields';
 
@@ -9,6 +9,13 @@ const properties: INodeProperties[] = [
 	userRLC,
 	virtualnumLocator({ description: 'The number to take away from the user' }),
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Unassign Number',
+	description: 'Take a virtual number away from a user (delete_ddi_from_user_id)',
+	action: 'Unassign a number from a user',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['user'], operation: ['unassignNumber'] } },

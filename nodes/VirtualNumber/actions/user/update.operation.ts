@@ -3,8 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import { checkPhone } from '../../../shared/phones';
-import type { ItemOperation } from '../../../shared/router';
-import { VN_LIMITS } from '../../limits';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
+import { VN_LIMITS } from '../../../shared/limits';
 import { readUserId, userRLC } from './fields';
 import { checkPassword, sendUserWrite } from './secret';
 
@@ -30,7 +30,9 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				typeOptions: { password: true },
 				default: '',
-				description: `New password: at least ${VN_LIMITS.userPassword.minLength} characters, meeting the service's password policy. Never shown in the output.`,
+				description:
+					`New password: at least ${VN_LIMITS.userPassword.minLength} characters, ` +
+					`meeting the service's password policy. Never shown in the output.`,
 			},
 			{
 				displayName: 'Phone',
@@ -61,6 +63,13 @@ const properties: INodeProperties[] = [
 		],
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Update',
+	description: 'Change a user; only the fields set are sent (update_user)',
+	action: 'Update a user',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['user'], operation: ['update'] } },

@@ -1,4 +1,7 @@
-/** The pool of available numbers (get_available_virtualnum, which allocates nothing): Get Available and the Available Number list. */
+/**
+ * The pool of available numbers (get_available_virtualnum, which allocates nothing): Get Available
+ * and the Available Number list.
+ */
 import type { IDataObject } from 'n8n-workflow';
 
 import type { RequestContext } from '../../../shared/transport/http';

@@ -2,10 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation, RepeatEffect } from '../../../shared/router';
+import type { ItemOperation, OperationOption, RepeatEffect } from '../../../shared/router';
 import { virtualnumLocator } from '../../../shared/virtualnums';
 import { readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
-import { VN_LIMITS } from '../../limits';
+import { VN_LIMITS } from '../../../shared/limits';
 import {
 	createSettingFields,
 	destinationList,
@@ -60,6 +60,13 @@ const properties: INodeProperties[] = [
 		options: createSettingFields,
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Create',
+	description: 'Allocate a number from the pool with its settings',
+	action: 'Create a virtual number',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['virtualnum'], operation: ['create'] } },

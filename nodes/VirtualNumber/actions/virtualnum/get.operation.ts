@@ -2,13 +2,20 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { getVirtualnum, virtualnumLocator } from '../../../shared/virtualnums';
 import { readVirtualnum } from '../../helpers/utils';
 
 const properties: INodeProperties[] = [
 	virtualnumLocator({ description: 'The number to read (active or suspended)' }),
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Get',
+	description: 'Get the settings of one number',
+	action: 'Get a virtual number',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['virtualnum'], operation: ['get'] } },

@@ -7,7 +7,7 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import {
 	getAllVirtualnums,
@@ -16,10 +16,13 @@ import {
 	type VirtualnumStatus,
 } from '../../../shared/virtualnums';
 import { readLimit } from '../../helpers/utils';
-import { VN_LIMITS } from '../../limits';
+import { VN_LIMITS } from '../../../shared/limits';
 import { returnAllFields } from '../common.descriptions';
 
-/** Fields of the number record the service filters by (spec: "for example description, private_field1, email, extenstion"). */
+/**
+ * Fields of the number record the service filters by (spec: "for example description,
+ * private_field1, email, extenstion").
+ */
 const FILTER_FIELDS: INodePropertyOptions[] = [
 	{ name: 'Callback URL', value: 'callback_url' },
 	{ name: 'Create Time', value: 'create_time' },
@@ -63,7 +66,9 @@ const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'With a filter the service returns every matching number at once, of any status and without paging. The node then applies Status and Limit to that answer itself, so both settings still hold.',
+			'With a filter the service returns every matching number at once, of any ' +
+			'status and without paging. The node then applies Status and Limit to that ' +
+			'answer itself, so both settings still hold.',
 		name: 'filterNotice',
 		type: 'notice',
 		default: '',
@@ -117,10 +122,18 @@ const properties: INodeProperties[] = [
 		],
 		default: 'active',
 		description:
-			'Which numbers to return. Sent to the service without a filter; with a filter it is applied by the node to the matches.',
+			'Which numbers to return. Sent to the service without a filter; with a ' +
+			'filter it is applied by the node to the matches.',
 	},
 	...returnAllFields(GET_MANY_LIMIT),
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Get Many',
+	description: 'List the numbers of the account',
+	action: 'Get many virtual numbers',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['virtualnum'], operation: ['getAll'] } },
@@ -136,7 +149,10 @@ function hasStatus(row: IDataObject, statuses: VirtualnumStatus[]): boolean {
 	return statuses.includes(active ? 'active' : 'suspended');
 }
 
-/** Filtered: the service returns every match of any status at once, ignoring status, page and limit; applied here instead. */
+/**
+ * Filtered: the service returns every match of any status at once, ignoring status, page and
+ * limit; applied here instead.
+ */
 async function filtered(
 	this: IExecuteFunctions,
 	checks: InputChecks,

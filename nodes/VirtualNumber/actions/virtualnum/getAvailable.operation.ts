@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
-import { VN_LIMITS } from '../../limits';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
+import { VN_LIMITS } from '../../../shared/limits';
 import { getAvailableVirtualnums } from './available';
 
 const properties: INodeProperties[] = [
@@ -47,9 +47,18 @@ const properties: INodeProperties[] = [
 			maxValue: VN_LIMITS.availableAmount.max,
 		},
 		default: 5, // the service's default (VN_LIMITS.availableAmount)
-		description: `How many available numbers to return, ${VN_LIMITS.availableAmount.min}-${VN_LIMITS.availableAmount.max}. Nothing is allocated: use Create to take one.`,
+		description:
+			`How many available numbers to return, ${VN_LIMITS.availableAmount.min}-${VN_LIMITS.availableAmount.max}. ` +
+			`Nothing is allocated: use Create to take one.`,
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Get Available',
+	description: 'List numbers of the pool that can be allocated',
+	action: 'Get available virtual numbers',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['virtualnum'], operation: ['getAvailable'] } },

@@ -2,20 +2,29 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { virtualnumLocator } from '../../../shared/virtualnums';
 import { readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
 
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Releasing returns the number to the pool: calls to it stop, its per-number blacklist entries usually go, and rates may change. Restore brings it back while nobody else has taken it.',
+			'Releasing returns the number to the pool: calls to it stop, its per-number ' +
+			'blacklist entries usually go, and rates may change. Restore brings it ' +
+			'back while nobody else has taken it.',
 		name: 'releaseNotice',
 		type: 'notice',
 		default: '',
 	},
 	virtualnumLocator({ description: 'The number to release' }),
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Release',
+	description: 'Return a number to the pool',
+	action: 'Release a virtual number',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['virtualnum'], operation: ['release'] } },

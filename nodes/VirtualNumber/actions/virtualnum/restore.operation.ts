@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import { checkVirtualnum } from '../../../shared/phones';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { resultObject, sendWrite } from '../../helpers/utils';
 
 const properties: INodeProperties[] = [
@@ -15,9 +15,17 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 97235551234',
 		description:
-			'A number released from this account that nobody has taken since. Restoring a number that is already active fails with code 4043 ("already active").',
+			'A number released from this account that nobody has taken since. Restoring ' +
+			'a number that is already active fails with code 4043 ("already active").',
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Restore',
+	description: 'Take back a released number',
+	action: 'Restore a virtual number',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['virtualnum'], operation: ['restore'] } },

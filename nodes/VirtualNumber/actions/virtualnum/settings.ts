@@ -6,10 +6,10 @@
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { LIMITS, type InputChecks } from '../../../shared/checks';
-import { VN_LIMITS } from '../../limits';
+import { VN_LIMITS } from '../../../shared/limits';
 import { checkPhoneList } from '../../../shared/phones';
 
-export const DAYS = [
+const DAYS = [
 	'sunday',
 	'monday',
 	'tuesday',
@@ -44,7 +44,8 @@ const PRIVATE_FIELD_OPTIONS: INodePropertyOptions[] = Array.from(
 );
 
 const WORKING_HOURS_LAYOUT =
-	"one character per hour of the week, starting Sunday 00:00-01:00 and ending Saturday 23:00-24:00, '1' open and '0' closed";
+	'one character per hour of the week, starting Sunday 00:00-01:00 and ending ' +
+	"Saturday 23:00-24:00, '1' open and '0' closed";
 
 const descriptionField: INodeProperties = {
 	displayName: 'Description',
@@ -60,7 +61,9 @@ const destinationField: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. 0501234567,0527654321',
-	description: `Numbers that receive the calls, separated by commas, at most ${VN_LIMITS.callDestinationPhone.maxLength} characters`,
+	description:
+		`Numbers that receive the calls, separated by commas, at most ${VN_LIMITS.callDestinationPhone.maxLength} ` +
+		`characters`,
 };
 
 /** Optional settings, shared by Create ("Additional Fields") and Update ("Update Fields"). */
@@ -84,7 +87,9 @@ const settingFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. https://example.com/webhook',
-		description: `Address the service calls at call start and/or end, at most ${LIMITS.callbackUrl.maxLength} characters. A Virtual Number Trigger sets this for you.`,
+		description:
+			`Address the service calls at call start and/or end, at most ${LIMITS.callbackUrl.maxLength} ` +
+			`characters. A Virtual Number Trigger sets this for you.`,
 	},
 	{
 		displayName: 'Callback When',
@@ -143,7 +148,9 @@ const settingFields: INodeProperties[] = [
 			maxValue: VN_LIMITS.dialTimeoutInSec.max,
 		},
 		default: 30,
-		description: `How long a destination rings, ${VN_LIMITS.dialTimeoutInSec.min}-${VN_LIMITS.dialTimeoutInSec.max} seconds. Without it the account's setting applies.`,
+		description:
+			`How long a destination rings, ${VN_LIMITS.dialTimeoutInSec.min}-${VN_LIMITS.dialTimeoutInSec.max} ` +
+			`seconds. Without it the account's setting applies.`,
 	},
 	{
 		displayName: 'Email',
@@ -181,7 +188,9 @@ const settingFields: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add Private Field',
 		default: {},
-		description: `Free fields stored on the number (private_field1 to private_field${VN_LIMITS.privateField.count}), at most ${VN_LIMITS.privateField.maxLength} characters each`,
+		description:
+			`Free fields stored on the number (private_field1 to private_field${VN_LIMITS.privateField.count}), ` +
+			`at most ${VN_LIMITS.privateField.maxLength} characters each`,
 		options: [
 			{
 				displayName: 'Field',
@@ -260,7 +269,12 @@ const settingFields: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add Opening Period',
 		default: {},
-		description: `When the number takes calls; every hour outside the periods is closed (calls then go to the Out-of-Hours Destination). The node builds the service's 168-character pattern from the periods: ${WORKING_HOURS_LAYOUT}. Times are whole hours in the account's time zone. A period whose To is earlier than its From runs past midnight into the next day.`,
+		description:
+			`When the number takes calls; every hour outside the periods is closed ` +
+			`(calls then go to the Out-of-Hours Destination). The node builds the service's ` +
+			`168-character pattern from the periods: ${WORKING_HOURS_LAYOUT}. Times ` +
+			`are whole hours in the account's time zone. A period whose To is earlier ` +
+			`than its From runs past midnight into the next day.`,
 		options: [
 			{
 				displayName: 'Period',
@@ -300,23 +314,33 @@ const settingFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'e.g. 000000000111111110000000… (168 characters)',
-		description: `The raw working_hours value, exactly ${VN_LIMITS.workingHours.length} characters: ${WORKING_HOURS_LAYOUT}. Any other length is refused (the service would silently ignore it). Use either this or Working Hours.`,
+		description:
+			`The raw working_hours value, exactly ${VN_LIMITS.workingHours.length} ` +
+			`characters: ${WORKING_HOURS_LAYOUT}. Any other length is refused (the ` +
+			`service would silently ignore it). Use either this or Working Hours.`,
 	},
 ];
 
 /** Create's optional fields. */
 export const createSettingFields: INodeProperties[] = settingFields;
 
-/** Update's fields: the two the service requires on every update become optional (read from the number when left out). */
+/**
+ * Update's fields: the two the service requires on every update become optional (read from the
+ * number when left out).
+ */
 export const updateSettingFields: INodeProperties[] = [
 	...settingFields,
 	{
 		...descriptionField,
-		description: `${descriptionField.description}. Left out: the current description is sent again (the service requires it on every update).`,
+		description:
+			`${descriptionField.description}. Left out: the current description is ` +
+			`sent again (the service requires it on every update).`,
 	},
 	{
 		...destinationField,
-		description: `${destinationField.description}. Left out: the current destinations are sent again (the service requires them on every update).`,
+		description:
+			`${destinationField.description}. Left out: the current destinations are ` +
+			`sent again (the service requires them on every update).`,
 	},
 ].sort((a, b) => a.displayName.localeCompare(b.displayName));
 
@@ -324,7 +348,7 @@ export const requiredDescriptionField: INodeProperties = { ...descriptionField, 
 export const requiredDestinationField: INodeProperties = { ...destinationField, required: true };
 
 /** The 168-character pattern of a set of opening periods. */
-export function buildWorkingHours(
+function buildWorkingHours(
 	periods: IDataObject[],
 	checks: InputChecks,
 	field = 'Working Hours',
@@ -467,7 +491,10 @@ function privateFieldParams(checks: InputChecks, entries: IDataObject[]): IDataO
 	return params;
 }
 
-/** working_hours from the Working Hours periods or the raw pattern (only one of them); undefined when neither is set. */
+/**
+ * working_hours from the Working Hours periods or the raw pattern (only one of them); undefined
+ * when neither is set.
+ */
 function workingHoursParam(checks: InputChecks, fields: IDataObject): string | undefined {
 	const periods = ((fields.workingHours as IDataObject | undefined)?.period ?? []) as IDataObject[];
 	const pattern = String(fields.workingHoursPattern ?? '');

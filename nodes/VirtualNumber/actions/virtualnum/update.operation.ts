@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import type { ItemOperation } from '../../../shared/router';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { updateVirtualnum, virtualnumLocator } from '../../../shared/virtualnums';
 import { readVirtualnum } from '../../helpers/utils';
 import { settingsToParams, updateSettingFields } from './settings';
@@ -16,10 +16,19 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		description:
-			'Only the fields added here change. The service needs the description and destination phones on every update: when they are not added, the node reads the current ones and sends them unchanged.',
+			'Only the fields added here change. The service needs the description and ' +
+			'destination phones on every update: when they are not added, the node ' +
+			'reads the current ones and sends them unchanged.',
 		options: updateSettingFields,
 	},
 ];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Update',
+	description: 'Change settings of a number; only the fields you set change',
+	action: 'Update a virtual number',
+};
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['virtualnum'], operation: ['update'] } },

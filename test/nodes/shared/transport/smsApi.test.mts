@@ -9,11 +9,12 @@ import { describe, test } from 'node:test';
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
 import {
+	neverReachedService,
 	sendRequest,
 	serviceError,
 	type FailureContext,
 } from '../../../../nodes/shared/transport/http.ts';
-import { batchNeverReachedService, isSmsSent } from '../../../../nodes/shared/transport/smsApi.ts';
+import { isSmsSent } from '../../../../nodes/shared/transport/smsApi.ts';
 
 const node = {
 	id: '1',
@@ -95,7 +96,7 @@ describe('SMS transport', () => {
 	];
 	for (const [name, make, never] of cases) {
 		test(`${name}: ${never ? 'never reached the service' : 'may have reached the service'}`, async () => {
-			assert.equal(batchNeverReachedService(await make()), never);
+			assert.equal(neverReachedService(await make()), never);
 		});
 	}
 });

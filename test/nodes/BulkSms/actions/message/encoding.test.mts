@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import {
-	estimateSegments,
-	SMS_ENCODING,
-} from '../../../../../nodes/BulkSms/actions/message/encoding.ts';
+import { estimateSegments, SMS_ENCODING } from '../../../../../nodes/shared/limits.ts';
 
 describe('SMS segment estimate', () => {
 	const cases: Array<[string, string, 'GSM-7' | 'UCS-2', number]> = [

@@ -1,5 +1,5 @@
 /**
- * What Send keeps between the tries of Retry On Fail (nodes/BulkSms/actions/message/tries.ts): in
+ * What Send keeps between the tries of Retry On Fail (nodes/BulkSms/actions/message/batches.ts): in
  * the node's context of the execution, per run of the node, the run itself never saved as data.
  */
 import assert from 'node:assert/strict';
@@ -7,14 +7,14 @@ import { describe, test } from 'node:test';
 
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { SendRun } from '../../../../../nodes/BulkSms/actions/message/batches.ts';
 import {
 	earlierRun,
 	endTry,
 	keepRun,
-	maxTriesOf,
 	refuseLostRun,
-} from '../../../../../nodes/BulkSms/actions/message/tries.ts';
+	type SendRun,
+} from '../../../../../nodes/BulkSms/actions/message/batches.ts';
+import { retryOnFailTries } from '../../../../../nodes/shared/n8nCompat.ts';
 
 /** A context as n8n gives each try: the execution's node context (shared by the tries), the run index. */
 function contextOf(contextData: IDataObject, runIndex: number, maxTries?: number) {
@@ -30,7 +30,7 @@ const runOf = (attempt: number) =>
 describe('Send: what lasts between the tries of Retry On Fail', () => {
 	test("n8n's rule for Max Tries: 2 to 5, 3 when unset", () => {
 		assert.deepEqual(
-			[undefined, 0, 1, 2, 4, 5, 9].map((max) => maxTriesOf(contextOf({}, 0, max))),
+			[undefined, 0, 1, 2, 4, 5, 9].map((max) => retryOnFailTries(contextOf({}, 0, max).getNode())),
 			[3, 3, 2, 2, 4, 5, 5],
 		);
 	});
