@@ -177,6 +177,26 @@ describe('Bulk SMS → Message → Send and Wait for Response: the execution', (
 		assert.equal(sent().length, 0);
 	});
 
+	test('several input items: one SMS, for the first item, and a hint says so', async () => {
+		const result = await runWorkflow({
+			nodes: [{ name: NODE, type: 'bulkSms', parameters: parameters() }],
+			input: [{ json: { phone: '0501234567' } }, { json: { phone: '0527654321' } }],
+			credentials: {
+				virtualnumSmsApi: { baseUrl: sandbox.smsUrl, accessToken: sandbox.tokens.sms },
+			},
+		});
+		assert.equal(result.status, 'waiting');
+		assert.deepEqual(
+			sent().map((message) => message.dest),
+			['0501234567'],
+		);
+		const hints = result.run.data.resultData.runData[NODE]?.[0]?.hints ?? [];
+		assert.deepEqual(
+			hints.map((hint) => hint.message),
+			['One SMS was sent, for the first of 2 input items: one execution waits for one answer'],
+		);
+	});
+
 	test('two numbers in To are refused: one SMS waits for one answer', async () => {
 		const result = await run({}, { phone: '0501234567, 0527654321' });
 		assert.match(String(result.error?.message), /^To: must be one phone number/);
