@@ -3,13 +3,17 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { virtualnumSmsApiTest } from '../shared/credentialTests';
 import { operationProperties, resourceProperties, routeOperation } from '../shared/router';
 import * as getBalance from './actions/credit/getBalance.operation';
+import { answerWebhook, answerWebhooks, WAITING_TOOLTIP } from './actions/message/answerPage';
 import * as send from './actions/message/send.operation';
+import * as sendAndWait from './actions/message/sendAndWait.operation';
 import * as addText from './actions/sender/addText.operation';
 import * as list from './actions/sender/list.operation';
 import * as requestPhoneVerification from './actions/sender/requestPhoneVerification.operation';
@@ -20,7 +24,7 @@ import { getTimeZones } from './methods/loadOptions';
 /** The node's resources and their operations (by Operation value): the dropdowns are derived from them. */
 const operations = {
 	credit: { getBalance },
-	message: { send },
+	message: { send, sendAndWait },
 	sender: { addText, list, requestPhoneVerification, verifyPhone },
 };
 
@@ -53,6 +57,8 @@ export class BulkSms implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
+		webhooks: answerWebhooks,
+		waitingNodeTooltip: WAITING_TOOLTIP,
 		credentials: [{ name: 'virtualnumSmsApi', required: true, testedBy: 'virtualnumSmsApiTest' }],
 		properties: resourceProperties(
 			[
@@ -77,5 +83,10 @@ export class BulkSms implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await routeOperation.call(this, resources);
+	}
+
+	/** The answer page of Message → Send and Wait for Response. */
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await answerWebhook.call(this);
 	}
 }
