@@ -11,7 +11,6 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { virtualnumSmsApiTest } from '../shared/credentialTests';
 import { operationProperties, resourceProperties, routeOperation } from '../shared/router';
 import * as getBalance from './actions/credit/getBalance.operation';
-import { answerWebhook, answerWebhooks, WAITING_TOOLTIP } from './actions/message/answerPage';
 import * as send from './actions/message/send.operation';
 import * as sendAndWait from './actions/message/sendAndWait.operation';
 import * as addText from './actions/sender/addText.operation';
@@ -57,8 +56,8 @@ export class BulkSms implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		webhooks: answerWebhooks,
-		waitingNodeTooltip: WAITING_TOOLTIP,
+		webhooks: sendAndWait.answerWebhooks,
+		waitingNodeTooltip: sendAndWait.WAITING_TOOLTIP,
 		credentials: [{ name: 'virtualnumSmsApi', required: true, testedBy: 'virtualnumSmsApiTest' }],
 		properties: resourceProperties(
 			[
@@ -87,6 +86,6 @@ export class BulkSms implements INodeType {
 
 	/** The answer page of Message → Send and Wait for Response. */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await answerWebhook.call(this);
+		return await sendAndWait.answerWebhook.call(this);
 	}
 }

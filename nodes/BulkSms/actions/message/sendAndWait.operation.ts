@@ -26,6 +26,9 @@ import { isSmsSent, sendSmsBatch, SMS_LABEL } from '../../../shared/transport/sm
 import { normalizeSmsSender, SMS_SENDER_RULES } from '../../../shared/limits';
 import { RECIPIENT_QUERY } from './answerPage';
 
+// The answer page is this operation's: the node class serves it as its webhook.
+export { answerWebhook, answerWebhooks, WAITING_TOOLTIP } from './answerPage';
+
 /** The provider's stated maximum message length (its public help pages), links included. */
 const DEFAULT_MAX_LENGTH = 600;
 const DEFAULT_LINK_LABEL = 'Answer here:';
