@@ -5,6 +5,8 @@
  * formatting itself on some operations but refuses it on others (remove_number_from_blacklist
  * answers 2011 "not numeric"), and the SMS service wants digits. docs/inputs.md lists the forms.
  */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
 import type { InputChecks } from './checks';
 
 /** Characters a phone number may be typed with besides its digits (a + only at the start). */
@@ -288,4 +290,26 @@ export function numberStyleOf(credentials: object | undefined): NumberStyle {
 		format: format === 'local' || format === 'international' ? format : 'asTyped',
 		countryCode: format === 'international' && code !== '' ? code : DEFAULT_COUNTRY_CODE,
 	};
+}
+
+/**
+ * A required phone number a node sends the service to dial or to text, checked, in the form the
+ * node's credential asks (Send Numbers As). A credential that cannot be read here fails at the
+ * request, as it always did; until then the number stays as typed.
+ */
+export async function checkPhoneToSend(
+	this: IExecuteFunctions,
+	credentialType: string,
+	checks: InputChecks,
+	field: string,
+	value: unknown,
+): Promise<string> {
+	const digits = checkPhone(checks, field, value);
+	let style = DEFAULT_NUMBER_STYLE;
+	try {
+		style = numberStyleOf(await this.getCredentials(credentialType, checks.itemIndex));
+	} catch {
+		// The request reports the credential's problem.
+	}
+	return phoneToSend(digits, style);
 }
