@@ -36,7 +36,7 @@ for (const profile of ['contract', 'field'] as const) {
 		const bodies = (operation: string) =>
 			sandbox.control
 				.requests({ service: 'vn', operation })
-				.map((request) => ({ ...(request.body as IDataObject), ...request.params }));
+				.map((request) => ({ ...request.query, ...(request.body as IDataObject) }));
 
 		for (const [format, typed, expected] of [
 			['asTyped', '+972 (0)50-123-4567', '972501234567'],
