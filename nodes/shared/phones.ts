@@ -184,7 +184,7 @@ export function checkPhoneList(
 }
 
 /** Digits with the international prefix 972 read as the local 0, the form the service stores Israeli numbers in. */
-export function localPhoneDigits(digits: string): string {
+function localPhoneDigits(digits: string): string {
 	return digits.startsWith('972') && digits.length > 10 ? `0${digits.slice(3)}` : digits;
 }
 
@@ -312,4 +312,14 @@ export async function checkPhoneToSend(
 		// The request reports the credential's problem.
 	}
 	return phoneToSend(digits, style);
+}
+
+/**
+ * The forms the service may store a number in, for a match on its columns: as typed, local
+ * (`0…`) and international (`972…`).
+ */
+export function phoneForms(digits: string, countryCode: string = DEFAULT_COUNTRY_CODE): string[] {
+	const national = nationalDigits(digits, countryCode);
+	if (national === undefined) return [digits];
+	return [...new Set([digits, `0${national}`, `${countryCode}${national}`])];
 }
