@@ -21,10 +21,14 @@ export const SMS_LIMITS = {
 	// The provider's public help pages: at most 600 characters a message. Accounts with another
 	// limit set theirs (Maximum Message Length); 10,000 is this package's ceiling.
 	messageLength: { default: 600, max: 10000 },
-	// A batch answered HTTP 429 is sent again after Retry-After: one wait of at most 60 s, at most
-	// 120 s in all for a run (docs/robustness.md says why).
-	rateLimit: { maxWaitSec: 60, maxTotalWaitSec: 120 },
 } as const;
+
+/**
+ * Send's waits for the SMS service's rate limit (no input check): a batch answered HTTP 429 is sent
+ * again after Retry-After, one wait of at most 60 s, at most 120 s in all for a run
+ * (docs/robustness.md says why).
+ */
+export const SMS_RATE_LIMIT = { maxWaitSec: 60, maxTotalWaitSec: 120 } as const;
 
 /** What an SMS sender value is, by the spec's sender rules (Limits: text sender, phone sender). */
 export type SmsSenderKind = 'text' | 'phone' | 'speedDial';

@@ -4,6 +4,8 @@
  * the sandbox received and the items n8n outputs.
  */
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
@@ -253,6 +255,44 @@ for (const profile of ['contract', 'field'] as const) {
 					);
 				});
 			}
+
+			test('the output carries the number as the service answered it, in another form than sent', async () => {
+				// A service that answers local numbers whatever form it was sent.
+				const server = http.createServer((req, res) => {
+					let body = '';
+					req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+					req.on('end', () => {
+						const messages = JSON.parse(body) as IDataObject[];
+						res.writeHead(200, { 'content-type': 'application/json' });
+						res.end(
+							JSON.stringify(
+								messages.map((message, i) => ({
+									service: 'send_sms',
+									status: 'Message in Action',
+									message_id: 500 + i,
+									message: message.message,
+									sender: message.sender,
+									dest: `0${String(message.dest).slice(3)}`,
+								})),
+							),
+						);
+					});
+				});
+				await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+				try {
+					const { port } = server.address() as AddressInfo;
+					const result = await send({
+						input: [{ to: '+972 50 123 4567' }],
+						credential: { sendNumbersAs: 'international', baseUrl: `http://127.0.0.1:${port}` },
+					});
+					assert.equal(result.error, undefined, result.error?.message);
+					assert.equal(result.items(NODE)[0].json.dest, '0501234567');
+					assert.equal(result.items(NODE)[0].json.message_id, 500);
+				} finally {
+					server.closeAllConnections();
+					await new Promise((resolve) => server.close(resolve));
+				}
+			});
 
 			test('International with the country code set beside it', async () => {
 				const result = await send({

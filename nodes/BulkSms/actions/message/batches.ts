@@ -20,7 +20,7 @@ import {
 	type SmsResult,
 } from '../../../shared/transport/smsApi';
 import { neverReachedService } from '../../../shared/transport/http';
-import { SMS_LIMITS } from '../../../shared/limits';
+import { SMS_RATE_LIMIT } from '../../../shared/limits';
 import type { Entry, PreparedRun } from './prepare';
 
 export interface Batch {
@@ -101,7 +101,7 @@ async function sendBatch(
 				batch.entries.map((entry) => entry.message),
 				{ credentials },
 			);
-			checkDests(this, batch, results);
+			checkDests(this, batch, results, run.countryCode);
 		} catch (caught) {
 			const error = asNodeError(this.getNode(), caught);
 			const wait = batchRetryAfterSec(error);
@@ -119,9 +119,9 @@ async function sendBatch(
 	}
 }
 
-/** Whether the run may wait `seconds` more for the rate limit (SMS_LIMITS.rateLimit); counts the wait. */
+/** Whether the run may wait `seconds` more for the rate limit (SMS_RATE_LIMIT); counts the wait. */
 function takeWait(run: SendRun, seconds: number): boolean {
-	const { maxWaitSec, maxTotalWaitSec } = SMS_LIMITS.rateLimit;
+	const { maxWaitSec, maxTotalWaitSec } = SMS_RATE_LIMIT;
 	if (seconds > maxWaitSec || run.rateLimit.waitedSec + seconds > maxTotalWaitSec) {
 		run.rateLimit.refusedSec = seconds;
 		return false;
@@ -133,7 +133,7 @@ function takeWait(run: SendRun, seconds: number): boolean {
 
 /** The 429 failure of a batch that was not sent again: says which cap stopped it. */
 function notWaited(error: NodeError, run: SendRun, seconds: number): void {
-	const { maxWaitSec, maxTotalWaitSec } = SMS_LIMITS.rateLimit;
+	const { maxWaitSec, maxTotalWaitSec } = SMS_RATE_LIMIT;
 	error.description = [
 		error.description,
 		seconds > maxWaitSec
@@ -182,11 +182,18 @@ function recordResults(batch: Batch, results: SmsResult[], attempt: number): boo
 }
 
 /** Results match messages by position (the count is checked by the transport) and, when given, by dest. */
-function checkDests(context: IExecuteFunctions, batch: Batch, results: SmsResult[]): void {
+function checkDests(
+	context: IExecuteFunctions,
+	batch: Batch,
+	results: SmsResult[],
+	countryCode: string,
+): void {
 	const wrong = results.findIndex((result, index) => {
 		// The service may answer a number in another form than it was sent (0… for 972…).
 		const answered = digitsOf(result.dest);
-		return answered !== '' && phoneIdentity(answered) !== batch.entries[index].identity;
+		return (
+			answered !== '' && phoneIdentity(answered, countryCode) !== batch.entries[index].identity
+		);
 	});
 	if (wrong < 0) return;
 	const size = batch.entries.length;

@@ -60,6 +60,8 @@ export interface PreparedRun {
 	entries: Entry[];
 	/** Batches sent at the same time: the smallest Batches in Flight of the items. */
 	inFlight: number;
+	/** The country of local numbers, for reading the numbers the service answers. */
+	countryCode: string;
 	/** Set when an item asks for Check Credit First: read once, by the first such item. */
 	credit?: { itemIndex: number; path: string };
 }
@@ -108,7 +110,12 @@ export function prepareRun(
 	const count = this.getInputData().length;
 	const read = itemReader(this);
 	const checker = itemChecker(this, runContext);
-	const run: PreparedRun = { items: [], entries: [], inFlight: SMS_LIMITS.batchesInFlight.max };
+	const run: PreparedRun = {
+		items: [],
+		entries: [],
+		inFlight: SMS_LIMITS.batchesInFlight.max,
+		countryCode: runContext.style.countryCode,
+	};
 	// Send Once per Number: the item each number was first sent with.
 	const sentWith = new Map<string, number>();
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
