@@ -48,7 +48,10 @@ export class BulkSms implements INodeType {
 		name: 'bulkSms',
 		icon: { light: 'file:../../icons/sms.svg', dark: 'file:../../icons/sms.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1 refuses a message over 600 characters (Maximum Message Length); version 1 checks no length
+		// unless the option is set, as before.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Send SMS campaigns in batches, schedule messages, manage sender names and check credit',

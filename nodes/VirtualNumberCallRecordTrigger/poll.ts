@@ -9,7 +9,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { InputChecks } from '../shared/checks';
 import { isEmptyDate } from '../shared/dates';
 import { asNodeError } from '../shared/errors';
-import { checkPhoneList, localPhoneDigits } from '../shared/phones';
+import { checkPhoneList, phoneForms } from '../shared/phones';
 import type { RequestContext } from '../shared/transport/http';
 import { virtualnumRequest } from '../shared/transport/virtualnumApi';
 import { resultRows } from '../shared/virtualnums';
@@ -43,17 +43,9 @@ interface Settings {
 	zone: string;
 }
 
-/** A number as the service may store it: as typed, local (`0…`) and international (`972…`). */
-function numberForms(digits: string): string[] {
-	const local = localPhoneDigits(digits);
-	const forms = new Set([digits, local]);
-	if (/^0[1-9]/.test(local)) forms.add(`972${local.slice(1)}`);
-	return [...forms];
-}
-
 function numbers(checks: InputChecks, field: string, value: unknown): string[] {
 	if (String(value ?? '').trim() === '') return [];
-	return [...new Set(checkPhoneList(checks, field, value).flatMap(numberForms))];
+	return [...new Set(checkPhoneList(checks, field, value).flatMap((digits) => phoneForms(digits)))];
 }
 
 function readSettings(this: IPollFunctions): Settings {

@@ -105,6 +105,7 @@ export async function sendSmsBatch(
 		},
 		failure,
 	);
+	if (raw.statusCode === TOO_MANY_REQUESTS) throw batchRateLimited(failure, raw, messages.length);
 	const decoded = checkHttp(raw, failure);
 	if (decoded.kind !== 'json' || !Array.isArray(decoded.value)) {
 		throw serviceError(
@@ -131,6 +132,49 @@ export async function sendSmsBatch(
 		for (const result of results)
 			if (result !== null && typeof result === 'object' && 'token' in result) delete result.token;
 	return results;
+}
+
+// ---- a batch refused by the rate limit ----------------------------------------------------------
+
+const TOO_MANY_REQUESTS = 429;
+
+/** Seconds to wait when a 429 names none. */
+const DEFAULT_RETRY_AFTER_SEC = 2;
+
+/** `Retry-After` in seconds: a number of seconds or an HTTP date (RFC 9110 10.2.3). */
+function retryAfterSec(header: string | string[] | undefined): number {
+	const value = String(Array.isArray(header) ? header[0] : (header ?? '')).trim();
+	if (/^\d+$/.test(value)) return Number(value);
+	const date = Date.parse(value);
+	if (Number.isNaN(date)) return DEFAULT_RETRY_AFTER_SEC;
+	return Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+/**
+ * HTTP 429 to a batch: the service refused it before reading it, so none of its messages was
+ * sent, and it may be sent again after `Retry-After` (kept in the error's data as retryAfterSec).
+ */
+function batchRateLimited(failure: FailureContext, raw: RawAnswer, size: number) {
+	const wait = retryAfterSec(raw.headers['retry-after']);
+	return serviceError(
+		failure,
+		`The ${SMS_LABEL} service refused a batch of ${size} messages with HTTP 429 (too many ` +
+			`requests): none of them was sent`,
+		`The service asked to wait ${wait} s before sending again (Retry-After). Send with fewer ` +
+			'Batches in Flight, or later.',
+		TOO_MANY_REQUESTS,
+		{ rateLimited: true, retryAfterSec: wait },
+	);
+}
+
+/** The seconds a batch's failure asks to wait before it is sent again; undefined when it was no 429. */
+export function batchRetryAfterSec(error: unknown): number | undefined {
+	const data = (
+		error as { context?: { data?: { rateLimited?: unknown; retryAfterSec?: unknown } } }
+	)?.context?.data;
+	return data?.rateLimited === true && typeof data.retryAfterSec === 'number'
+		? data.retryAfterSec
+		: undefined;
 }
 
 /** A sender operation on ws.php; fails with the service's words unless `status` is `success`. */

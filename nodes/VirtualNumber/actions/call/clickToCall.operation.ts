@@ -2,8 +2,9 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import { checkPhone } from '../../../shared/phones';
+import { checkPhoneToSend } from '../../../shared/phones';
 import type { ItemOperation, OperationOption, RepeatEffect } from '../../../shared/router';
+import { VIRTUALNUM_CREDENTIAL } from '../../../shared/transport/virtualnumApi';
 import { virtualnumLocator } from '../../../shared/virtualnums';
 import { placedCallOutput, readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
 
@@ -52,7 +53,9 @@ export const repeatEffect: RepeatEffect = { what: 'place the call again' };
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const virtualnum = readVirtualnum.call(this, checks);
-	const destination = checkPhone(
+	const destination = await checkPhoneToSend.call(
+		this,
+		VIRTUALNUM_CREDENTIAL,
 		checks,
 		'Phone Number to Call',
 		this.getNodeParameter('destination', itemIndex, ''),

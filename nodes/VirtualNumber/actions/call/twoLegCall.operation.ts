@@ -2,8 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import { checkPhone, checkVirtualnum } from '../../../shared/phones';
+import { checkPhoneToSend, checkVirtualnum } from '../../../shared/phones';
 import type { ItemOperation, OperationOption, RepeatEffect } from '../../../shared/router';
+import { VIRTUALNUM_CREDENTIAL } from '../../../shared/transport/virtualnumApi';
 import { virtualnumLocator } from '../../../shared/virtualnums';
 import { placedCallOutput, readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
 
@@ -138,12 +139,16 @@ function customParameters(this: IExecuteFunctions, checks: InputChecks): IDataOb
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const virtualnum1 = readVirtualnum.call(this, checks, 'virtualnum1', 'Caller ID for First Leg');
-	const destination1 = checkPhone(
+	const destination1 = await checkPhoneToSend.call(
+		this,
+		VIRTUALNUM_CREDENTIAL,
 		checks,
 		'First Destination',
 		this.getNodeParameter('destination1', itemIndex, ''),
 	);
-	const destination2 = checkPhone(
+	const destination2 = await checkPhoneToSend.call(
+		this,
+		VIRTUALNUM_CREDENTIAL,
 		checks,
 		'Second Destination',
 		this.getNodeParameter('destination2', itemIndex, ''),
