@@ -173,8 +173,9 @@ describe('Send At → sendtime', () => {
 		assert.throws(
 			() => formatSmsSendtime(checks, '2030-06-10T11:58:00', 'UTC', false, NOW),
 			(error: Error & { context?: { itemIndex?: number } }) =>
-				/^Send At: is in the past \(2030-06-10 11:58 UTC\)/.test(error.message) &&
-				error.context?.itemIndex === 3,
+				/^Send At: is in the past \(2030-06-10 11:58 \+00:00, UTC; now it is 2030-06-10 12:00 \+00:00\)/.test(
+					error.message,
+				) && error.context?.itemIndex === 3,
 		);
 		assert.equal(
 			formatSmsSendtime(checks, '2030-06-10T11:58:00', 'UTC', true, NOW),

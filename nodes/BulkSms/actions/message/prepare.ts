@@ -6,7 +6,7 @@
 import type { IDataObject, IExecuteFunctions, IGetNodeParameterOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import { formatSmsSendtime, isValidTimeZone } from '../../../shared/dates';
+import { formatSmsSendtime, isValidTimeZone, serviceZone } from '../../../shared/dates';
 import { asNodeError, type NodeError } from '../../../shared/errors';
 import {
 	estimateSegments,
@@ -17,7 +17,7 @@ import {
 } from '../../../shared/limits';
 import { checkPhoneList } from '../../../shared/phones';
 import { readCreditPath, type SmsMessage } from '../../../shared/transport/smsApi';
-import { WORKFLOW_TIME_ZONE } from '../../methods/loadOptions';
+import { SERVICE_TIME_ZONE_OPTION, WORKFLOW_TIME_ZONE } from '../../methods/loadOptions';
 
 /** One message: one recipient of one input item, and what became of it. */
 export interface Entry {
@@ -75,12 +75,19 @@ interface ItemSettings {
 
 const CALLBACK_URL_PATTERN = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
 
-/** Reads and checks every input item. Without Continue On Fail the first failure is thrown. */
-export function prepareRun(this: IExecuteFunctions, continueOnFail: boolean): PreparedRun {
+/**
+ * Reads and checks every input item. Without Continue On Fail the first failure is thrown.
+ * `serviceZone`: the credential's Service Time Zone as saved, checked when a Send At needs it.
+ */
+export function prepareRun(
+	this: IExecuteFunctions,
+	continueOnFail: boolean,
+	serviceZone?: unknown,
+): PreparedRun {
 	const node = this.getNode();
 	const count = this.getInputData().length;
 	const read = itemReader(this);
-	const checker = itemChecker(this);
+	const checker = itemChecker(this, serviceZone);
 	const run: PreparedRun = { items: [], entries: [], inFlight: SMS_LIMITS.batchesInFlight.max };
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		const item: ItemPlan = { itemIndex, entries: [] };
@@ -228,11 +235,11 @@ interface ItemChecker {
 	estimate(text: string): SegmentEstimate;
 }
 
-function itemChecker(context: IExecuteFunctions): ItemChecker {
+function itemChecker(context: IExecuteFunctions, serviceZone: unknown): ItemChecker {
 	return {
 		sender: remembered(readSender),
 		settings: remembered((options: SendOptions, check: InputChecks) =>
-			checkOptions(context, check, options),
+			checkOptions(context, check, options, serviceZone),
 		),
 		estimate: remembered(estimateSegments),
 	};
@@ -262,6 +269,7 @@ function checkOptions(
 	context: IExecuteFunctions,
 	check: InputChecks,
 	options: SendOptions,
+	serviceZoneSetting: unknown,
 ): ItemSettings {
 	const { batchSize: size, batchesInFlight: flight } = SMS_LIMITS;
 	const batchSize = check.integerInRange(
@@ -279,7 +287,7 @@ function checkOptions(
 	const settings: ItemSettings = {
 		batchSize,
 		inFlight,
-		sendtime: readSendtime(context, check, options),
+		sendtime: readSendtime(context, check, options, serviceZoneSetting),
 	};
 	const callbackUrl = String(options.callbackUrl ?? '').trim();
 	if (callbackUrl !== '') {
@@ -295,21 +303,29 @@ function checkOptions(
 	return settings;
 }
 
+/**
+ * Send At on the service's clock. A text without an offset is read in the Time Zone option's zone:
+ * the Service Time Zone by default (the wall clock typed is the one the service gets), the
+ * workflow's or a named one when chosen; every other form is a point in time, converted.
+ */
 function readSendtime(
 	context: IExecuteFunctions,
 	check: InputChecks,
 	options: SendOptions,
+	serviceZoneSetting: unknown,
 ): string | undefined {
 	const zoneOption = String(options.timeZone ?? '').trim();
-	const zone =
-		zoneOption === '' || zoneOption === WORKFLOW_TIME_ZONE ? context.getTimezone() : zoneOption;
-	if (!isValidTimeZone(zone))
-		check.fail('Time Zone', 'must be an IANA time zone such as Asia/Jerusalem or UTC', zone);
+	const named = zoneOption === SERVICE_TIME_ZONE_OPTION ? '' : zoneOption;
+	const inputZone = named === WORKFLOW_TIME_ZONE ? context.getTimezone() : named;
+	if (inputZone !== '' && !isValidTimeZone(inputZone))
+		check.fail('Time Zone', 'must be an IANA time zone such as Asia/Jerusalem or UTC', inputZone);
 	if (!('sendAt' in options)) return undefined;
 	const value = options.sendAt;
 	// An added but empty Send At (often an expression whose field is missing) must not send at once.
 	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
 		check.fail('Send At', 'is empty: enter a date and time, or remove the option to send at once');
 	}
-	return formatSmsSendtime(check, value, zone, options.allowPastTime === true);
+	const zone = serviceZone(check, serviceZoneSetting);
+	const allowPast = options.allowPastTime === true;
+	return formatSmsSendtime(check, value, zone, allowPast, Date.now(), inputZone || zone);
 }

@@ -21,9 +21,11 @@ import {
 	creditBalance,
 	creditPathOption,
 	smsCreditRequest,
+	SMS_CREDENTIAL,
 	SMS_LABEL,
 } from '../../../shared/transport/smsApi';
-import { WORKFLOW_TIME_ZONE } from '../../methods/loadOptions';
+import { SERVICE_TIME_ZONE_OPTION } from '../../methods/loadOptions';
+import { savedServiceZone } from '../../../shared/dates';
 import {
 	earlierRun,
 	endTry,
@@ -252,16 +254,17 @@ const properties: INodeProperties[] = [
 				default: '',
 				description:
 					'Schedule the messages instead of sending them now. Accepts a date picked ' +
-					'here, ISO text, or a DateTime or Date from an expression.',
+					'here, ISO text, or a DateTime or Date from an expression. A time in the past is refused.',
+				hint: "Sent on the service's clock: the credential's Service Time Zone (Asia/Jerusalem by default)",
 			},
 			{
 				displayName: 'Time Zone Name or ID',
 				name: 'timeZone',
 				type: 'options',
 				typeOptions: { loadOptionsMethod: 'getTimeZones' },
-				default: WORKFLOW_TIME_ZONE,
+				default: SERVICE_TIME_ZONE_OPTION,
 				// (A backslash at the end of a template literal's line adds nothing to the text.)
-				description: `Time zone of Send At when it has no offset, and of the time sent to the service. \
+				description: `Zone of a Send At without an offset; what is sent is in the credential's Service Time Zone. \
 Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
 			},
 		],
@@ -294,7 +297,8 @@ export async function executeBatch(this: IExecuteFunctions): Promise<INodeExecut
 	const retry = this.getNode().retryOnFail === true;
 	const continueOnFail = this.continueOnFail();
 	const earlier = retry ? earlierRun(this) : undefined;
-	const run = earlier ?? newRun.call(this, continueOnFail);
+	const run =
+		earlier ?? newRun.call(this, continueOnFail, await savedServiceZone(this, SMS_CREDENTIAL));
 	if (earlier) earlier.attempt++;
 	if (retry) keepRun(this, run);
 	let failed = true;
@@ -322,8 +326,8 @@ export async function executeBatch(this: IExecuteFunctions): Promise<INodeExecut
 	}
 }
 
-function newRun(this: IExecuteFunctions, continueOnFail: boolean): SendRun {
-	const prepared = prepareRun.call(this, continueOnFail);
+function newRun(this: IExecuteFunctions, continueOnFail: boolean, serviceZone: unknown): SendRun {
+	const prepared = prepareRun.call(this, continueOnFail, serviceZone);
 	return {
 		...prepared,
 		batches: makeBatches(prepared.entries).map((entries) => ({ entries, settled: false })),

@@ -2,9 +2,14 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import { DATE_FORMATS, checkDateOrder, toOptionalDateTime } from '../../../shared/dates';
+import {
+	DATE_FORMATS,
+	checkDateOrder,
+	credentialServiceZone,
+	toOptionalDateTime,
+} from '../../../shared/dates';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
+import { VIRTUALNUM_CREDENTIAL, virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
 import { VN_LIMITS } from '../../../shared/limits';
 import { readUserId, userRLC } from './fields';
@@ -29,7 +34,9 @@ const properties: INodeProperties[] = [
 		name: 'startTime',
 		type: 'dateTime',
 		default: '',
-		description: 'Log rows from this time (in the workflow time zone); empty for no lower bound',
+		description:
+			"Log rows from this time, on the service's clock (the credential's Service Time Zone) " +
+			'unless it has an offset; empty for no lower bound',
 		hint: `At most ${VN_LIMITS.accessLogRows.max} rows come back, newest first`,
 	},
 	{
@@ -57,7 +64,7 @@ export const description = updateDisplayOptions(
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const userId = readUserId.call(this, checks, 'logUserId', false);
-	const timezone = this.getTimezone();
+	const timezone = await credentialServiceZone(this, VIRTUALNUM_CREDENTIAL, checks);
 	const start = toOptionalDateTime(
 		this.getNodeParameter('startTime', itemIndex, ''),
 		timezone,
