@@ -9,6 +9,13 @@
 import { createHash, timingSafeEqual } from 'crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import {
+	SERVICE_TIME_ZONE,
+	addCallTimesWithOffset,
+	isValidTimeZone,
+	savedServiceZone,
+} from '../shared/dates';
+import { VIRTUALNUM_CREDENTIAL } from '../shared/transport/virtualnumApi';
 import { OWN_PARAMS } from './callbackUrl';
 import { isFirstCallStart } from './dedupe';
 import { EVENTS, type TriggerEventKey } from './description';
@@ -258,5 +265,21 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 	const normalized = normalizeOrRaw(this, request, receivedAt, settings);
 	// Events not chosen, empty requests and repeated call starts start nothing; the answer is an empty 200.
 	if (!starts(this, settings, normalized, now)) return { webhookResponse: '' };
-	return { workflowData: [[{ json: normalized.item }]] };
+	return { workflowData: [[{ json: await withCallTimes(this, normalized.item) }]] };
+}
+
+/**
+ * A call's `startedAt` / `endedAt` beside `startTime` / `endTime`: the times with the offset of
+ * the service's clock (the credential's Service Time Zone; null when the callback had no time).
+ * A callback is never refused for it: with no zone that can be used, the item has neither.
+ */
+async function withCallTimes(context: IWebhookFunctions, item: IDataObject): Promise<IDataObject> {
+	if (!('startTime' in item) && !('endTime' in item)) return item;
+	const saved = await savedServiceZone(context, VIRTUALNUM_CREDENTIAL);
+	const zone = typeof saved === 'string' && saved.trim() !== '' ? saved.trim() : SERVICE_TIME_ZONE;
+	if (!isValidTimeZone(zone)) return item;
+	const full = { ...item };
+	if ('startTime' in item) full.startedAt = null;
+	if ('endTime' in item) full.endedAt = null;
+	return addCallTimesWithOffset(full, zone, true);
 }

@@ -16,6 +16,11 @@ import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { runWorkflow, type RunResult } from '../../../dev/harness/engine.mts';
 import { PollHost } from '../../../dev/harness/poll.mts';
+import {
+	TriggerHost,
+	selectedNumbers,
+	type TriggerInstance,
+} from '../../../dev/harness/trigger.mts';
 import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
 
 const NEW_YORK = 'America/New_York';
@@ -393,4 +398,59 @@ describe('Call Record Trigger on the service clock', () => {
 		assert.equal(await since('2026-01-10T09:00:00-05:00'), '2026-01-10 16:00:00');
 		assert.equal(await since('2026-01-10T09:00:00'), '2026-01-10 09:00:00');
 	});
+});
+
+describe('Virtual Number Trigger: call times with the offset of the credential zone', () => {
+	let host: TriggerHost;
+	const active: TriggerInstance[] = [];
+	before(async () => {
+		host = await TriggerHost.start();
+	});
+	after(async () => {
+		for (const t of active.splice(0)) await t.deactivate().catch(() => undefined);
+		await host.close();
+	});
+
+	for (const [saved, zone] of [
+		[undefined, SERVICE],
+		['UTC', 'UTC'],
+		['Not/AZone', undefined],
+	] as const) {
+		test(`Service Time Zone ${saved ?? '(a credential saved before the field)'} → ${zone ?? 'no startedAt, the callback still starts the workflow'}`, async () => {
+			sandbox.control.configure({ callbackStyle: 'json', callStartRepeats: 1 });
+			const [number] = sandbox.control
+				.virtualnums()
+				.filter((r) => r.active_status === 1)
+				.map((r) => r.virtualnum);
+			const extra: ICredentialDataDecryptedObject = saved ? { serviceTimeZone: saved } : {};
+			const t = host.add({
+				parameters: {
+					events: ['callStarted', 'callEnded'],
+					numbers: 'selected',
+					virtualnums: selectedNumbers([number]),
+				},
+				credentials: vnCredentials(extra),
+			});
+			await t.activate();
+			active.push(t);
+			const { call } = await sandbox.control.placeCall({
+				virtualnum: number,
+				caller: '0541234567',
+				durationSec: 30,
+			});
+			assert.equal(t.executions.length, 2);
+			const ended = t.executions[1][0].json;
+			assert.equal(ended.startTime, call.start_call);
+			if (zone === undefined) {
+				assert.equal('startedAt' in ended, false);
+			} else {
+				const expected = (time: string) =>
+					DateTime.fromSQL(time, { zone }).toISO({ suppressMilliseconds: true });
+				assert.equal(ended.startedAt, expected(call.start_call));
+				assert.equal(ended.endedAt, expected(call.end_call));
+			}
+			await t.deactivate();
+			active.splice(active.indexOf(t), 1);
+		});
+	}
 });
