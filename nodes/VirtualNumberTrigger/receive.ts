@@ -9,12 +9,7 @@
 import { createHash, timingSafeEqual } from 'crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import {
-	SERVICE_TIME_ZONE,
-	addCallTimesWithOffset,
-	isValidTimeZone,
-	savedServiceZone,
-} from '../shared/dates';
+import { addCallTimesWithOffset, savedServiceZone, usableZone } from '../shared/dates';
 import { VIRTUALNUM_CREDENTIAL } from '../shared/transport/virtualnumApi';
 import { OWN_PARAMS } from './callbackUrl';
 import { isFirstCallStart } from './dedupe';
@@ -275,9 +270,8 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
  */
 async function withCallTimes(context: IWebhookFunctions, item: IDataObject): Promise<IDataObject> {
 	if (!('startTime' in item) && !('endTime' in item)) return item;
-	const saved = await savedServiceZone(context, VIRTUALNUM_CREDENTIAL);
-	const zone = typeof saved === 'string' && saved.trim() !== '' ? saved.trim() : SERVICE_TIME_ZONE;
-	if (!isValidTimeZone(zone)) return item;
+	const zone = usableZone(await savedServiceZone(context, VIRTUALNUM_CREDENTIAL));
+	if (zone === undefined) return item;
 	const full = { ...item };
 	if ('startTime' in item) full.startedAt = null;
 	if ('endTime' in item) full.endedAt = null;

@@ -270,6 +270,12 @@ export async function savedServiceZone(
 	}
 }
 
+/** The saved Service Time Zone for outputs: the provider's when empty, undefined when it is no zone. */
+export function usableZone(saved: unknown): string | undefined {
+	const zone = typeof saved === 'string' && saved.trim() !== '' ? saved.trim() : SERVICE_TIME_ZONE;
+	return isValidTimeZone(zone) ? zone : undefined;
+}
+
 /** A point in time as the virtual number service writes it, in its `zone`. */
 export function serviceTime(date: DateTime, zone: string): string {
 	return date.setZone(zone).toFormat(DATE_FORMATS.virtualnum);
@@ -298,13 +304,14 @@ const CALL_TIMES: Record<string, string> = { startTime: 'startedAt', endTime: 'e
  * service wrote them): the same moment in ISO 8601 with the offset of the service's `zone`, which
  * a Date, `DateTime.fromISO` or a spreadsheet reads right in any zone. A field the item already
  * has (an SQL alias) is left alone, unless null and `replaceNull` (the trigger's items hold every
- * field, null when empty).
+ * field, null when empty). No zone (the credential's cannot be used): the item as it is.
  */
 export function addCallTimesWithOffset(
 	item: IDataObject,
-	zone: string,
+	zone: string | undefined,
 	replaceNull = false,
 ): IDataObject {
+	if (zone === undefined) return item;
 	const out: IDataObject = {};
 	const added = new Set<string>();
 	for (const [key, value] of Object.entries(item)) {

@@ -147,6 +147,19 @@ describe('Call Record → Query on the service clock, workflow in New York', () 
 		assert.match(result.error?.message ?? '', /Mars\/Olympus/);
 		assert.deepEqual(sandbox.control.requests({ service: 'vn' }), []);
 	});
+
+	test('a Query without dates does not need the zone: with an unusable one its items have no startedAt', async () => {
+		const items = jsonOf(await query({ limit: 2 }, { serviceTimeZone: 'Mars/Olympus' }));
+		assert.equal(items.length, 2);
+		assert.equal('startedAt' in items[0], false);
+		const sql = jsonOf(
+			await query(
+				{ queryMode: 'sql', sql: 'SELECT start_call FROM webserviceview LIMIT 1' },
+				{ serviceTimeZone: 'UTC' },
+			),
+		);
+		assert.equal(sql[0].startedAt, `${String(sql[0].startTime).replace(' ', 'T')}Z`);
+	});
 });
 
 describe('daylight saving: Israel and New York change on different dates', () => {

@@ -6,7 +6,9 @@ import { InputChecks } from '../../../shared/checks';
 import { checkPhone } from '../../../shared/phones';
 import {
 	addCallTimesWithOffset,
-	credentialServiceZone,
+	savedServiceZone,
+	serviceZone,
+	usableZone,
 	formatVirtualnumDate,
 } from '../../../shared/dates';
 import type { ItemOperation, OperationOption, RepeatEffect } from '../../../shared/router';
@@ -122,9 +124,14 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	const virtualnum = readVirtualnum.call(this, checks);
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const params: IDataObject = { cdr_ddi: virtualnum };
-	const zone = await credentialServiceZone(this, VIRTUALNUM_CREDENTIAL, checks);
+	const savedZone = await savedServiceZone(this, VIRTUALNUM_CREDENTIAL);
 	if (fields.startTime !== undefined && String(fields.startTime).trim() !== '') {
-		params.cdr_start_call = formatVirtualnumDate(fields.startTime, zone, 'Call Start', checks);
+		params.cdr_start_call = formatVirtualnumDate(
+			fields.startTime,
+			serviceZone(checks, savedZone),
+			'Call Start',
+			checks,
+		);
 	}
 	if (fields.duration !== undefined && String(fields.duration).trim() !== '') {
 		params.cdr_totac_sec = checks.integerInRange(
@@ -157,5 +164,5 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		...simplifyCallRow(resultObject(answer.result)),
 		...simplifyManualParams(params),
 	};
-	return this.helpers.returnJsonArray(addCallTimesWithOffset(item, zone));
+	return this.helpers.returnJsonArray(addCallTimesWithOffset(item, usableZone(savedZone)));
 };

@@ -5,7 +5,9 @@ import { InputChecks } from '../../../shared/checks';
 import { checkPhoneList } from '../../../shared/phones';
 import {
 	addCallTimesWithOffset,
-	credentialServiceZone,
+	savedServiceZone,
+	serviceZone,
+	usableZone,
 	formatVirtualnumDate,
 	toDateTime,
 } from '../../../shared/dates';
@@ -188,12 +190,12 @@ function listOf(value: unknown): string {
 	return Array.isArray(value) ? value.map(String).join(',') : String(value ?? '');
 }
 
-/** The builder's query; its dates in the service's clock, `timezone` (the Service Time Zone). */
+/** The builder's query; its dates on the service's clock (`savedZone`: the credential's field). */
 function builderQuery(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	checks: InputChecks,
-	timezone: string,
+	savedZone: unknown,
 ): CdrQuery {
 	const columns = this.getNodeParameter('columns', itemIndex, []) as string[];
 	for (const column of columns) {
@@ -223,6 +225,7 @@ function builderQuery(
 		callers: [],
 		order: this.getNodeParameter('order', itemIndex, 'DESC') === 'ASC' ? 'ASC' : 'DESC',
 	};
+	const timezone = given(fromValue) || given(toValue) ? serviceZone(checks, savedZone) : '';
 	if (given(fromValue))
 		query.from = formatVirtualnumDate(fromValue, timezone, 'Calls From', checks);
 	if (given(toValue)) query.to = formatVirtualnumDate(toValue, timezone, 'Calls Until', checks);
@@ -282,8 +285,8 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const mode = this.getNodeParameter('queryMode', itemIndex, 'builder') as string;
 	const builderMode = mode !== 'sql';
-	const zone = await credentialServiceZone(this, VIRTUALNUM_CREDENTIAL, checks);
-	const query = builderMode ? builderQuery.call(this, itemIndex, checks, zone) : undefined;
+	const savedZone = await savedServiceZone(this, VIRTUALNUM_CREDENTIAL);
+	const query = builderMode ? builderQuery.call(this, itemIndex, checks, savedZone) : undefined;
 	const sql = query ? buildCdrSql(query) : sqlStatement.call(this, itemIndex, checks);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
@@ -299,7 +302,7 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	const rows = resultRows(answer.result);
 	const simplify = simplifyOn(this.getNodeParameter('simplify', itemIndex, true));
 	const items = simplify
-		? simplifyCallRows(rows).map((row) => addCallTimesWithOffset(row, zone))
+		? simplifyCallRows(rows).map((row) => addCallTimesWithOffset(row, usableZone(savedZone)))
 		: rows;
 	return this.helpers.returnJsonArray(items);
 };

@@ -6,6 +6,7 @@ import {
 	DATE_FORMATS,
 	checkDateOrder,
 	credentialServiceZone,
+	isEmptyDate,
 	toOptionalDateTime,
 } from '../../../shared/dates';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
@@ -64,19 +65,15 @@ export const description = updateDisplayOptions(
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const userId = readUserId.call(this, checks, 'logUserId', false);
-	const timezone = await credentialServiceZone(this, VIRTUALNUM_CREDENTIAL, checks);
-	const start = toOptionalDateTime(
-		this.getNodeParameter('startTime', itemIndex, ''),
-		timezone,
-		'Start Time',
-		checks,
-	);
-	const end = toOptionalDateTime(
-		this.getNodeParameter('endTime', itemIndex, ''),
-		timezone,
-		'End Time',
-		checks,
-	);
+	const startValue = this.getNodeParameter('startTime', itemIndex, '');
+	const endValue = this.getNodeParameter('endTime', itemIndex, '');
+	// The zone is read only when a date is sent: a log without bounds does not need it.
+	const timezone =
+		isEmptyDate(startValue) && isEmptyDate(endValue)
+			? ''
+			: await credentialServiceZone(this, VIRTUALNUM_CREDENTIAL, checks);
+	const start = toOptionalDateTime(startValue, timezone, 'Start Time', checks);
+	const end = toOptionalDateTime(endValue, timezone, 'End Time', checks);
 	checkDateOrder(checks, { start, end, startField: 'Start Time', endField: 'End Time' });
 	const answer = await virtualnumRequest.call(this, {
 		service: 'get_users_access_log',
