@@ -88,6 +88,18 @@ export class VirtualnumApi implements ICredentialType {
 			description: 'The country code local numbers (0…) belong to, digits only',
 			displayOptions: { show: { sendNumbersAs: ['international'] } },
 		},
+		// Service Time Zone: the clock of the service's dates, read by nodes/shared/dates.ts.
+		{
+			displayName: 'Service Time Zone',
+			name: 'serviceTimeZone',
+			type: 'string',
+			default: 'Asia/Jerusalem',
+			placeholder: 'Asia/Jerusalem',
+			description:
+				"The IANA time zone the service's clock runs in (the provider's is Israel time, " +
+				'Asia/Jerusalem). Every date the nodes send or read is written in it, whatever ' +
+				'the zone of the workflow or of the n8n server; a date with an offset is converted.',
+		},
 	];
 
 	async authenticate(

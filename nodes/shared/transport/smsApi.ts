@@ -21,7 +21,7 @@ import {
 	unauthorizedFailure,
 } from './http';
 
-const SMS_CREDENTIAL = 'virtualnumSmsApi';
+export const SMS_CREDENTIAL = 'virtualnumSmsApi';
 export const SMS_LABEL = 'Bulk SMS';
 
 /** One item of the batch request (spec: "SMS message"). */

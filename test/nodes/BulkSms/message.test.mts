@@ -866,14 +866,14 @@ describe('Bulk SMS → Message → Send', () => {
 		beforeEach(() => callbackServer.requests.splice(0));
 
 		test('a scheduled message is sent with sendtime DD/MM/YYYY HH:mm, and its delivery report reaches the given URL at its time', async () => {
-			// The sandbox reads sendtime in its own (process) time zone: the workflow's zone is the same here.
+			// The sandbox reads sendtime on its own (process) clock: the credential's Service Time Zone is the same here.
 			const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 			const at = DateTime.now().setZone(zone).plus({ hours: 2 }).startOf('minute');
 			const url = `${callbackServer.url}/webhook/sms-status?secret=abc`;
 			const result = await send(
 				[{ to: phone(7) }],
 				{ options: { sendAt: at.toISO({ includeOffset: false }), callbackUrl: url } },
-				{ timezone: zone },
+				{ timezone: 'America/New_York', credentials: { serviceTimeZone: zone } },
 			);
 			assert.equal(result.error, undefined, result.error?.message);
 			const [request] = sendRequests();
@@ -938,11 +938,11 @@ describe('Bulk SMS → Message → Send', () => {
 				`15/01/${future} 12:30`,
 			],
 			[
-				'ISO text without offset, in the workflow time zone',
+				'ISO text without offset, in the workflow time zone when chosen',
 				`${future}-07-01T09:05:00`,
-				undefined,
+				'workflow',
 				'America/New_York',
-				`01/07/${future} 09:05`,
+				`01/07/${future} 16:05`,
 			],
 			[
 				'a Luxon DateTime from an expression',
@@ -952,17 +952,24 @@ describe('Bulk SMS → Message → Send', () => {
 				`15/01/${future} 10:30`,
 			],
 			[
-				'a JS Date from an expression',
+				"a JS Date from an expression, on the service's clock (Asia/Jerusalem)",
 				`={{ new Date('${future}-01-15T08:30:00Z') }}`,
 				'Europe/London',
 				undefined,
-				`15/01/${future} 08:30`,
+				`15/01/${future} 10:30`,
 			],
 			[
-				"the service's own format",
+				"the service's own format, read in the chosen time zone",
 				`20/03/${future} 18:45`,
 				'UTC',
 				undefined,
+				`20/03/${future} 20:45`,
+			],
+			[
+				"the service's own format, on the service's clock by default",
+				`20/03/${future} 18:45`,
+				undefined,
+				'America/New_York',
 				`20/03/${future} 18:45`,
 			],
 			[
@@ -970,7 +977,7 @@ describe('Bulk SMS → Message → Send', () => {
 				`={{ ${Date.UTC(future, 0, 15, 8, 30)} }}`,
 				'UTC',
 				undefined,
-				`15/01/${future} 08:30`,
+				`15/01/${future} 10:30`,
 			],
 		];
 		for (const [name, sendAt, timeZone, workflowZone, expected] of cases) {
@@ -1127,7 +1134,7 @@ describe('Bulk SMS → Message → Send', () => {
 				'a past Send At',
 				{ options: { sendAt: '={{ $json.when }}' } },
 				{ when: '2020-05-01T10:00:00' },
-				/Send At: is in the past \(2020-05-01 10:00 UTC\)/,
+				/Send At: is in the past \(2020-05-01 10:00 \+03:00, Asia\/Jerusalem; now it is .*\(got "2020-05-01T10:00:00"\)/,
 			],
 			[
 				'an empty Send At',

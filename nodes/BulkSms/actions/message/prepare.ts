@@ -6,7 +6,7 @@
 import type { IDataObject, IExecuteFunctions, IGetNodeParameterOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import { formatSmsSendtime, isValidTimeZone } from '../../../shared/dates';
+import { formatSmsSendtime, isValidTimeZone, serviceZone } from '../../../shared/dates';
 import { asNodeError, type NodeError } from '../../../shared/errors';
 import {
 	estimateSegments,
@@ -24,7 +24,7 @@ import {
 	phoneToSend,
 } from '../../../shared/phones';
 import { readCreditPath, type SmsMessage } from '../../../shared/transport/smsApi';
-import { WORKFLOW_TIME_ZONE } from '../../methods/loadOptions';
+import { SERVICE_TIME_ZONE_OPTION, WORKFLOW_TIME_ZONE } from '../../methods/loadOptions';
 
 /** One message: one recipient of one input item, and what became of it. */
 export interface Entry {
@@ -96,6 +96,8 @@ export interface RunContext {
 	style: NumberStyle;
 	/** Version 1 (saved workflows) checks no message length unless the option is set. */
 	typeVersion: number;
+	/** The credential's Service Time Zone as saved, checked when a Send At needs it. */
+	serviceZone: unknown;
 }
 
 const CALLBACK_URL_PATTERN = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
@@ -308,7 +310,7 @@ function itemChecker(context: IExecuteFunctions, runContext: RunContext): ItemCh
 	return {
 		sender: remembered(readSender),
 		settings: remembered((options: SendOptions, check: InputChecks) =>
-			checkOptions(context, check, options, runContext.typeVersion),
+			checkOptions(context, check, options, runContext),
 		),
 		estimate: remembered(estimateSegments),
 	};
@@ -338,7 +340,7 @@ function checkOptions(
 	context: IExecuteFunctions,
 	check: InputChecks,
 	options: SendOptions,
-	typeVersion: number,
+	runContext: RunContext,
 ): ItemSettings {
 	const { batchSize: size, batchesInFlight: flight, messageLength } = SMS_LIMITS;
 	const batchSize = check.integerInRange(
@@ -355,7 +357,7 @@ function checkOptions(
 	);
 	const maxLength =
 		options.maxMessageLength === undefined
-			? typeVersion >= 1.1
+			? runContext.typeVersion >= 1.1
 				? messageLength.default
 				: 0
 			: check.integerInRange(
@@ -367,7 +369,7 @@ function checkOptions(
 	const settings: ItemSettings = {
 		batchSize,
 		inFlight,
-		sendtime: readSendtime(context, check, options),
+		sendtime: readSendtime(context, check, options, runContext.serviceZone),
 		maxLength,
 		oncePerNumber: options.sendOncePerNumber === true,
 	};
@@ -385,21 +387,29 @@ function checkOptions(
 	return settings;
 }
 
+/**
+ * Send At on the service's clock. A text without an offset is read in the Time Zone option's zone:
+ * the Service Time Zone by default (the wall clock typed is the one the service gets), the
+ * workflow's or a named one when chosen; every other form is a point in time, converted.
+ */
 function readSendtime(
 	context: IExecuteFunctions,
 	check: InputChecks,
 	options: SendOptions,
+	serviceZoneSetting: unknown,
 ): string | undefined {
 	const zoneOption = String(options.timeZone ?? '').trim();
-	const zone =
-		zoneOption === '' || zoneOption === WORKFLOW_TIME_ZONE ? context.getTimezone() : zoneOption;
-	if (!isValidTimeZone(zone))
-		check.fail('Time Zone', 'must be an IANA time zone such as Asia/Jerusalem or UTC', zone);
+	const named = zoneOption === SERVICE_TIME_ZONE_OPTION ? '' : zoneOption;
+	const inputZone = named === WORKFLOW_TIME_ZONE ? context.getTimezone() : named;
+	if (inputZone !== '' && !isValidTimeZone(inputZone))
+		check.fail('Time Zone', 'must be an IANA time zone such as Asia/Jerusalem or UTC', inputZone);
 	if (!('sendAt' in options)) return undefined;
 	const value = options.sendAt;
 	// An added but empty Send At (often an expression whose field is missing) must not send at once.
 	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
 		check.fail('Send At', 'is empty: enter a date and time, or remove the option to send at once');
 	}
-	return formatSmsSendtime(check, value, zone, options.allowPastTime === true);
+	const zone = serviceZone(check, serviceZoneSetting);
+	const allowPast = options.allowPastTime === true;
+	return formatSmsSendtime(check, value, zone, allowPast, Date.now(), inputZone || zone);
 }

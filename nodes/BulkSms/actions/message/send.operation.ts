@@ -22,9 +22,10 @@ import {
 	creditBalance,
 	creditPathOption,
 	smsCreditRequest,
+	SMS_CREDENTIAL,
 	SMS_LABEL,
 } from '../../../shared/transport/smsApi';
-import { WORKFLOW_TIME_ZONE } from '../../methods/loadOptions';
+import { SERVICE_TIME_ZONE_OPTION } from '../../methods/loadOptions';
 import {
 	earlierRun,
 	endTry,
@@ -270,7 +271,8 @@ const properties: INodeProperties[] = [
 				default: '',
 				description:
 					'Schedule the messages instead of sending them now. Accepts a date picked ' +
-					'here, ISO text, or a DateTime or Date from an expression.',
+					'here, ISO text, or a DateTime or Date from an expression. A time in the past is refused.',
+				hint: "Sent on the service's clock: the credential's Service Time Zone (Asia/Jerusalem by default)",
 			},
 			{
 				displayName: 'Send Once per Number',
@@ -287,9 +289,9 @@ const properties: INodeProperties[] = [
 				name: 'timeZone',
 				type: 'options',
 				typeOptions: { loadOptionsMethod: 'getTimeZones' },
-				default: WORKFLOW_TIME_ZONE,
+				default: SERVICE_TIME_ZONE_OPTION,
 				// (A backslash at the end of a template literal's line adds nothing to the text.)
-				description: `Time zone of Send At when it has no offset, and of the time sent to the service. \
+				description: `Zone of a Send At without an offset; what is sent is in the credential's Service Time Zone. \
 Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
 			},
 		],
@@ -353,15 +355,17 @@ export async function executeBatch(this: IExecuteFunctions): Promise<INodeExecut
 }
 
 /**
- * The credential's Send Numbers As. A credential that cannot be read here fails the run where it
+ * The credential's Send Numbers As and Service Time Zone. A credential that cannot be read here fails the run where it
  * always did (the first request), after the items are checked.
  */
 async function runContext(this: IExecuteFunctions): Promise<RunContext> {
 	const typeVersion = this.getNode().typeVersion;
 	try {
-		return { style: numberStyleOf(await this.getCredentials('virtualnumSmsApi')), typeVersion };
+		const credentials = await this.getCredentials(SMS_CREDENTIAL);
+		const serviceZone = credentials.serviceTimeZone;
+		return { style: numberStyleOf(credentials), typeVersion, serviceZone };
 	} catch {
-		return { style: DEFAULT_NUMBER_STYLE, typeVersion };
+		return { style: DEFAULT_NUMBER_STYLE, typeVersion, serviceZone: undefined };
 	}
 }
 
