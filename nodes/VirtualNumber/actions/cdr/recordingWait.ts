@@ -7,6 +7,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { InputChecks } from '../../../shared/checks';
+import { asNodeError } from '../../../shared/errors';
 import { serviceCodeOf } from '../../../shared/transport/http';
 import type { VirtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { virtualnumDownload } from '../../../shared/transport/virtualnumDownload';
@@ -50,7 +51,8 @@ export async function downloadWhenRecorded(
 		try {
 			return await virtualnumDownload.call(this, request);
 		} catch (error) {
-			if (waitSec === 0 || serviceCodeOf(error) !== NO_RECORDING_CODE) throw error;
+			if (waitSec === 0 || serviceCodeOf(error) !== NO_RECORDING_CODE)
+				throw asNodeError(this.getNode(), error, request.itemIndex);
 			const left = waitSec * 1000 - (Date.now() - started);
 			if (left <= 0) throw notRecordedWithin(this, request, error as Error, started, tries);
 			await sleep(Math.min(pause, left));
