@@ -17,7 +17,7 @@ const NO_RECORDING_CODE = 3002;
 
 /** Up to 15 minutes; 0 (the default) asks once, as before the option existed. */
 const WAIT_SEC = { min: 0, max: 900 };
-/** Pauses between tries: a tenth of the wait, from 1 to 10 seconds. */
+/** Pauses between tries: 1 s, doubling up to 10 s (a recording is late by seconds, an archive by more). */
 const PAUSE_MS = { min: 1000, max: 10_000 };
 
 export const waitForRecordingOption: INodeProperties = {
@@ -46,7 +46,6 @@ export async function downloadWhenRecorded(
 	waitSec: number,
 ): Promise<Download> {
 	const started = Date.now();
-	const pause = Math.min(PAUSE_MS.max, Math.max(PAUSE_MS.min, waitSec * 100));
 	for (let tries = 1; ; tries++) {
 		try {
 			return await virtualnumDownload.call(this, request);
@@ -55,7 +54,7 @@ export async function downloadWhenRecorded(
 				throw asNodeError(this.getNode(), error, request.itemIndex);
 			const left = waitSec * 1000 - (Date.now() - started);
 			if (left <= 0) throw notRecordedWithin(this, request, error as Error, started, tries);
-			await sleep(Math.min(pause, left));
+			await sleep(Math.min(PAUSE_MS.min * 2 ** (tries - 1), PAUSE_MS.max, left));
 		}
 	}
 }
