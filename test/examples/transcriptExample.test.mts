@@ -92,7 +92,11 @@ describe('examples/ai/call-transcript-summary-to-crm.json', () => {
 	describe("this package's part, on the engine, the recording written 1.5 s after the call", () => {
 		let sandbox: Sandbox;
 		before(async () => {
-			sandbox = await startSandbox({ behaviours: ['recording-delay'], recordingDelayMs: 1500 });
+			sandbox = await startSandbox({
+				profile: 'contract',
+				behaviours: ['recording-delay'],
+				recordingDelayMs: 1500,
+			});
 		});
 		after(async () => await sandbox.close());
 

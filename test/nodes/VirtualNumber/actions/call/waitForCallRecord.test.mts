@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 
+import type { FieldBehaviour } from '../../../../../dev/sandbox/field.mts';
 import { startSandbox, type Sandbox } from '../../../../../dev/sandbox/index.mts';
 import { failure, jsons, rl, vnRequests, vnRunner } from '../../vnRun.mts';
 
@@ -45,10 +46,17 @@ function sqlOf(request: { body: unknown }): string {
 	return String((request.body as Record<string, unknown>).sql);
 }
 
-for (const profile of ['contract', 'call-no-id'] as const) {
+/** Each reading pinned (whatever SANDBOX_PROFILE says): the contract, no call ID alone, the whole field profile. */
+const PROFILES = {
+	contract: { profile: 'contract', behaviours: [] as FieldBehaviour[] },
+	'call-no-id': { profile: 'contract', behaviours: ['call-no-id'] as FieldBehaviour[] },
+	field: { profile: 'field', behaviours: [] as FieldBehaviour[] },
+} as const;
+
+for (const [profile, settings] of Object.entries(PROFILES)) {
 	describe(`Virtual Number → Call: placement answer and Wait for Call Record (${profile})`, () => {
 		before(async () => {
-			sandbox = await startSandbox(profile === 'contract' ? {} : { behaviours: ['call-no-id'] });
+			sandbox = await startSandbox({ ...settings, behaviours: [...settings.behaviours] });
 		});
 		after(async () => await sandbox.close());
 		beforeEach(() => sandbox.control.reset());
@@ -104,7 +112,7 @@ for (const profile of ['contract', 'call-no-id'] as const) {
 
 describe('Virtual Number → Call → Wait for Call Record: no record within Max Wait (call-no-id)', () => {
 	before(async () => {
-		sandbox = await startSandbox({ behaviours: ['call-no-id'] });
+		sandbox = await startSandbox({ profile: 'contract', behaviours: ['call-no-id'] });
 	});
 	after(async () => await sandbox.close());
 	beforeEach(() => sandbox.control.reset());

@@ -33,7 +33,11 @@ async function justEndedCall(): Promise<string> {
 
 describe('Download Recording → Wait for Recording (recording-delay)', () => {
 	before(async () => {
-		sandbox = await startSandbox({ behaviours: ['recording-delay'], recordingDelayMs: DELAY_MS });
+		sandbox = await startSandbox({
+			profile: 'contract',
+			behaviours: ['recording-delay'],
+			recordingDelayMs: DELAY_MS,
+		});
 	});
 	after(async () => await sandbox.close());
 	beforeEach(() => sandbox.control.reset());
@@ -76,7 +80,7 @@ describe('Download Recording → Wait for Recording (recording-delay)', () => {
 
 describe('Download Recording → Wait for Recording (contract)', () => {
 	before(async () => {
-		sandbox = await startSandbox();
+		sandbox = await startSandbox({ profile: 'contract' });
 	});
 	after(async () => await sandbox.close());
 	beforeEach(() => sandbox.control.reset());

@@ -44,12 +44,20 @@ const SETTINGS: Record<string, string | number> = {
 	),
 };
 
-for (const profile of ['contract', 'update-replaces'] as const) {
+/** Each reading pinned (whatever SANDBOX_PROFILE says): the contract, replace alone, the whole field profile. */
+const PROFILES = {
+	contract: { profile: 'contract' },
+	'update-replaces': { profile: 'contract', behaviours: ['update-replaces'] },
+	field: { profile: 'field' },
+} as const;
+
+for (const [profile, settings] of Object.entries(PROFILES)) {
 	describe(`Virtual Number → Update keeps every setting (${profile})`, () => {
 		before(async () => {
-			sandbox = await startSandbox(
-				profile === 'contract' ? {} : { behaviours: ['update-replaces'] },
-			);
+			sandbox = await startSandbox({
+				...settings,
+				behaviours: [...(('behaviours' in settings && settings.behaviours) || [])],
+			});
 		});
 		after(async () => await sandbox.close());
 		beforeEach(() => {
