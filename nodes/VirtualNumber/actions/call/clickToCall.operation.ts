@@ -6,7 +6,16 @@ import { checkPhoneToSend } from '../../../shared/phones';
 import type { ItemOperation, OperationOption, RepeatEffect } from '../../../shared/router';
 import { VIRTUALNUM_CREDENTIAL } from '../../../shared/transport/virtualnumApi';
 import { virtualnumLocator } from '../../../shared/virtualnums';
-import { placedCallOutput, readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
+import { DateTime } from 'luxon';
+
+import {
+	placedCallId,
+	placedCallOutput,
+	readVirtualnum,
+	resultObject,
+	sendWrite,
+} from '../../helpers/utils';
+import { readWaitSettings, waitForCallRecord, waitForRecordFields } from './waitForRecord';
 
 const properties: INodeProperties[] = [
 	virtualnumLocator({
@@ -33,6 +42,7 @@ const properties: INodeProperties[] = [
 			'call the phone number once they answer. This also swaps the internal greeting ' +
 			'and the greeting to the caller.',
 	},
+	...waitForRecordFields,
 ];
 
 /** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
@@ -61,15 +71,21 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		this.getNodeParameter('destination', itemIndex, ''),
 	);
 	const first = this.getNodeParameter('callVirtualnumFirst', itemIndex, false) as boolean;
+	const wait = readWaitSettings.call(this, checks);
+	const placedAt = DateTime.now();
 	const answer = await sendWrite.call(
 		this,
 		'create_virtualnum_call',
 		{ virtualnum, destination, ...(first ? { first_target: 'virtualnum' } : {}) },
 		itemIndex,
 	);
-	return this.helpers.returnJsonArray({
-		...placedCallOutput.call(this, resultObject(answer.result)),
-		virtualnum,
-		destination,
-	});
+	const placed = placedCallOutput.call(this, resultObject(answer.result), answer);
+	if (!wait) return this.helpers.returnJsonArray({ ...placed, virtualnum, destination });
+	const record = await waitForCallRecord.call(
+		this,
+		{ callId: placedCallId(placed), virtualnum, callerNumber: destination, placedAt },
+		wait,
+		itemIndex,
+	);
+	return this.helpers.returnJsonArray(record);
 };
