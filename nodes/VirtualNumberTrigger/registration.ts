@@ -38,7 +38,7 @@ import { LIMITS } from '../shared/checks';
 import { asNodeError } from '../shared/errors';
 import { networkCodeOfFailure, serviceCodeOf } from '../shared/transport/http';
 import { virtualnumRequest } from '../shared/transport/virtualnumApi';
-import { getAllVirtualnums, getVirtualnum } from '../shared/virtualnums';
+import { getAllVirtualnums, getVirtualnum, settingsAsRead } from '../shared/virtualnums';
 import {
 	DEFAULT_OPTION,
 	baseOf,
@@ -796,33 +796,6 @@ async function currentRecords(this: IHookFunctions, numbers?: string[]): Promise
 }
 
 /**
- * create_virtualnum's settable fields (docs/api), sent back as read on every update the trigger
- * makes. The contract says update_virtualnum changes only the fields it receives, but integrators
- * of the real service report that it replaces the whole record, clearing what is not sent: so no
- * setting of a number is left out. What the service sets itself (create_time, extenstion,
- * default_dest) is never sent.
- */
-const SETTABLE_FIELDS = [
-	'description',
-	'call_destination_phone',
-	'active_status',
-	'dial_option',
-	'dial_timeout_in_sec',
-	'record_option',
-	'record_percentage',
-	'expose',
-	'disallow_callback',
-	'greeting_in',
-	'greeting_out',
-	'ringback_tone',
-	'email',
-	'sms_destination_phone',
-	'working_hours',
-	'out_of_time_destination_phone',
-	...Array.from({ length: 10 }, (_, index) => `private_field${index + 1}`),
-];
-
-/**
  * Sets a number's callback URL and option, sending every other settable field as read. Empty
  * fields are left out (an empty dial_timeout_in_sec means the account's default, and the service
  * refuses an empty one), but the callback URL is always sent, also empty when restoring a number
@@ -834,10 +807,9 @@ async function setCallback(
 	callback: Callback,
 ): Promise<void> {
 	const params: Record<string, string> = { virtualnum: text(record.virtualnum) };
-	for (const field of SETTABLE_FIELDS) {
-		const value = record[field];
-		if (value !== undefined && value !== null && String(value) !== '')
-			params[field] = String(value);
+	// Every setting as read: a service that replaces the whole record on update keeps them all.
+	for (const [field, value] of Object.entries(settingsAsRead(record))) {
+		if (String(value) !== '') params[field] = String(value);
 	}
 	params.callback_url = callback.url;
 	params.callback_url_option = String(callback.option);
