@@ -1,7 +1,7 @@
 /** A row of webserviceview as the trigger's item: the call vocabulary (shared/callFields.ts). */
 import type { IDataObject } from 'n8n-workflow';
 
-import { CALL_FIELDS, type CallField } from '../shared/callFields';
+import { CALL_FIELDS, callValue, type CallField, type CallFieldKey } from '../shared/callFields';
 import { addCallTimesWithOffset } from '../shared/dates';
 
 /** The event of every item, beside the Virtual Number Trigger's call.started / call.ended. */
@@ -15,12 +15,10 @@ function present(value: unknown): boolean {
 	return value !== undefined && value !== null && value !== '';
 }
 
-function valueOf(key: string, value: unknown): IDataObject[string] {
-	if (key === 'recordingExists') return present(value) && value !== 0 && value !== '0';
-	if (!present(value)) return null;
-	if ((key === 'durationSec' || key === 'rowId') && /^-?\d+(\.\d+)?$/.test(String(value).trim()))
-		return Number(value);
-	return value as IDataObject[string];
+/** Empty values as null, so every item has every field; the rest as the vocabulary reads them. */
+function valueOf(key: CallFieldKey, value: unknown): IDataObject[string] {
+	if (key !== 'recordingExists' && !present(value)) return null;
+	return callValue(key, value as IDataObject[string]);
 }
 
 /** The row id, which the cursor needs; undefined when the row has none that is a whole number. */
@@ -36,7 +34,7 @@ export function rowIdOf(row: IDataObject): number | undefined {
 export function recordItem(row: IDataObject, zone: string): IDataObject {
 	const item: IDataObject = { event: RECORD_EVENT };
 	for (const field of VIEW_FIELDS)
-		item[field.key] = valueOf(field.key, row[field.column as string]);
+		item[field.key] = valueOf(field.key as CallFieldKey, row[field.column as string]);
 	item.startedAt = null;
 	item.endedAt = null;
 	return addCallTimesWithOffset(item, zone, true);

@@ -8,6 +8,7 @@
  * the view, `cdr_destination` of a manual record); the virtual number that was dialled is
  * `virtualNumber`.
  */
+import type { IDataObject } from 'n8n-workflow';
 
 export interface CallField {
 	/** The name in this package's outputs (camelCase, never a name n8n refuses in expressions). */
@@ -121,4 +122,65 @@ export function callField(key: CallFieldKey): CallField {
 export function keyOfColumn(column: string): CallFieldKey | undefined {
 	const lower = column.toLowerCase();
 	return CALL_FIELDS.find((field) => 'column' in field && field.column === lower)?.key;
+}
+
+const NUMBERS: readonly CallFieldKey[] = ['durationSec', 'rowId'];
+
+type Value = IDataObject[string];
+
+/** A value of the service under the vocabulary: `recordingExists` as true/false, counts as numbers. */
+export function callValue(key: CallFieldKey, value: Value): Value {
+	if (key === 'recordingExists')
+		return (
+			value !== undefined &&
+			value !== null &&
+			value !== '' &&
+			value !== 0 &&
+			value !== '0' &&
+			value !== false
+		);
+	if (NUMBERS.includes(key) && typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim()))
+		return Number(value);
+	return value;
+}
+
+/**
+ * Rows of webserviceview under the vocabulary's names: a key that is a column of webserviceview becomes its field
+ * name (cdr_uniqueid → callId); any other key (an alias, COUNT(*)) stays as the service named it,
+ * and so does a column whose field name the row already has (an alias called callId wins). The
+ * renaming is planned once per set of names: every row of an answer has the same.
+ */
+export function simplifyCallRows(rows: IDataObject[]): IDataObject[] {
+	let names: string[] = [];
+	let plan: Array<{ from: string; to: string; key?: CallFieldKey }> = [];
+	return rows.map((row) => {
+		const current = Object.keys(row);
+		if (current.length !== names.length || current.some((name, i) => name !== names[i])) {
+			names = current;
+			plan = current.map((from) => {
+				const key = keyOfColumn(from);
+				return key === undefined || key in row ? { from, to: from } : { from, to: key, key };
+			});
+		}
+		const out: IDataObject = {};
+		for (const { from, to, key } of plan)
+			out[to] = key === undefined ? row[from] : callValue(key, row[from]);
+		return out;
+	});
+}
+
+/** One row under the vocabulary's names (see simplifyCallRows). */
+export function simplifyCallRow(row: IDataObject): IDataObject {
+	return simplifyCallRows([row])[0];
+}
+
+/** The parameters of create_virtualnum_cdr under the vocabulary's names. */
+export function simplifyManualParams(params: IDataObject): IDataObject {
+	const out: IDataObject = {};
+	for (const field of CALL_FIELDS as readonly CallField[]) {
+		if (field.manualParam !== undefined && params[field.manualParam] !== undefined) {
+			out[field.key] = callValue(field.key as CallFieldKey, params[field.manualParam]);
+		}
+	}
+	return out;
 }

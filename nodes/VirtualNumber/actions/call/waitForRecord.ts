@@ -5,6 +5,7 @@
  * found by its id when there is one, else by the numbers and a time window from the placement.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { simplifyCallRow } from '../../../shared/callFields';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
@@ -13,7 +14,6 @@ import { DATE_FORMATS } from '../../../shared/dates';
 import { phoneDigits } from '../../../shared/phones';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
-import { simplifyCallRow } from '../cdr/callOutput';
 
 /** Bounds of the wait: a record normally appears when the call ends, within minutes. */
 const WAIT_LIMITS = {

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { callField } from '../../../shared/callFields';
+import { callField, simplifyCallRow, simplifyManualParams } from '../../../shared/callFields';
 import { InputChecks } from '../../../shared/checks';
 import { checkPhone } from '../../../shared/phones';
 import {
@@ -16,7 +16,7 @@ import { VIRTUALNUM_CREDENTIAL } from '../../../shared/transport/virtualnumApi';
 import { virtualnumLocator } from '../../../shared/virtualnums';
 import { readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
 import { VN_LIMITS } from '../../../shared/limits';
-import { simplifyCallRow, simplifyField, simplifyManualParams, simplifyOn } from './callOutput';
+import { simplifyField, simplifyOn } from './callOutput';
 
 // The parameter names stay as saved workflows have them; display names and output follow the vocabulary.
 const START = callField('startTime');

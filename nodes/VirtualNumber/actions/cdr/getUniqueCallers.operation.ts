@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { simplifyCallRows } from '../../../shared/callFields';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
@@ -12,7 +13,7 @@ import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { VIRTUALNUM_CREDENTIAL, virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
 import { VN_LIMITS } from '../../../shared/limits';
-import { simplifyCallRows, simplifyField, simplifyOn } from './callOutput';
+import { simplifyField, simplifyOn } from './callOutput';
 import { timeoutMs, timeoutOptions } from './common';
 
 const properties: INodeProperties[] = [

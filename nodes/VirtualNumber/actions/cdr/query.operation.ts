@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { simplifyCallRows } from '../../../shared/callFields';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
@@ -16,7 +17,7 @@ import { VIRTUALNUM_CREDENTIAL, virtualnumRequest } from '../../../shared/transp
 import { resultRows } from '../../../shared/virtualnums';
 import { readLimit } from '../../helpers/utils';
 import { returnAllFields } from '../common.descriptions';
-import { simplifyCallRows, simplifyField, simplifyOn } from './callOutput';
+import { simplifyField, simplifyOn } from './callOutput';
 import { timeoutMs, timeoutOptions } from './common';
 import {
 	CALL_STATUSES,

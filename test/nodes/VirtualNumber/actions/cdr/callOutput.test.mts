@@ -4,10 +4,10 @@ import { describe, test } from 'node:test';
 import { isSafeObjectProperty } from 'n8n-workflow';
 
 import {
+	CALL_FIELDS,
 	simplifyCallRow,
 	simplifyManualParams,
-} from '../../../../../nodes/VirtualNumber/actions/cdr/callOutput.ts';
-import { CALL_FIELDS } from '../../../../../nodes/shared/callFields.ts';
+} from '../../../../../nodes/shared/callFields.ts';
 
 describe('simplified call rows', () => {
 	test('columns get the vocabulary names; values are typed; other fields keep their names and order', () => {
