@@ -19,6 +19,7 @@ import { CALL_FIELDS } from '../shared/callFields';
 import { OWN_PARAMS, SECRET_PARAM } from './callbackUrl';
 import { callEnded } from './events/callEnded';
 import { callStarted, isFirstCallStart, isStartingStatus } from './events/callStarted';
+import { answerWithDestination } from './events/routeCall';
 import { SMS_FIELDS, smsDeliveryStatus } from './events/smsDeliveryStatus';
 import { smsReceived } from './events/smsReceived';
 import { TRIGGER_EVENTS, ipAllowed, readSettings, type TriggerSettings } from './settings';
@@ -99,8 +100,12 @@ export function normalizeRequest(
 	return { event, empty, item };
 }
 
-/** Answers the request here and starts nothing. */
-function refuse(context: IWebhookFunctions, status: number, text: string): IWebhookResponseData {
+/** Answers the request here (n8n then sends nothing); a refusal also starts nothing. */
+function answerHere(
+	context: IWebhookFunctions,
+	status: number,
+	text: string,
+): IWebhookResponseData {
 	try {
 		const res = context.getResponseObject();
 		res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' });
@@ -228,7 +233,7 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 			'error',
 			`refused a request: the trigger's settings could not be read (${messageOf(error)})`,
 		);
-		return refuse(this, 500, 'Trigger misconfigured');
+		return answerHere(this, 500, 'Trigger misconfigured');
 	}
 	let refusal: [number, string] | undefined;
 	try {
@@ -237,12 +242,20 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 		log(this, 'error', `refused a request: it could not be checked (${messageOf(error)})`);
 		refusal = [401, 'Unauthorized'];
 	}
-	if (refusal) return refuse(this, ...refusal);
+	if (refusal) return answerHere(this, ...refusal);
 
 	const normalized = normalizeOrRaw(this, request, receivedAt, settings);
 	// Events not chosen, empty requests and repeated call starts start nothing; the answer is an empty 200.
 	if (!starts(this, settings, normalized, now)) return { webhookResponse: '' };
-	return { workflowData: [[{ json: normalized.item }]] };
+	const workflowData = [[{ json: normalized.item }]];
+	if (settings.route === undefined) return { workflowData };
+	// Respond With a destination sets n8n's responseMode to lastNode: only a call start waits for
+	// the workflow's answer; every other callback is answered here at once, empty.
+	if (normalized.event === callStarted.name) {
+		answerWithDestination(this, settings.route, normalized.item.callId);
+		return { workflowData };
+	}
+	return { ...answerHere(this, 200, ''), workflowData };
 }
 
 // ---- reading the request -----------------------------------------------------------------------------
