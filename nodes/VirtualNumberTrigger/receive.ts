@@ -252,7 +252,12 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 	// Respond With a destination sets n8n's responseMode to lastNode: only a call start waits for
 	// the workflow's answer; every other callback is answered here at once, empty.
 	if (normalized.event === callStarted.name) {
-		answerWithDestination(this, settings.route, normalized.item.callId);
+		try {
+			answerWithDestination(this, settings.route, normalized.item.callId);
+		} catch (error) {
+			// Without a response object to guard, n8n answers the last node's item as it is.
+			log(this, 'warn', `could not guard the routing answer (${messageOf(error)})`);
+		}
 		return { workflowData };
 	}
 	return { ...answerHere(this, 200, ''), workflowData };

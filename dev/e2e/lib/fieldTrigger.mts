@@ -78,7 +78,7 @@ export async function fieldTriggerEvents(
 	);
 
 	const route = await importExample(n8n, 'call-started-route-vip.json', credentials);
-	await publishAndWait(n8n, route);
+	await publishAndWait(n8n, route, { sandbox, virtualnum: ROUTED_NUMBER });
 	await routedCalls(sandbox, 'contract profile', check);
 
 	log('field profile on (update-replaces, callback-get, callback-lower, …)');
@@ -187,7 +187,7 @@ async function activationKeepsSettings(
 		.map((r) => r.virtualnum)
 		.at(-1)!;
 	const settable = () => {
-		const record = sandbox.control.virtualnum(number) as Record<string, unknown>;
+		const record = sandbox.control.virtualnum(number) as unknown as Record<string, unknown>;
 		return Object.fromEntries(SETTABLE.map((field) => [field, record[field]]));
 	};
 	const before = settable();
@@ -215,13 +215,11 @@ async function activationKeepsSettings(
 			},
 		],
 	});
-	const workflow: Imported = { ...created, nodes: [] };
-	await n8n.rest('POST', `/workflows/${workflow.id}/activate`, { versionId: workflow.versionId });
-	await waitUntil(
-		() => sandbox.control.virtualnum(number)?.callback_url?.includes(webhookId) || undefined,
-		60_000,
-		250,
-	);
+	const workflow: Imported = {
+		...created,
+		nodes: [{ name: 'Virtual Number Trigger', type: '', webhookId }],
+	};
+	await publishAndWait(n8n, workflow, { sandbox, virtualnum: number });
 	const active = settable();
 	const changed = SETTABLE.filter((field) => active[field] !== before[field]);
 	check(
@@ -327,16 +325,34 @@ async function importExample(
 	return { ...created, nodes: workflow.nodes, pinData: workflow.pinData };
 }
 
-/** Publishes and waits until the trigger's production URL answers; returns that URL. */
-async function publishAndWait(n8n: N8nServer, workflow: Imported): Promise<string> {
+/**
+ * Publishes and waits until n8n routes the trigger's production URL for POST and GET (anything
+ * but 404: an empty request starts nothing) and, for a call trigger, until the number carries it.
+ */
+async function publishAndWait(
+	n8n: N8nServer,
+	workflow: Imported,
+	number?: { sandbox: Sandbox; virtualnum: string },
+): Promise<string> {
 	await n8n.rest('POST', `/workflows/${workflow.id}/activate`, { versionId: workflow.versionId });
 	const trigger = workflow.nodes.find((node) => node.webhookId !== undefined)!;
 	const url = `${n8n.url}/webhook/${String(trigger.webhookId)}/webhook`;
-	// An empty request starts nothing and is answered 200 once the webhook is live.
-	await waitUntil(
-		async () => ((await fetch(url, { method: 'POST' })).status === 200 ? true : undefined),
-		60_000,
-	);
+	// Both entries: n8n stores the POST entry, runs create, then stores the GET entry, so for a
+	// few milliseconds after the numbers carry the URL a GET callback can still get a 404.
+	await waitUntil(async () => {
+		for (const method of ['POST', 'GET'])
+			if ((await fetch(url, { method })).status === 404) return undefined;
+		return true;
+	}, 60_000);
+	if (number)
+		await waitUntil(
+			() =>
+				number.sandbox.control
+					.virtualnum(number.virtualnum)
+					?.callback_url?.includes(String(trigger.webhookId)) || undefined,
+			60_000,
+			250,
+		);
 	return url;
 }
 
