@@ -8,6 +8,7 @@ import { startSandbox } from '../sandbox/index.mts';
 import { startN8n, type N8nServer } from './lib/n8n.mts';
 import { triggerRoundTrip } from './lib/trigger.mts';
 import { pollTriggerSingle } from './lib/pollTrigger.mts';
+import { fieldTriggerEvents } from './lib/fieldTrigger.mts';
 import { captureEditor } from './lib/browser.mts';
 import { showcaseWorkflow } from './lib/showcase.mts';
 import { errorBranchRuns } from './lib/errorBranch.mts';
@@ -97,6 +98,13 @@ try {
 	await triggerRoundTrip(n8n, sandbox, vnCredential.id, check, log);
 	await pollTriggerSingle(n8n, sandbox, vnCredential.id, check, log);
 	await runExamples(
+		n8n,
+		sandbox,
+		{ virtualnumApi: vnCredential.id, virtualnumSmsApi: smsCredential.id },
+		check,
+		log,
+	);
+	await fieldTriggerEvents(
 		n8n,
 		sandbox,
 		{ virtualnumApi: vnCredential.id, virtualnumSmsApi: smsCredential.id },

@@ -89,10 +89,15 @@ class MapNode implements INodeType {
 		defaults: { name: 'Map' },
 		inputs: ['main'],
 		outputs: ['main'],
-		properties: [{ displayName: 'Values', name: 'values', type: 'json', default: {} }],
+		properties: [
+			{ displayName: 'Values', name: 'values', type: 'json', default: {} },
+			{ displayName: 'Delay (ms)', name: 'delayMs', type: 'number', default: 0 },
+		],
 	} as unknown as INodeTypeDescription;
 
 	async execute(this: IExecuteFunctions) {
+		const delayMs = Number(this.getNodeParameter('delayMs', 0, 0));
+		if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
 		return [
 			this.getInputData().map((_, index) => ({
 				json: this.getNodeParameter('values', index) as IDataObject,
@@ -642,19 +647,40 @@ export class TriggerInstance {
 				: await this.nodeType.webhook!.call(context);
 			outcome.result = result;
 			outcome.returned = true;
-			answerLikeN8n(res, result, description);
+			// n8n evaluates responseMode/responseData per request (they may be expressions).
+			const resolve = (value: unknown, fallback: string) =>
+				String(
+					workflow.expression.getSimpleParameterValue(
+						this.node,
+						value as string | undefined,
+						executeMode,
+						{},
+						undefined,
+						fallback,
+					) ?? fallback,
+				);
+			const lastNode = resolve(description.responseMode, 'onReceived') === 'lastNode';
+			const resolved = { ...description, responseData: resolve(description.responseData, '') };
+			if (!lastNode) answerLikeN8n(res, result, resolved);
 			if (!isTest) this.save(workflow); // LiveWebhooks saves the static data after the answer
 			if (result.workflowData !== undefined) {
 				outcome.started = true;
 				// TestWebhooks deregisters as soon as the execution is started (one test event).
 				if (isTest) await this.stopListening();
 				if (options.execute) {
-					outcome.runData = await this.execute(workflow, result.workflowData, executeMode);
+					try {
+						outcome.runData = await this.execute(workflow, result.workflowData, executeMode);
+					} catch (error) {
+						if (!lastNode || result.noWebhookResponse) throw error;
+						outcome.error = error;
+					}
 					outcome.items = outcome.runData[this.node.name] ?? [];
 				} else {
 					outcome.items = result.workflowData[0] ?? [];
 				}
-			}
+			} else if (lastNode) answerLikeN8n(res, result, resolved);
+			if (lastNode && result.workflowData !== undefined && !result.noWebhookResponse)
+				answerLastNodeLikeN8n(res, outcome);
 		} catch (error) {
 			outcome.error = error;
 			if (!res.headersSent) {
@@ -725,6 +751,41 @@ function recordBody(res: http.ServerResponse): () => string {
 		return end(...args);
 	}) as typeof res.end;
 	return () => sent;
+}
+
+/**
+ * n8n's answer in responseMode lastNode (webhook-helpers, webhook-last-node-response-extractor,
+ * responseData firstEntryJson): a failed run gives 500 `Error in workflow`, else the first item
+ * of the last node that ran, through `res.status()` and `res.json()` as express does it.
+ */
+function answerLastNodeLikeN8n(res: http.ServerResponse, outcome: WebhookOutcome): void {
+	const express = res as unknown as {
+		status(code: number): unknown;
+		json(body: unknown): unknown;
+	};
+	const fallback = (code: number, body: unknown) => {
+		res.statusCode = code;
+		res.setHeader('Content-Type', 'application/json');
+		res.end(JSON.stringify(body));
+	};
+	const status = typeof express.status === 'function' ? express.status.bind(res) : undefined;
+	const json =
+		typeof express.json === 'function'
+			? express.json.bind(res)
+			: (body: unknown) => fallback(res.statusCode, body);
+	if (outcome.error !== undefined) {
+		if (status) status(500);
+		else res.statusCode = 500;
+		json({ message: 'Error in workflow' });
+		return;
+	}
+	const last = Object.values(outcome.runData).at(-1)?.[0];
+	if (status) status(200);
+	json(
+		last?.json ?? {
+			message: 'Workflow executed successfully but the last node did not return any data',
+		},
+	);
 }
 
 /** n8n's answer to a webhook call in responseMode onReceived (webhook-helpers, webhook-on-received-response-extractor). */

@@ -161,6 +161,32 @@ const properties: INodeProperties[] = [
 				displayOptions: { show: { '/events': ['callStarted'] } },
 			},
 			{
+				displayName: 'Deadline (Seconds)',
+				name: 'routeDeadlineSec',
+				type: 'number',
+				default: 3, // TRIGGER_LIMITS.routeDeadlineSec.default (the lint wants a literal here)
+				typeOptions: {
+					minValue: TRIGGER_LIMITS.routeDeadlineSec.min,
+					maxValue: TRIGGER_LIMITS.routeDeadlineSec.max,
+					numberPrecision: 1,
+				},
+				description:
+					'How long the call waits for the destination (the caller hears ringing meanwhile). Past it, or ' +
+					"when the run fails, the answer is empty: the number's own routing, and a log line.",
+				displayOptions: { show: { '/events': ['callStarted'], respondWith: ['destination'] } },
+			},
+			{
+				displayName: 'Destination Field',
+				name: 'destinationField',
+				type: 'string',
+				default: 'destination',
+				placeholder: 'e.g. destination',
+				description:
+					"The field of the last node's first item that holds the phone number to route the call to " +
+					'(e.g. customer.phone for a nested one). It is checked as a phone number before it is answered.',
+				displayOptions: { show: { '/events': ['callStarted'], respondWith: ['destination'] } },
+			},
+			{
 				displayName: 'Keywords',
 				name: 'keywords',
 				type: 'string',
@@ -194,6 +220,30 @@ const properties: INodeProperties[] = [
 				displayOptions: { show: { '/events': ['smsReceived'] } },
 			},
 			{
+				displayName: 'Respond With',
+				name: 'respondWith',
+				type: 'options',
+				default: 'nothing',
+				description:
+					'What n8n answers to the call-start callback. The service routes the call to a phone number ' +
+					"answered as plain text; an empty answer leaves the number's own routing.",
+				options: [
+					{
+						name: 'Nothing',
+						value: 'nothing',
+						description: "An empty answer at once: the number's own routing",
+					},
+					{
+						name: 'A Destination From the Workflow',
+						value: 'destination',
+						description:
+							"The phone number in the last node's Destination Field, once the workflow has run (within " +
+							'the Deadline)',
+					},
+				],
+				displayOptions: { show: { '/events': ['callStarted'] } },
+			},
+			{
 				displayName: 'Secret',
 				name: 'secret',
 				type: 'string',
@@ -206,6 +256,13 @@ const properties: INodeProperties[] = [
 		],
 	},
 ];
+
+/** n8n evaluates these per request, as for its Webhook node's Respond parameter. */
+// The same condition as readSettings' route: Call Started chosen and Respond With a destination.
+const ROUTES =
+	'$parameter["events"].includes("callStarted") && $parameter["options"]["respondWith"] === "destination"';
+const RESPONSE_MODE = `={{ ${ROUTES} ? "lastNode" : "onReceived" }}`;
+const RESPONSE_DATA = `={{ ${ROUTES} ? "firstEntryJson" : "noData" }}`;
 
 /** Runs a lifecycle method; any error leaves with every secret masked (the service may quote URLs). */
 async function masked(
@@ -266,20 +323,21 @@ export class VirtualNumberTrigger implements INodeType {
 		},
 		// The spec does not show how callbacks are sent: both methods on the same path. Only the first
 		// entry has lifecycle methods (n8n's own nodes name the second `setup`), so n8n registers once.
-		// Callbacks are answered with an empty body, as a callback endpoint should.
+		// Callbacks are answered with an empty body, as a callback endpoint should; with Respond With
+		// a destination, n8n waits for the run (lastNode) and events/routeCall.ts guards its answer.
 		webhooks: [
 			{
 				name: 'default',
 				httpMethod: 'POST',
-				responseMode: 'onReceived',
-				responseData: 'noData',
+				responseMode: RESPONSE_MODE,
+				responseData: RESPONSE_DATA,
 				path: 'webhook',
 			},
 			{
 				name: 'setup',
 				httpMethod: 'GET',
-				responseMode: 'onReceived',
-				responseData: 'noData',
+				responseMode: RESPONSE_MODE,
+				responseData: RESPONSE_DATA,
 				path: 'webhook',
 			},
 		],

@@ -21,6 +21,7 @@ import { VIRTUALNUM_CREDENTIAL } from '../shared/transport/virtualnumApi';
 import { OWN_PARAMS, SECRET_PARAM } from './callbackUrl';
 import { callEnded } from './events/callEnded';
 import { callStarted, isFirstCallStart, isStartingStatus } from './events/callStarted';
+import { answerWithDestination } from './events/routeCall';
 import { SMS_FIELDS, smsDeliveryStatus } from './events/smsDeliveryStatus';
 import { smsReceived } from './events/smsReceived';
 import { TRIGGER_EVENTS, ipAllowed, readSettings, type TriggerSettings } from './settings';
@@ -101,8 +102,12 @@ export function normalizeRequest(
 	return { event, empty, item };
 }
 
-/** Answers the request here and starts nothing. */
-function refuse(context: IWebhookFunctions, status: number, text: string): IWebhookResponseData {
+/** Answers the request here (n8n then sends nothing); a refusal also starts nothing. */
+function answerHere(
+	context: IWebhookFunctions,
+	status: number,
+	text: string,
+): IWebhookResponseData {
 	try {
 		const res = context.getResponseObject();
 		res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' });
@@ -230,7 +235,7 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 			'error',
 			`refused a request: the trigger's settings could not be read (${messageOf(error)})`,
 		);
-		return refuse(this, 500, 'Trigger misconfigured');
+		return answerHere(this, 500, 'Trigger misconfigured');
 	}
 	let refusal: [number, string] | undefined;
 	try {
@@ -239,12 +244,25 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 		log(this, 'error', `refused a request: it could not be checked (${messageOf(error)})`);
 		refusal = [401, 'Unauthorized'];
 	}
-	if (refusal) return refuse(this, ...refusal);
+	if (refusal) return answerHere(this, ...refusal);
 
 	const normalized = normalizeOrRaw(this, request, receivedAt, settings);
 	// Events not chosen, empty requests and repeated call starts start nothing; the answer is an empty 200.
 	if (!starts(this, settings, normalized, now)) return { webhookResponse: '' };
-	return { workflowData: [[{ json: await withCallTimes(this, normalized.item) }]] };
+	const workflowData = [[{ json: await withCallTimes(this, normalized.item) }]];
+	if (settings.route === undefined) return { workflowData };
+	// Respond With a destination sets n8n's responseMode to lastNode: only a call start waits for
+	// the workflow's answer; every other callback is answered here at once, empty.
+	if (normalized.event === callStarted.name) {
+		try {
+			answerWithDestination(this, settings.route, normalized.item.callId);
+		} catch (error) {
+			// Without a response object to guard, n8n answers the last node's item as it is.
+			log(this, 'warn', `could not guard the routing answer (${messageOf(error)})`);
+		}
+		return { workflowData };
+	}
+	return { ...answerHere(this, 200, ''), workflowData };
 }
 
 /**

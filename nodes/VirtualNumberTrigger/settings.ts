@@ -13,6 +13,7 @@ import { DEFAULT_OPTION, SECRET_PARAM, registeredUrl, type UrlMode } from './cal
 import { callEnded } from './events/callEnded';
 import { callStarted } from './events/callStarted';
 import { smsDeliveryStatus } from './events/smsDeliveryStatus';
+import type { RouteSettings } from './events/routeCall';
 import { OPT_OUT_DEFAULT, keywordsOf, smsReceived } from './events/smsReceived';
 
 /** Every event the trigger offers, in the order of its Events list; each one is a file in events/. */
@@ -37,6 +38,8 @@ export interface TriggerSettings {
 	keywords: string[];
 	/** SMS Received: first words that mark the item `optOut: true`. */
 	optOutKeywords: string[];
+	/** Call Started → Respond With: A Destination From the Workflow; undefined for Nothing. */
+	route?: RouteSettings;
 }
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
@@ -114,7 +117,37 @@ export function readSettings(this: TriggerContext): TriggerSettings {
 		onceCallStarted: options.onceCallStarted === true,
 		keywords: keywordsOf(String(options.keywords ?? '')),
 		optOutKeywords: keywordsOf(String(options.optOutKeywords ?? OPT_OUT_DEFAULT)),
+		route: readRoute(node, events, options),
 	};
+}
+
+/** Respond With: A Destination From the Workflow (Call Started only), its field and deadline. */
+function readRoute(
+	node: INode,
+	events: TriggerEventKey[],
+	options: IDataObject,
+): RouteSettings | undefined {
+	if (options.respondWith !== 'destination' || !events.includes(callStarted.key)) return undefined;
+	const field = String(options.destinationField ?? 'destination').trim();
+	if (field === '') {
+		fail(
+			node,
+			'Destination Field',
+			'is empty',
+			"Name the last node's field that holds the number.",
+		);
+	}
+	const seconds = Number(options.routeDeadlineSec ?? TRIGGER_LIMITS.routeDeadlineSec.default);
+	const { min, max } = TRIGGER_LIMITS.routeDeadlineSec;
+	if (!Number.isFinite(seconds) || seconds < min || seconds > max) {
+		fail(
+			node,
+			'Deadline (Seconds)',
+			`must be a number from ${min} to ${max} (got ${String(options.routeDeadlineSec)})`,
+			'The service holds the caller while it waits: keep the deadline short.',
+		);
+	}
+	return { field, deadlineMs: Math.round(seconds * 1000) };
 }
 
 /**
@@ -195,6 +228,11 @@ export function checkTriggerUrl(
 export const TRIGGER_LIMITS = {
 	/** Callbacks carry a handful of fields; anything far larger is not one. */
 	maxBodyKb: { default: 64, min: 1, max: 16 * 1024 },
+	/**
+	 * How long a routed call waits for the workflow's destination. The service holds the caller
+	 * meanwhile and its own limit is not shown: 3 s by default, at most 10 s.
+	 */
+	routeDeadlineSec: { default: 3, min: 0.5, max: 10 },
 	/** Name of the query parameter that carries the trigger's secret. */
 	secretParam: SECRET_PARAM,
 } as const;

@@ -43,11 +43,14 @@ const EXPECTED_FILES = [
 	'blacklist-caller-from-form.json',
 	'call-ended-download-recording.json',
 	'call-records-poll-to-sheet.json',
+	'call-started-route-vip.json',
 	'click-to-call-from-webhook.json',
 	'crm-sync-call-records.json',
 	'nightly-call-record-export.json',
 	'sms-campaign-scheduled.json',
+	'sms-campaign-skip-opted-out.json',
 	'sms-delivery-reports.json',
+	'sms-opt-out-to-data-table.json',
 ];
 
 /**
@@ -87,7 +90,18 @@ const CORE: Record<string, { file: string; versions: number[]; parameters: strin
  * Checked against the installed n8n-nodes-base below, when the e2e install is present; the e2e
  * queue-mode run (`npm run e2e:queue`) runs them against a real Postgres.
  */
-const CORE_ACTIONS: Record<string, { examples: string[]; version: number; credential: string }> = {
+const CORE_ACTIONS: Record<string, { examples: string[]; version: number; credential?: string }> = {
+	// n8n's own store and flow nodes need no credential (the do-not-send list and VIP routing).
+	'n8n-nodes-base.dataTable': {
+		examples: [
+			'sms-opt-out-to-data-table.json',
+			'sms-campaign-skip-opted-out.json',
+			'call-started-route-vip.json',
+		],
+		version: 1.1,
+	},
+	'n8n-nodes-base.if': { examples: ['sms-opt-out-to-data-table.json'], version: 2.2 },
+	'n8n-nodes-base.set': { examples: ['call-started-route-vip.json'], version: 3.4 },
 	'n8n-nodes-base.postgres': {
 		examples: ['crm-sync-call-records.json'],
 		version: 2.6,
@@ -386,7 +400,7 @@ describe('examples/', () => {
 						assert.equal(node.typeVersion, core.version, `${node.name}: typeVersion`);
 						assert.deepEqual(
 							node.credentials,
-							{ [core.credential]: CREDENTIALS[core.credential] },
+							core.credential ? { [core.credential]: CREDENTIALS[core.credential] } : undefined,
 							`${node.name}: credentials`,
 						);
 						continue;

@@ -573,6 +573,17 @@ export const ROWS: Row[] = [
 		...range(TRIGGER_LIMITS.maxBodyKb.min, TRIGGER_LIMITS.maxBodyKb.max),
 		parameters: (n) => ({ options: { maxBodyKb: n } }),
 	},
+	{
+		limit: 'trigger.routeDeadlineSec',
+		field: 'Deadline (Seconds)',
+		target: 'trigger',
+		service: 'get_virtualnum',
+		...range(TRIGGER_LIMITS.routeDeadlineSec.min, TRIGGER_LIMITS.routeDeadlineSec.max),
+		parameters: (n) => ({
+			events: ['callStarted'],
+			options: { respondWith: 'destination', routeDeadlineSec: n },
+		}),
+	},
 	// The URL the trigger registers (its webhook URL plus ?secret=…) must fit the service's callback_url limit.
 	{
 		limit: 'trigger.callbackUrl',
@@ -636,7 +647,7 @@ export function badInputSuite(sandbox: () => Sandbox): void {
 			const trigger = host.add({
 				webhookId,
 				parameters: {
-					events: ['callEnded'],
+					events: (row.parameters(value).events as string[] | undefined) ?? ['callEnded'],
 					numbers: 'selected',
 					virtualnums: listedNumbers([A_NUMBER]),
 					options,

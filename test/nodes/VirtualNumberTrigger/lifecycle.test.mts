@@ -163,6 +163,11 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		);
 	});
 
+	// Both entries answer at once and empty, unless Call Started's Respond With asks for a destination.
+	const ROUTES =
+		'$parameter["events"].includes("callStarted") && $parameter["options"]["respondWith"] === "destination"';
+	const MODE = `={{ ${ROUTES} ? "lastNode" : "onReceived" }}`;
+	const DATA = `={{ ${ROUTES} ? "firstEntryJson" : "noData" }}`;
 	test('the GET entry is named setup: n8n runs checkExists and create once per activation, delete once per deactivation', async () => {
 		const [a] = numbers();
 		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]) });
@@ -171,8 +176,8 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 				.webhookDescriptions()
 				.map((w) => [w.name, w.httpMethod, w.path, w.responseMode, w.responseData]),
 			[
-				['default', 'POST', 'webhook', 'onReceived', 'noData'],
-				['setup', 'GET', 'webhook', 'onReceived', 'noData'],
+				['default', 'POST', 'webhook', MODE, DATA],
+				['setup', 'GET', 'webhook', MODE, DATA],
 			],
 		);
 		assert.deepEqual(Object.keys(t.nodeType.webhookMethods ?? {}), ['default']);
