@@ -50,6 +50,18 @@ export class VirtualnumApi implements ICredentialType {
 				"IP list alone. Calls always need the IP of your n8n server in the account's " +
 				'allowed IP list.',
 		},
+		// Identifier Word: some accounts name numbers with another word than the contract's.
+		{
+			displayName: 'Identifier Word',
+			name: 'identifierWord',
+			type: 'string',
+			default: 'virtualnum',
+			placeholder: 'virtualnum',
+			description:
+				'Advanced: the word the service names numbers with in its operations and parameters ' +
+				'(get_virtualnum, virtualnum=, virtualnum1…). Keep virtualnum unless your provider ' +
+				'uses another word (e.g. did): the nodes then use it in every name that holds it.',
+		},
 	];
 
 	async authenticate(

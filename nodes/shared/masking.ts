@@ -1,0 +1,113 @@
+/**
+ * Secrets never shown: the one masker of every text the package shows or stores that may hold a
+ * secret (a service's answer echoing the access token, a URL with `secret=`, an error quoting
+ * either). Linear in the text's length whatever it holds: the service's text is untrusted, and a
+ * backtracking pattern over a long answer would block n8n's event loop for every workflow.
+ */
+export const MASK = '********';
+
+/** Query parameter names whose values are secrets, in any URL (`secret`, `token`, `api_key`, …). */
+const SECRET_NAME = /secret|token|key|passw(?:or)?d|pwd|signature|sig|auth|hash|hmac|credential/i;
+/** How far back from a `=` a parameter name is read: longer names are not parameter names. */
+const MAX_NAME = 64;
+/** What ends a parameter's value: the next parameter (`&`, also URL-encoded once or twice) or text around it. */
+const VALUE_END = /[&\s"'<>,;\\]|%26|%2526/g;
+const ASSIGN = /=|%3D|%253D/gi;
+const NAME_CHAR = /[\w.-]/;
+
+/** Masks the value of every secret-like `name=value` (typed, or URL-encoded once or twice). */
+function maskParameters(text: string): string {
+	const parts: string[] = [];
+	let copied = 0;
+	ASSIGN.lastIndex = 0;
+	for (let match = ASSIGN.exec(text); match; match = ASSIGN.exec(text)) {
+		const at = match.index;
+		if (at < copied) continue;
+		let start = at;
+		while (start > 0 && at - start < MAX_NAME && NAME_CHAR.test(text[start - 1])) start--;
+		if (!SECRET_NAME.test(text.slice(start, at))) continue;
+		const valueStart = at + match[0].length;
+		VALUE_END.lastIndex = valueStart;
+		const end = VALUE_END.exec(text)?.index ?? text.length;
+		if (end === valueStart) continue;
+		parts.push(text.slice(copied, valueStart), MASK);
+		copied = end;
+		ASSIGN.lastIndex = end;
+	}
+	parts.push(text.slice(copied));
+	return parts.join('');
+}
+
+/** Masks the password of `https://user:password@host`. */
+function maskUrlPasswords(text: string): string {
+	return text.replace(/(\bhttps?:\/\/[^\s/:@"'<>]{0,256}:)[^\s/@"'<>]{1,1024}@/gi, `$1${MASK}@`);
+}
+
+/** The forms a secret takes in text: as typed, URL-encoded (once, twice, as a form), JSON-escaped. */
+function formsOf(secret: string): string[] {
+	const encoded = encodeURIComponent(secret);
+	return [
+		...new Set([
+			secret,
+			encoded,
+			encodeURIComponent(encoded),
+			encoded.replace(/%20/g, '+'),
+			JSON.stringify(secret).slice(1, -1),
+		]),
+	]
+		.filter((form) => form !== '')
+		.sort((a, b) => b.length - a.length);
+}
+
+/** Text with the given secrets masked in every form (longest form first, so a secret is masked whole). */
+export function maskKnown(text: string, secrets: Array<string | undefined>): string {
+	let masked = text;
+	for (const secret of secrets) {
+		if (!secret || secret.trim().length < 4) continue;
+		for (const form of formsOf(secret.trim())) masked = masked.split(form).join(MASK);
+	}
+	return masked;
+}
+
+/**
+ * Text with every secret masked: the given secrets in any form, every secret-like parameter of
+ * every URL it holds (whosever URL it is), passwords in URLs.
+ */
+export function maskSecrets(text: string, secrets: Array<string | undefined> = []): string {
+	return maskUrlPasswords(maskParameters(maskKnown(text, secrets)));
+}
+
+/** A JSON-able value with every string in it masked (keys included). */
+export function maskValue<T>(value: T, secrets: Array<string | undefined>): T {
+	if (value === undefined || value === null) return value;
+	return JSON.parse(maskSecrets(JSON.stringify(value), secrets)) as T;
+}
+
+/** The tokens of a credential (every field whose name says token, key, secret or password). */
+export function credentialSecrets(credentials: Record<string, unknown> | undefined): string[] {
+	return Object.entries(credentials ?? {})
+		.filter(([name, value]) => typeof value === 'string' && SECRET_NAME.test(name))
+		.map(([, value]) => String(value));
+}
+
+/** The error (n8n's, or any with message/description/context) with every secret masked where n8n shows it. */
+export function maskError<T>(error: T, secrets: Array<string | undefined>): T {
+	const target = error as {
+		message?: unknown;
+		description?: unknown;
+		context?: { data?: unknown };
+		cause?: unknown;
+		messages?: unknown;
+	} | null;
+	if (!target || typeof target !== 'object') return error;
+	const mask = (text: string) => maskSecrets(text, secrets);
+	if (typeof target.message === 'string') target.message = mask(target.message);
+	if (typeof target.description === 'string') target.description = mask(target.description);
+	if (target.context?.data !== undefined)
+		target.context.data = maskValue(target.context.data, secrets);
+	if (target.cause !== undefined && !(target.cause instanceof Error))
+		target.cause = maskValue(target.cause, secrets);
+	if (Array.isArray(target.messages))
+		target.messages = target.messages.map((message) => mask(String(message)));
+	return error;
+}
