@@ -184,7 +184,13 @@ function endAtDeadline(
 	if (!deadline) return;
 	const onDeadline = () => {
 		if (tally.failure || tally.ended) return;
-		stream.destroy((tally.failure = timedOut(context, tally.received, timeoutMs)));
+		const failure = (tally.failure = timedOut(context, tally.received, timeoutMs));
+		// Told to the readers at once: destroying n8n 2.x's answer stream (axios's Readable.from over
+		// the socket) waits for a chunk that a silent service never sends, so its own 'error' would
+		// not come. Whatever the abandoned stream reports later is this same failure.
+		stream.on('error', () => {});
+		stream.emit('error', failure);
+		stream.destroy();
 	};
 	if (deadline.aborted) return onDeadline();
 	deadline.addEventListener('abort', onDeadline, { once: true });
