@@ -3,8 +3,9 @@
  * Redis, then n8n as one main process, one webhook processor and two workers (all on 127.0.0.1,
  * this package installed as a community package in each), and proves with the sandbox: trigger
  * registration and a burst of 1,000 callbacks, a 10,000-recipient send, a recording in database
- * binary mode, the CRM sync example into Postgres, a worker killed mid-burst, and a main-process
- * restart. Everything it started is stopped by process id, also on failure or interruption.
+ * binary mode, the CRM sync example into Postgres, a worker killed mid-burst, a main-process
+ * restart, and the polling Call Record Trigger across another main restart. Everything it started
+ * is stopped by process id, also on failure or interruption.
  */
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { startSandbox, type Sandbox } from '../sandbox/index.mts';
 import { startCluster, type Cluster } from './lib/cluster.mts';
 import { mainRestart, workerCrash } from './lib/crash.mts';
 import { CRM_DATABASE, crmSync } from './lib/crm.mts';
+import { pollTriggerAcrossMainRestart } from './lib/pollTrigger.mts';
 import { startPostgres, type Postgres } from './lib/postgres.mts';
 import { installExitHandlers } from './lib/processes.mts';
 import { startRedis, type Redis } from './lib/redis.mts';
@@ -85,6 +87,7 @@ try {
 	await recordingInDatabase(run, RECORDING_BYTES);
 	const crash = await workerCrash(run, redis, CRASH_CALLS);
 	await mainRestart(run, [burst, crash.trigger], crash);
+	await pollTriggerAcrossMainRestart(run);
 } catch (error) {
 	failures.push(String(error));
 	log(`FAIL ${(error as Error).stack ?? String(error)}`);

@@ -7,6 +7,7 @@
 import { startSandbox } from '../sandbox/index.mts';
 import { startN8n, type N8nServer } from './lib/n8n.mts';
 import { triggerRoundTrip } from './lib/trigger.mts';
+import { pollTriggerSingle } from './lib/pollTrigger.mts';
 import { captureEditor } from './lib/browser.mts';
 import { showcaseWorkflow } from './lib/showcase.mts';
 import { errorBranchRuns } from './lib/errorBranch.mts';
@@ -93,6 +94,7 @@ try {
 	}
 
 	await triggerRoundTrip(n8n, sandbox, vnCredential.id, check, log);
+	await pollTriggerSingle(n8n, sandbox, vnCredential.id, check, log);
 	await runExamples(
 		n8n,
 		sandbox,

@@ -13,11 +13,17 @@
  *
  * `vnt` marks a Virtual Number Trigger's URL (`live`: production, `test`: the editor's test URL);
  * `vnt_prev` is the previous option (one digit) followed by the previous URL (empty when there was none).
+ *
+ * Every URL the trigger prints, in an error or a log line, has every secret masked (maskSecrets):
+ * its own, another workflow's (a number may carry another trigger's URL), a CRM's.
  */
-import { TRIGGER_LIMITS } from './rules';
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-export const MARK_PARAM = 'vnt';
-export const PREVIOUS_PARAM = 'vnt_prev';
+/** The query parameter that carries the trigger's Secret. */
+export const SECRET_PARAM = 'secret';
+const MARK_PARAM = 'vnt';
+const PREVIOUS_PARAM = 'vnt_prev';
 /** Query parameters the trigger itself puts on the URL (removed from the items). */
 export const OWN_PARAMS = [MARK_PARAM, PREVIOUS_PARAM] as const;
 
@@ -40,7 +46,7 @@ export function registeredUrl(
 	previous: Callback,
 ): string {
 	const params = [
-		...(secret ? [`${TRIGGER_LIMITS.secretParam}=${encodeURIComponent(secret)}`] : []),
+		...(secret ? [`${SECRET_PARAM}=${encodeURIComponent(secret)}`] : []),
 		`${MARK_PARAM}=${mode}`,
 		`${PREVIOUS_PARAM}=${previous.option}${encodeURIComponent(previous.url)}`,
 	];
@@ -64,7 +70,7 @@ function queryParams(url: string): URLSearchParams | undefined {
 }
 
 /** What the trigger wrote into a URL it registered; undefined for any other URL. */
-export interface TriggerMarks {
+interface TriggerMarks {
 	mode?: UrlMode;
 	/** Undefined when the URL carries no (readable) previous callback, e.g. one registered by version 0.1. */
 	previous?: Callback;
@@ -80,7 +86,7 @@ export function marksOf(url: string): TriggerMarks {
 		mode: mode === 'live' || mode === 'test' ? mode : undefined,
 		previous:
 			raw !== undefined && option >= 1 && option <= 3 ? { option, url: raw.slice(1) } : undefined,
-		secret: params?.get(TRIGGER_LIMITS.secretParam) ?? '',
+		secret: params?.get(SECRET_PARAM) ?? '',
 	};
 }
 
@@ -91,4 +97,80 @@ const TRIGGER_PATH =
 /** Whether a URL is a Virtual Number Trigger's (marked, or the path of one registered by version 0.1). */
 export function isTriggerUrl(url: string): boolean {
 	return marksOf(url).mode !== undefined || TRIGGER_PATH.test(baseOf(url));
+}
+
+// ---- secrets never shown -----------------------------------------------------------------------------
+
+const MASK = '********';
+
+/**
+ * Query parameters whose values are secrets, in any URL: this trigger's `secret`, another
+ * workflow's, a CRM's `token`, `api_key`, `signature`… Matched as typed, URL-encoded once (a URL
+ * inside `vnt_prev`) or twice, up to the next parameter.
+ */
+const SECRET_NAME =
+	/\b[\w.-]*(?:secret|token|key|passw(?:or)?d|pwd|signature|sig|auth\w*|hash|hmac|credential)[\w.-]*/
+		.source;
+const SECRET_VALUE = new RegExp(
+	`(${SECRET_NAME}(?:=|%3D|%253D))((?:(?!%26|%2526)[^&\\s"'<>,;\\\\])+)`,
+	'gi',
+);
+/** A password in a URL's user information (`https://user:password@host`). */
+const URL_PASSWORD = /(\bhttps?:\/\/[^\s/:@"'<>]*:)[^\s/@"'<>]+@/gi;
+
+/**
+ * Text with every secret masked: every secret-like parameter of every URL it holds (whosever
+ * URL it is), passwords in URLs, and the given secrets in any form (as typed, URL-encoded,
+ * JSON-escaped).
+ */
+export function maskSecrets(text: string, secrets: string[] = []): string {
+	let masked = text.replace(URL_PASSWORD, `$1${MASK}@`).replace(SECRET_VALUE, `$1${MASK}`);
+	for (const secret of secrets) {
+		if (secret === '') continue;
+		const forms = new Set([
+			secret,
+			encodeURIComponent(secret),
+			encodeURIComponent(encodeURIComponent(secret)),
+			JSON.stringify(secret).slice(1, -1),
+		]);
+		for (const form of forms) masked = masked.split(form).join(MASK);
+	}
+	return masked;
+}
+
+/** The trigger's own secret, or '' (the parameter may be unreadable in a broken workflow). */
+export function ownSecret(this: IHookFunctions): string {
+	try {
+		return String(((this.getNodeParameter('options', {}) ?? {}) as IDataObject).secret ?? '');
+	} catch {
+		return '';
+	}
+}
+
+/** The error with every secret masked wherever n8n shows or stores it (message, description, data). */
+export function maskError(error: unknown, secrets: string[]): unknown {
+	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) return error;
+	const mask = (value: string) => maskSecrets(value, secrets);
+	error.message = mask(error.message);
+	if (error.description) error.description = mask(error.description);
+	const scrub = <T>(value: T): T =>
+		value === undefined ? value : (JSON.parse(mask(JSON.stringify(value))) as T);
+	if (error.context.data !== undefined) error.context.data = scrub(error.context.data);
+	const withCause = error as { cause?: unknown; messages?: string[] };
+	if (withCause.cause !== undefined && !(withCause.cause instanceof Error))
+		withCause.cause = scrub(withCause.cause);
+	if (Array.isArray(withCause.messages))
+		withCause.messages = withCause.messages.map((message) => mask(String(message)));
+	return error;
+}
+
+/** Writes a log line with every secret masked. */
+export function logMasked(
+	context: IHookFunctions,
+	level: 'info' | 'warn' | 'error',
+	message: string,
+): void {
+	context.logger[level](
+		`Virtual Number Trigger: ${maskSecrets(message, [ownSecret.call(context)])}`,
+	);
 }

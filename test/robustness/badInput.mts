@@ -20,7 +20,7 @@ import { GET_MANY_LIMIT } from '../../nodes/VirtualNumber/actions/virtualnum/get
 import { GET_MANY_LIMIT as LIMIT_FIELD } from '../../nodes/VirtualNumber/helpers/utils.ts';
 import { VN_LIMITS } from '../../nodes/shared/limits.ts';
 import { registeredUrl } from '../../nodes/VirtualNumberTrigger/callbackUrl.ts';
-import { TRIGGER_LIMITS } from '../../nodes/VirtualNumberTrigger/rules.ts';
+import { TRIGGER_LIMITS } from '../../nodes/VirtualNumberTrigger/settings.ts';
 import type { Sandbox } from '../../dev/sandbox/index.mts';
 import { runWorkflow } from '../../dev/harness/engine.mts';
 import { TriggerHost } from '../../dev/harness/trigger.mts';

@@ -166,6 +166,27 @@ describe('Virtual Number → Call → Two-Leg Call', () => {
 		assert.equal(body.virtualnum2, undefined, 'the second caller ID defaults on the service side');
 	});
 
+	test("custom parameters named as Object's own properties are plain names, refused only when used twice", async () => {
+		const parameter = ['constructor', 'toString', 'hasOwnProperty', 'valueOf'].map((name) => ({
+			name,
+			value: `v-${name}`,
+		}));
+		jsons(await twoLeg({ customParameters: { parameter } }));
+		const body = vnRequests(sandbox, 'create_virtualnum_call_v2')[0].body as Record<string, string>;
+		for (const { name, value } of parameter) assert.equal(body[name], value);
+		const twice = failure(
+			await twoLeg({
+				customParameters: {
+					parameter: [
+						{ name: 'constructor', value: '1' },
+						{ name: 'constructor', value: '2' },
+					],
+				},
+			}),
+		);
+		assert.match(twice.message, /^Custom Parameters \(parameter 2\): Name: is used twice/);
+	});
+
 	test('outside the working hours of a number fails with the meaning of 3039', async () => {
 		sandbox.control.seed({ virtualnum: { virtualnum: NUMBER, working_hours: '0'.repeat(168) } });
 		const error = failure(await twoLeg({}));

@@ -8,15 +8,15 @@ import {
 	ipAllowed,
 	parseIpAddress,
 	parseIpAllowList,
-} from '../../../nodes/VirtualNumberTrigger/rules.ts';
+} from '../../../nodes/VirtualNumberTrigger/settings.ts';
 import {
 	baseOf,
 	isTriggerUrl,
 	marksOf,
 	registeredUrl,
 } from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
-import { triggerProperties } from '../../../nodes/VirtualNumberTrigger/description.ts';
-import { maskSecrets } from '../../../nodes/VirtualNumberTrigger/secrets.ts';
+import { VirtualNumberTrigger } from '../../../nodes/VirtualNumberTrigger/VirtualNumberTrigger.node.ts';
+import { maskSecrets } from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
 import { normalizeRequest, secretMatches } from '../../../nodes/VirtualNumberTrigger/receive.ts';
 import { callbackOptionFor } from '../../../nodes/VirtualNumberTrigger/settings.ts';
 
@@ -131,7 +131,9 @@ describe('Virtual Number Trigger → checks', () => {
 	});
 
 	test("the body size option's default is the package's limit", () => {
-		const options = triggerProperties.find((p) => p.name === 'options')!.options as Array<{
+		const options = new VirtualNumberTrigger().description.properties.find(
+			(p) => p.name === 'options',
+		)!.options as Array<{
 			name: string;
 			default: unknown;
 		}>;

@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { isRefusedKey } from '../../../nodes/VirtualNumberTrigger/safeKeys.ts';
+import { isRefusedKey } from '../../../nodes/VirtualNumberTrigger/receive.ts';
 import { prng, type Rng } from '../../../dev/harness/prng.mts';
 import {
 	TriggerHost,

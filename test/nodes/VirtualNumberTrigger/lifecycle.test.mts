@@ -178,8 +178,9 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		assert.deepEqual(Object.keys(t.nodeType.webhookMethods ?? {}), ['default']);
 		sandbox.control.clearRequests();
 		await t.activate();
-		// one checkExists read and one create read (+ its update), no second round for the GET entry
-		assert.equal(sandbox.control.requests({ operation: 'get_virtualnum' }).length, 2);
+		// one checkExists read, one create read (+ its update) and the re-read that checks the update
+		// took; no second round for the GET entry
+		assert.equal(sandbox.control.requests({ operation: 'get_virtualnum' }).length, 3);
 		assert.equal(updates().length, 1);
 		sandbox.control.clearRequests();
 		await t.deactivate();
@@ -322,9 +323,10 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 				...((r.body as Record<string, string>) ?? {}),
 			}))
 			.map((p) => `${p.status}:${p.page}:${p.limit}`);
-		// checkExists pages, then create pages: once each
+		// checkExists pages, then create pages, then the pages that check the updates took: once each
 		assert.deepEqual(pages.slice(0, 4), ['1:0:1000', '1:1:1000', '1:2:1000', '0:0:1000']);
-		assert.equal(pages.length, 8);
+		assert.deepEqual(pages.slice(8), pages.slice(0, 4));
+		assert.equal(pages.length, 12);
 		const sent = updates();
 		assert.equal(sent.length, 2506);
 		assert.equal(new Set(sent.map((u) => u.virtualnum)).size, 2506, 'each number once');
@@ -726,6 +728,11 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 				assert.match(
 					error.message,
 					/^2 numbers point at this workflow's production URL \(the workflow is active\)/,
+				);
+				// what to do, in the one line the editor shows, not only what is wrong
+				assert.match(
+					error.message,
+					/\)\. To listen for a test event, choose numbers the active workflow does not use, or deactivate the workflow first\.$/,
 				);
 				assert.match(
 					String(error.description),

@@ -9,7 +9,10 @@ import { describe, test } from 'node:test';
 import type { INode } from 'n8n-workflow';
 
 import { serviceError } from '../../../nodes/shared/transport/http.ts';
-import { isNotInAccount, mayHaveBeenApplied } from '../../../nodes/VirtualNumberTrigger/service.ts';
+import {
+	isNotInAccount,
+	mayHaveBeenApplied,
+} from '../../../nodes/VirtualNumberTrigger/registration.ts';
 
 const node = {
 	id: '1',

@@ -127,7 +127,9 @@ function customParameters(this: IExecuteFunctions, checks: InputChecks): IDataOb
 		if (CUSTOM_PARAMETER_NAME.reserved.includes(name.toLowerCase())) {
 			checks.fail(field, `cannot be ${name}: the operation uses that name itself`, name);
 		}
-		if (name in stored) checks.fail(field, 'is used twice', name);
+		// Own keys only: `constructor`, `toString`… are plain names here, not Object's.
+		if (Object.prototype.hasOwnProperty.call(stored, name))
+			checks.fail(field, 'is used twice', name);
 		stored[name] = String(entry.value ?? '');
 	}
 	return stored;
