@@ -63,7 +63,7 @@ function formsOf(secret: string): string[] {
 export function maskKnown(text: string, secrets: Array<string | undefined>): string {
 	let masked = text;
 	for (const secret of secrets) {
-		if (!secret || secret.trim().length < 4) continue;
+		if (!secret || secret.trim() === '') continue;
 		for (const form of formsOf(secret.trim())) masked = masked.split(form).join(MASK);
 	}
 	return masked;

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { runWorkflow, testCredential, type RunResult } from '../../dev/harness/engine.mts';
 import { startSandbox, type Sandbox } from '../../dev/sandbox/index.mts';
@@ -13,7 +14,10 @@ import { startSandbox, type Sandbox } from '../../dev/sandbox/index.mts';
 const NODE = 'Node';
 const MASK = '********';
 
-function credentials(sandbox: Sandbox, vn: Record<string, string> = {}) {
+function credentials(
+	sandbox: Sandbox,
+	vn: Record<string, string> = {},
+): Record<string, ICredentialDataDecryptedObject> {
 	return {
 		virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn, ...vn },
 		virtualnumSmsApi: {
@@ -27,7 +31,7 @@ function credentials(sandbox: Sandbox, vn: Record<string, string> = {}) {
 async function run(
 	sandbox: Sandbox,
 	type: 'virtualNumber' | 'bulkSms',
-	parameters: Record<string, unknown>,
+	parameters: IDataObject,
 	options: { continueOnFail?: boolean; vn?: Record<string, string> } = {},
 ): Promise<RunResult & { ms: number }> {
 	const started = Date.now();
