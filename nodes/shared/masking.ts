@@ -12,28 +12,36 @@ const SECRET_NAME = /secret|token|key|passw(?:or)?d|pwd|signature|sig|auth|hash|
 const MAX_NAME = 64;
 /** What ends a parameter's value: the next parameter (`&`, also URL-encoded once or twice) or text around it. */
 const VALUE_END = /[&\s"'<>,;\\]|%26|%2526/g;
-const ASSIGN = /=|%3D|%253D/gi;
 const NAME_CHAR = /[\w.-]/;
 
-/** Masks the value of every secret-like `name=value` (typed, or URL-encoded once or twice). */
+/** The length of the `=` at `at` (typed, or URL-encoded once or twice), or 0. */
+function assignmentAt(text: string, at: number): number {
+	const char = text.charCodeAt(at);
+	if (char === 61) return 1; // =
+	if (char !== 37) return 0; // %
+	const next = text.slice(at + 1, at + 5).toUpperCase();
+	return next.startsWith('3D') ? 3 : next === '253D' ? 5 : 0;
+}
+
+/** Masks the value of every secret-like `name=value` (typed, or URL-encoded once or twice), in one pass. */
 function maskParameters(text: string): string {
 	const parts: string[] = [];
 	let copied = 0;
-	ASSIGN.lastIndex = 0;
-	for (let match = ASSIGN.exec(text); match; match = ASSIGN.exec(text)) {
-		const at = match.index;
-		if (at < copied) continue;
-		let start = at;
+	for (let at = 0; at < text.length; at++) {
+		const length = assignmentAt(text, at);
+		if (length === 0 || at === 0 || !NAME_CHAR.test(text[at - 1])) continue;
+		let start = at - 1;
 		while (start > 0 && at - start < MAX_NAME && NAME_CHAR.test(text[start - 1])) start--;
 		if (!SECRET_NAME.test(text.slice(start, at))) continue;
-		const valueStart = at + match[0].length;
+		const valueStart = at + length;
 		VALUE_END.lastIndex = valueStart;
 		const end = VALUE_END.exec(text)?.index ?? text.length;
 		if (end === valueStart) continue;
 		parts.push(text.slice(copied, valueStart), MASK);
 		copied = end;
-		ASSIGN.lastIndex = end;
+		at = end - 1;
 	}
+	if (copied === 0) return text;
 	parts.push(text.slice(copied));
 	return parts.join('');
 }
