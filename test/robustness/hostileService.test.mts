@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { runWorkflow, testCredential, type RunResult } from '../../dev/harness/engine.mts';
+import { TriggerHost } from '../../dev/harness/trigger.mts';
 import { startSandbox, type Sandbox } from '../../dev/sandbox/index.mts';
 
 const NODE = 'Node';
@@ -450,6 +451,60 @@ describe('A flaky or hostile service', { concurrency: 1 }, () => {
 				status: 'active',
 			});
 			assert.ok(result.error);
+		});
+	});
+
+	describe("the Virtual Number Trigger's activation on All Numbers", () => {
+		let host: TriggerHost;
+		before(async () => {
+			host = await TriggerHost.start();
+		});
+		after(async () => await host.close());
+		const allNumbers = () =>
+			host.add({
+				parameters: { events: ['callStarted', 'callEnded'], numbers: 'all' },
+				credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn } },
+			});
+
+		test('a service that ignores page: the activation fails at the repeated page, 2 reads a try', async () => {
+			const before = requestsOf(sandbox, 'vn', 'get_virtualnum');
+			sandbox.control.injectFaults({
+				kind: 'ignorePage',
+				operation: 'get_virtualnum',
+				count: 100000,
+			});
+			try {
+				await assert.rejects(
+					allNumbers().activate(),
+					/stopped at page 2: the service answered the same page again/,
+				);
+				// The activation is tried again as n8n's publish does (see registration.ts); each try
+				// stops at the second page (without the guard: thousands of reads).
+				const reads = requestsOf(sandbox, 'vn', 'get_virtualnum') - before;
+				assert.ok(reads % 2 === 0 && reads <= 14, `${reads} reads`);
+				assert.equal(requestsOf(sandbox, 'vn', 'update_virtualnum'), 0);
+			} finally {
+				sandbox.control.clearFaults();
+			}
+		});
+
+		test('an echoed token never in the activation error', async () => {
+			sandbox.control.injectFaults({
+				kind: 'echoToken',
+				where: 'unauthorized',
+				operation: 'get_virtualnum',
+				count: 1,
+			});
+			const error = await allNumbers()
+				.activate()
+				.then(
+					() => undefined,
+					(thrown: Error & { description?: string }) => thrown,
+				);
+			assert.ok(error);
+			const seen = `${error.message} ${error.description ?? ''}`;
+			assert.ok(!seen.includes(sandbox.tokens.vn), seen);
+			assert.ok(seen.includes(MASK), seen);
 		});
 	});
 });
