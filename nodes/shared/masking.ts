@@ -91,11 +91,18 @@ export function maskValue<T>(value: T, secrets: Array<string | undefined>): T {
 	return JSON.parse(maskSecrets(JSON.stringify(value), secrets)) as T;
 }
 
+/**
+ * Credential values shorter than this are not masked in the service's text: no service issues such
+ * tokens, and masking every "a" of an answer would garble it (and its status) for nothing.
+ */
+const MIN_TOKEN_LENGTH = 6;
+
 /** The tokens of a credential (every field whose name says token, key, secret or password). */
 export function credentialSecrets(credentials: Record<string, unknown> | undefined): string[] {
 	return Object.entries(credentials ?? {})
 		.filter(([name, value]) => typeof value === 'string' && SECRET_NAME.test(name))
-		.map(([, value]) => String(value));
+		.map(([, value]) => String(value).trim())
+		.filter((value) => value.length >= MIN_TOKEN_LENGTH);
 }
 
 /** The error (n8n's, or any with message/description/context) with every secret masked where n8n shows it. */
