@@ -271,15 +271,23 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 				`Sent from ${text((send.parameters.sender as IDataObject).value)} to ${sent.length} recipients in ${requests.length} request${requests.length === 1 ? '' : 's'}; one result per recipient:`,
 			);
 			for (const line of table(
-				['recipient', 'status', 'message id', 'segments'],
+				['recipient', 'status', 'message id', 'segments', 'est. credits'],
 				sent.map((r) => [
 					r.dest,
 					r.error ? `ERROR ${text(r.error)}` : r.status,
 					r.message_id ?? '-',
 					`${text(r.segments)} (${text(r.encoding)})`,
+					r.estimatedCredits ?? '-',
 				]),
 			))
 				say(`  ${line}`);
+			const estimated = sent.reduce((sum, r) => sum + Number(r.estimatedCredits ?? 0), 0);
+			const charged = sent.reduce((sum, r) => sum + Number(r.total_charge ?? 0), 0);
+			say(`Estimated credits of the campaign: ${estimated} (the service charged ${charged})`);
+			check(
+				estimated === charged,
+				`the estimated credits (${estimated}) differ from the service's charge (${charged})`,
+			);
 			facts.sms = sent.map((r) => ({
 				recipient: text(r.dest),
 				status: text(r.status),

@@ -3,7 +3,7 @@ import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ENGINE_DIR = fileURLToPath(new URL('.', import.meta.url)).replace(/[\\/]$/, '');
-export const PROJECT_ROOT = join(ENGINE_DIR, '..');
+export const PROJECT_ROOT = join(ENGINE_DIR, '..', '..');
 
 /** The packages n8n itself provides to a community package, plus the engine the harness runs on. */
 export const ENGINE_PACKAGES = ['n8n-core', 'n8n-workflow', '@n8n/di', '@n8n/backend-common'];

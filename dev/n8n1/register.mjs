@@ -1,7 +1,7 @@
 /**
  * Makes this project's own code (tests, harness, sandbox, and the built package in dist/) load the
- * n8n 1.x engine installed in n8n1/node_modules instead of the 2.x devDependencies, as n8n 1.x would
- * give it to a community package. Used as `node --import ./n8n1/register.mjs …`; scripts/test-n8n1.mjs
+ * n8n 1.x engine installed in dev/n8n1/node_modules instead of the 2.x devDependencies, as n8n 1.x would
+ * give it to a community package. Used as `node --import ./dev/n8n1/register.mjs …`; dev/scripts/test-n8n1.mjs
  * sets it through NODE_OPTIONS, so every test process gets it.
  *
  * Both module systems are redirected, so both see one instance of each package: ESM imports (the .mts

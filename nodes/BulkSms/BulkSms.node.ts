@@ -3,6 +3,8 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
@@ -10,6 +12,7 @@ import { virtualnumSmsApiTest } from '../shared/credentialTests';
 import { operationProperties, resourceProperties, routeOperation } from '../shared/router';
 import * as getBalance from './actions/credit/getBalance.operation';
 import * as send from './actions/message/send.operation';
+import * as sendAndWait from './actions/message/sendAndWait.operation';
 import * as addText from './actions/sender/addText.operation';
 import * as list from './actions/sender/list.operation';
 import * as requestPhoneVerification from './actions/sender/requestPhoneVerification.operation';
@@ -20,7 +23,7 @@ import { getTimeZones } from './methods/loadOptions';
 /** The node's resources and their operations (by Operation value): the dropdowns are derived from them. */
 const operations = {
 	credit: { getBalance },
-	message: { send },
+	message: { send, sendAndWait },
 	sender: { addText, list, requestPhoneVerification, verifyPhone },
 };
 
@@ -45,7 +48,10 @@ export class BulkSms implements INodeType {
 		name: 'bulkSms',
 		icon: { light: 'file:../../icons/sms.svg', dark: 'file:../../icons/sms.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1 refuses a message over 600 characters (Maximum Message Length); version 1 checks no length
+		// unless the option is set, as before.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Send SMS campaigns in batches, schedule messages, manage sender names and check credit',
@@ -53,6 +59,8 @@ export class BulkSms implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
+		webhooks: sendAndWait.answerWebhooks,
+		waitingNodeTooltip: sendAndWait.WAITING_TOOLTIP,
 		credentials: [{ name: 'virtualnumSmsApi', required: true, testedBy: 'virtualnumSmsApiTest' }],
 		properties: resourceProperties(
 			[
@@ -77,5 +85,10 @@ export class BulkSms implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await routeOperation.call(this, resources);
+	}
+
+	/** The answer page of Message → Send and Wait for Response. */
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await sendAndWait.answerWebhook.call(this);
 	}
 }

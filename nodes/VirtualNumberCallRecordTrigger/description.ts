@@ -1,7 +1,7 @@
 /** The trigger's parameters: which call records start the workflow, and how the poll reads them. */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { SERVICE_TIME_ZONE } from './serviceTime';
+import { SERVICE_TIME_ZONE } from '../shared/dates';
 
 /** The spec's enumerated call_status values, in the user's words. */
 export const CALL_STATUSES: INodePropertyOptions[] = [
@@ -91,11 +91,12 @@ export const properties: INodeProperties[] = [
 				displayName: 'Service Time Zone',
 				name: 'serviceTimeZone',
 				type: 'string',
-				default: SERVICE_TIME_ZONE,
-				placeholder: SERVICE_TIME_ZONE,
+				default: '',
+				placeholder: `From the credential (${SERVICE_TIME_ZONE} by default)`,
 				description:
-					"The time zone the service writes call times in (the provider's clock is Israel time). " +
-					'Call times in the output are as the service wrote them.',
+					"The time zone the service writes call times in, when it is not the credential's Service " +
+					'Time Zone. Call times in the output are as the service wrote them (startTime) and with ' +
+					'its offset (startedAt).',
 			},
 			{
 				displayName: 'Start From',
@@ -103,7 +104,8 @@ export const properties: INodeProperties[] = [
 				type: 'dateTime',
 				default: '',
 				description:
-					'Emit the calls that started from this time on (workflow time zone), also those before the activation. ' +
+					"Emit the calls that started from this time on (on the service's clock unless it has an " +
+					'offset), also those before the activation. ' +
 					'Empty: from the first activation on. Changing it starts over from the new time.',
 			},
 			{

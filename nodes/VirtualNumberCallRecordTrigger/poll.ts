@@ -7,11 +7,17 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { InputChecks } from '../shared/checks';
-import { isEmptyDate } from '../shared/dates';
+import {
+	credentialServiceZone,
+	isEmptyDate,
+	serviceNow,
+	serviceTime,
+	toDateTime,
+} from '../shared/dates';
 import { asNodeError } from '../shared/errors';
-import { checkPhoneList, localPhoneDigits } from '../shared/phones';
+import { checkPhoneList, phoneForms } from '../shared/phones';
 import type { RequestContext } from '../shared/transport/http';
-import { virtualnumRequest } from '../shared/transport/virtualnumApi';
+import { VIRTUALNUM_CREDENTIAL, virtualnumRequest } from '../shared/transport/virtualnumApi';
 import { resultRows } from '../shared/virtualnums';
 import { readCursor, writeCursor, type Cursor } from './cursor';
 import { PAGE_SIZE, TIMEOUT_SEC } from './description';
@@ -23,7 +29,6 @@ import {
 	type RecordFilters,
 	type RecordQuery,
 } from './statement';
-import { serviceNow, serviceStartFrom, serviceZone } from './serviceTime';
 
 const NOT_MOVED =
 	"Nothing was emitted and the trigger's position did not move: the next poll reads the same call records again.";
@@ -43,24 +48,25 @@ interface Settings {
 	zone: string;
 }
 
-/** A number as the service may store it: as typed, local (`0…`) and international (`972…`). */
-function numberForms(digits: string): string[] {
-	const local = localPhoneDigits(digits);
-	const forms = new Set([digits, local]);
-	if (/^0[1-9]/.test(local)) forms.add(`972${local.slice(1)}`);
-	return [...forms];
-}
-
 function numbers(checks: InputChecks, field: string, value: unknown): string[] {
 	if (String(value ?? '').trim() === '') return [];
-	return [...new Set(checkPhoneList(checks, field, value).flatMap(numberForms))];
+	return [...new Set(checkPhoneList(checks, field, value).flatMap((digits) => phoneForms(digits)))];
 }
 
-function readSettings(this: IPollFunctions): Settings {
+/**
+ * The service's clock: the credential's Service Time Zone, or the node's option when set. Start
+ * From on it: a text without an offset is read in it, a point in time is converted into it.
+ */
+async function readSettings(this: IPollFunctions): Promise<Settings> {
 	const checks = new InputChecks(this.getNode(), 0);
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	const answeredOnly = this.getNodeParameter('answeredOnly', false) as boolean;
-	const zone = serviceZone(checks, options.serviceTimeZone);
+	const zone = await credentialServiceZone(
+		this,
+		VIRTUALNUM_CREDENTIAL,
+		checks,
+		options.serviceTimeZone,
+	);
 	return {
 		filters: {
 			statuses: answeredOnly ? ['ANSWER'] : (this.getNodeParameter('statuses', []) as string[]),
@@ -93,7 +99,7 @@ function readSettings(this: IPollFunctions): Settings {
 					)),
 		startFrom: isEmptyDate(options.startFrom)
 			? undefined
-			: serviceStartFrom(checks, options.startFrom, this.getTimezone(), zone),
+			: serviceTime(toDateTime(options.startFrom, zone, 'Start From', checks), zone),
 		startFromSetting: String(
 			(this.getNode().parameters.options as IDataObject | undefined)?.startFrom ?? '',
 		).trim(),
@@ -196,7 +202,7 @@ async function readNext(
 	const last = fresh[fresh.length - 1];
 	writeCursor(data, { ...cursor, rowId: last.id, startTime: String(last.row.start_call ?? '') });
 	const items = fresh
-		.map((entry) => recordItem(entry.row))
+		.map((entry) => recordItem(entry.row, settings.zone))
 		.filter((item) => !settings.recordingOnly || item.recordingExists === true);
 	return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
 }
@@ -233,7 +239,7 @@ async function pollLatest(
 	const limit = settings.recordingOnly ? settings.limit : 1;
 	const rows = await readRows.call(this, { kind: 'latest', limit, ...settings.filters }, settings);
 	const item = rows
-		.map(recordItem)
+		.map((row) => recordItem(row, settings.zone))
 		.find((candidate) => !settings.recordingOnly || candidate.recordingExists === true);
 	if (!item) {
 		const among = settings.recordingOnly ? ` (with a recording, among the latest ${limit})` : '';
@@ -249,7 +255,7 @@ async function pollLatest(
 export async function pollCallRecords(
 	this: IPollFunctions,
 ): Promise<INodeExecutionData[][] | null> {
-	const settings = readSettings.call(this);
+	const settings = await readSettings.call(this);
 	return this.getMode() === 'manual'
 		? await pollLatest.call(this, settings)
 		: await pollActive.call(this, settings);

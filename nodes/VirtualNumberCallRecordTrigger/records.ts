@@ -2,6 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { CALL_FIELDS, type CallField } from '../shared/callFields';
+import { addCallTimesWithOffset } from '../shared/dates';
 
 /** The event of every item, beside the Virtual Number Trigger's call.started / call.ended. */
 export const RECORD_EVENT = 'call.record';
@@ -28,10 +29,15 @@ export function rowIdOf(row: IDataObject): number | undefined {
 	return Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
 
-/** One row as an item: `event`, then every call field of the view under its name (null when empty). */
-export function recordItem(row: IDataObject): IDataObject {
+/**
+ * One row as an item: `event`, then every call field of the view under its name (null when empty),
+ * then `startedAt` / `endedAt`: the call times with the offset of the service's `zone`.
+ */
+export function recordItem(row: IDataObject, zone: string): IDataObject {
 	const item: IDataObject = { event: RECORD_EVENT };
 	for (const field of VIEW_FIELDS)
 		item[field.key] = valueOf(field.key, row[field.column as string]);
-	return item;
+	item.startedAt = null;
+	item.endedAt = null;
+	return addCallTimesWithOffset(item, zone, true);
 }

@@ -16,6 +16,8 @@ import type {
 } from 'n8n-workflow';
 
 import { CALL_FIELDS } from '../shared/callFields';
+import { addCallTimesWithOffset, savedServiceZone, usableZone } from '../shared/dates';
+import { VIRTUALNUM_CREDENTIAL } from '../shared/transport/virtualnumApi';
 import { OWN_PARAMS, SECRET_PARAM } from './callbackUrl';
 import { callEnded } from './events/callEnded';
 import { callStarted, isFirstCallStart, isStartingStatus } from './events/callStarted';
@@ -242,7 +244,22 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 	const normalized = normalizeOrRaw(this, request, receivedAt, settings);
 	// Events not chosen, empty requests and repeated call starts start nothing; the answer is an empty 200.
 	if (!starts(this, settings, normalized, now)) return { webhookResponse: '' };
-	return { workflowData: [[{ json: normalized.item }]] };
+	return { workflowData: [[{ json: await withCallTimes(this, normalized.item) }]] };
+}
+
+/**
+ * A call's `startedAt` / `endedAt` beside `startTime` / `endTime`: the times with the offset of
+ * the service's clock (the credential's Service Time Zone; null when the callback had no time).
+ * A callback is never refused for it: with no zone that can be used, the item has neither.
+ */
+async function withCallTimes(context: IWebhookFunctions, item: IDataObject): Promise<IDataObject> {
+	if (!('startTime' in item) && !('endTime' in item)) return item;
+	const zone = usableZone(await savedServiceZone(context, VIRTUALNUM_CREDENTIAL));
+	if (zone === undefined) return item;
+	const full = { ...item };
+	if ('startTime' in item) full.startedAt = null;
+	if ('endTime' in item) full.endedAt = null;
+	return addCallTimesWithOffset(full, zone, true);
 }
 
 // ---- reading the request -----------------------------------------------------------------------------

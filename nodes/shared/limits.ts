@@ -18,7 +18,17 @@ export const SMS_LIMITS = {
 	batchSize: { min: 1, max: 1000, default: 100 },
 	// The spec shows no request rate: one batch at a time unless the user asks for more, at most 8.
 	batchesInFlight: { min: 1, max: 8, default: 1 },
+	// The provider's public help pages: at most 600 characters a message. Accounts with another
+	// limit set theirs (Maximum Message Length); 10,000 is this package's ceiling.
+	messageLength: { default: 600, max: 10000 },
 } as const;
+
+/**
+ * Send's waits for the SMS service's rate limit (no input check): a batch answered HTTP 429 is sent
+ * again after Retry-After, one wait of at most 60 s, at most 120 s in all for a run
+ * (docs/robustness.md says why).
+ */
+export const SMS_RATE_LIMIT = { maxWaitSec: 60, maxTotalWaitSec: 120 } as const;
 
 /** What an SMS sender value is, by the spec's sender rules (Limits: text sender, phone sender). */
 export type SmsSenderKind = 'text' | 'phone' | 'speedDial';

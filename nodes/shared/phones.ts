@@ -5,6 +5,8 @@
  * formatting itself on some operations but refuses it on others (remove_number_from_blacklist
  * answers 2011 "not numeric"), and the SMS service wants digits. docs/inputs.md lists the forms.
  */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
 import type { InputChecks } from './checks';
 
 /** Characters a phone number may be typed with besides its digits (a + only at the start). */
@@ -37,10 +39,20 @@ export function digitsOf(text: unknown): string {
 	return String(text ?? '').replace(/\D/g, '');
 }
 
-/** The digits of a typed phone number, or undefined when the text is not one (letters, a misplaced +, no digit). */
+/**
+ * A trunk zero written in brackets inside an international number (`+972 (0)50-123-4567`,
+ * `+44 (0)20…`): it is dialled only inside the country, so it is no digit of the number.
+ */
+const TRUNK_ZERO = /(?<=[+\d][\s.-]*)\(\s*0\s*\)/;
+
+/**
+ * The digits of a typed phone number, or undefined when the text is not one (letters, a misplaced
+ * +, no digit). A trunk zero in brackets after the country code is dropped.
+ */
 export function phoneDigits(raw: unknown): string | undefined {
 	if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
-	const text = String(raw);
+	let text = String(raw);
+	if (text.includes('(')) text = text.replace(TRUNK_ZERO, '');
 	const ascii = asciiPhoneDigits(text);
 	if (ascii !== null) return ascii;
 	return PHONE.test(text) ? text.replace(/\D/g, '') : undefined;
@@ -172,7 +184,7 @@ export function checkPhoneList(
 }
 
 /** Digits with the international prefix 972 read as the local 0, the form the service stores Israeli numbers in. */
-export function localPhoneDigits(digits: string): string {
+function localPhoneDigits(digits: string): string {
 	return digits.startsWith('972') && digits.length > 10 ? `0${digits.slice(3)}` : digits;
 }
 
@@ -181,4 +193,133 @@ export function samePhone(a: string, b: string): boolean {
 	const left = localPhoneDigits(digitsOf(a));
 	const right = localPhoneDigits(digitsOf(b));
 	return left !== '' && right !== '' && (left.endsWith(right) || right.endsWith(left));
+}
+
+// ---- one number however it is written, and the form it is sent in ---------------------------
+
+/** The provider's country: local numbers (`05…`) are read as numbers of this country code. */
+export const DEFAULT_COUNTRY_CODE = '972';
+
+/** Send Numbers As, a setting of both credentials. */
+export type NumberFormat = 'asTyped' | 'local' | 'international';
+
+export interface NumberStyle {
+	format: NumberFormat;
+	/** The country code of local numbers and of the International form, digits only. */
+	countryCode: string;
+}
+
+export const DEFAULT_NUMBER_STYLE: NumberStyle = {
+	format: 'asTyped',
+	countryCode: DEFAULT_COUNTRY_CODE,
+};
+
+/** National numbers are 6 to 13 digits (E.164: at most 15 with the country code); Israel's are 8 or 9. */
+function nationalLengthFits(national: string, countryCode: string): boolean {
+	if (countryCode === DEFAULT_COUNTRY_CODE) return national.length === 8 || national.length === 9;
+	return national.length >= 6 && national.length + countryCode.length <= PHONE_LIMITS.maxDigits;
+}
+
+/**
+ * The national digits of a number of the country `countryCode`: written local (`0501234567`),
+ * international (`972501234567`, `00972…`), or international with the trunk zero kept
+ * (`9720501234567`, which nobody dials). Undefined for a number of another country.
+ */
+export function nationalDigits(
+	digits: string,
+	countryCode: string = DEFAULT_COUNTRY_CODE,
+): string | undefined {
+	let rest: string;
+	if (digits.startsWith(`00${countryCode}`)) rest = digits.slice(2 + countryCode.length);
+	else if (digits.startsWith('00')) return undefined;
+	else if (digits.startsWith('0')) return digits.slice(1);
+	else if (digits.startsWith(countryCode)) rest = digits.slice(countryCode.length);
+	else return undefined;
+	const national = rest.startsWith('0') ? rest.slice(1) : rest;
+	// Too short after the code: a local number that only begins with the code's digits.
+	return national.length >= 6 ? national : undefined;
+}
+
+/** One key per number, whatever its form: `0501234567`, `+972-50-123-4567` and `+972 (0)50…` are one. */
+export function phoneIdentity(digits: string, countryCode: string = DEFAULT_COUNTRY_CODE): string {
+	const national = nationalDigits(digits, countryCode);
+	return national === undefined ? digits : `${countryCode}${national}`;
+}
+
+/**
+ * The digits sent for a number, by Send Numbers As: As Typed keeps the form typed (a trunk zero
+ * inside an international number dropped), Local is `0` and the national number, International
+ * the country code and the national number. A number of another country is sent as typed.
+ */
+export function phoneToSend(digits: string, style: NumberStyle = DEFAULT_NUMBER_STYLE): string {
+	const national = nationalDigits(digits, style.countryCode);
+	if (national === undefined) return digits;
+	if (style.format === 'local') return `0${national}`;
+	if (style.format === 'international') return `${style.countryCode}${national}`;
+	if (digits.startsWith('0') && !digits.startsWith('00')) return digits;
+	return `${digits.startsWith('00') ? '00' : ''}${style.countryCode}${national}`;
+}
+
+/**
+ * Why digits cannot be a phone number one can send to, or undefined when they can: too few or too
+ * many digits, or a national number of the wrong length.
+ */
+export function notAPhone(
+	digits: string,
+	countryCode: string = DEFAULT_COUNTRY_CODE,
+): string | undefined {
+	if (digits.length < 7) return 'has fewer than 7 digits';
+	if (digits.length > PHONE_LIMITS.maxDigits)
+		return `has more than ${PHONE_LIMITS.maxDigits} digits`;
+	const national = nationalDigits(digits, countryCode);
+	if (national !== undefined && !nationalLengthFits(national, countryCode))
+		return `is not a number of country code ${countryCode} (${national.length} digits after the 0 or the code)`;
+	return undefined;
+}
+
+/** The fix of a number `notAPhone` refused, in the user's words. */
+export const PHONE_FIX =
+	'write each number with its area or mobile prefix, locally (0501234567) or ' +
+	'with the country code (+972 50-123-4567)';
+
+/** Send Numbers As and the country code beside it, as the credential holds them. */
+export function numberStyleOf(credentials: object | undefined): NumberStyle {
+	const { sendNumbersAs: format, countryCode } = (credentials ?? {}) as Record<string, unknown>;
+	const code = digitsOf(countryCode);
+	return {
+		format: format === 'local' || format === 'international' ? format : 'asTyped',
+		countryCode: format === 'international' && code !== '' ? code : DEFAULT_COUNTRY_CODE,
+	};
+}
+
+/**
+ * A required phone number a node sends the service to dial or to text, checked, in the form the
+ * node's credential asks (Send Numbers As). A credential that cannot be read here fails at the
+ * request, as it always did; until then the number stays as typed.
+ */
+export async function checkPhoneToSend(
+	this: IExecuteFunctions,
+	credentialType: string,
+	checks: InputChecks,
+	field: string,
+	value: unknown,
+): Promise<string> {
+	const digits = checkPhone(checks, field, value);
+	let style = DEFAULT_NUMBER_STYLE;
+	try {
+		style = numberStyleOf(await this.getCredentials(credentialType, checks.itemIndex));
+	} catch {
+		// The request reports the credential's problem.
+	}
+	return phoneToSend(digits, style);
+}
+
+/**
+ * The forms the service may store a number in, for a match on its columns: as typed, local
+ * (`0…`) and international (`972…`).
+ */
+export function phoneForms(digits: string, countryCode: string = DEFAULT_COUNTRY_CODE): string[] {
+	const national = nationalDigits(digits, countryCode);
+	if (national === undefined) return [digits];
+	return [...new Set([digits, `0${national}`, `${countryCode}${national}`])];
 }

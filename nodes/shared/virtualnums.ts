@@ -125,6 +125,46 @@ export async function updateVirtualnum(
 	return (resultRows(answer.result)[0] ?? {}) as IDataObject;
 }
 
+/**
+ * create_virtualnum's settable fields (docs/api): what update_virtualnum may change. Not here: the
+ * number itself and what the service sets (`create_time`, `extenstion`, `default_dest`, `virtualnum_old`).
+ */
+const SETTABLE_FIELDS = [
+	'description',
+	'call_destination_phone',
+	'active_status',
+	'dial_option',
+	'dial_timeout_in_sec',
+	'record_option',
+	'record_percentage',
+	'expose',
+	'disallow_callback',
+	'callback_url',
+	'callback_url_option',
+	'greeting_in',
+	'greeting_out',
+	'ringback_tone',
+	'email',
+	'sms_destination_phone',
+	'working_hours',
+	'out_of_time_destination_phone',
+	...Array.from({ length: 10 }, (_, index) => `private_field${index + 1}`),
+];
+
+/**
+ * Every settable field of a record as read. The contract says update_virtualnum changes only the
+ * values sent, but integrators observed it replacing the whole record (fields not sent cleared):
+ * sending every setting back as read keeps them under both readings.
+ */
+export function settingsAsRead(record: IDataObject): IDataObject {
+	const settings: IDataObject = {};
+	for (const field of SETTABLE_FIELDS) {
+		const value = record[field];
+		if (value !== undefined && value !== null && typeof value !== 'object') settings[field] = value;
+	}
+	return settings;
+}
+
 function isEmpty(value: unknown): boolean {
 	return value === undefined || value === null || String(value).trim() === '';
 }

@@ -453,6 +453,23 @@ export const ROWS: Row[] = [
 		}),
 	},
 	{
+		limit: 'sms.messageLength',
+		field: 'Message',
+		target: 'bulkSms',
+		service: 'send_sms',
+		inside: [S.messageLength.default],
+		outside: [S.messageLength.default + 1],
+		show: (n) => `${String(n)} characters`,
+		parameters: (n) => ({
+			resource: 'message',
+			operation: 'send',
+			sender: rl('VirtualNum'),
+			to: '0501234567',
+			message: 'x'.repeat(Number(n)),
+			options: { maxMessageLength: S.messageLength.default },
+		}),
+	},
+	{
 		limit: 'sms.batchesInFlight',
 		field: 'Batches in Flight',
 		target: 'bulkSms',

@@ -56,7 +56,8 @@ export function nothingLostSuite(sandbox: () => Sandbox): void {
 			const parameters = {
 				resource: 'message',
 				operation: 'send',
-				sender: rl('VirtualNum'),
+				// An item's own sender, when it has one (a sender the service refuses, below).
+				sender: { __rl: true, mode: 'id', value: `={{ $json.sender ?? 'VirtualNum' }}` },
 				to: '={{ $json.to }}',
 				message: 'Batch check',
 				options: { batchSize: 2 },
@@ -70,10 +71,11 @@ export function nothingLostSuite(sandbox: () => Sandbox): void {
 				{ name: 'a cut-off answer', fault: { kind: 'truncatedJson' } },
 				{ name: 'one result too few', fault: { kind: 'wrongLength' } },
 				{ name: 'a 401', fault: { kind: 'unauthorized', text: 'Token Expired' } },
-				// The service refuses one message of the 2nd batch (a number too short for it): a per-message failure.
+				// The service refuses one message of the 2nd batch (a sender the account does not have): a per-message failure.
 				{
 					name: 'one recipient refused by the service',
-					prepare: (items) => items.map((item, i) => (i === 3 ? { to: '12345' } : item)),
+					prepare: (items) =>
+						items.map((item, i) => (i === 3 ? { ...item, sender: 'NotOurs' } : item)),
 				},
 			];
 			for (const scenario of cases) {

@@ -132,11 +132,24 @@ export function callMetadata(state: State, row: CdrRow): Record<string, unknown>
 		}
 	}
 	if (state.account.speechRecognition && state.cdr.recordings.has(row.id)) {
+		const words = {
+			caller: `Hello, I am calling about ${row.user_name}.`,
+			agent: 'Sure, how can I help?',
+			again: `Could you call me back at ${row.cdr_ani}?`,
+		};
 		sections.speech_recognition = {
 			language: 'he-IL',
 			confidence: 0.87,
-			transcript: `Hello, I am calling about ${row.user_name}. Could you call me back at ${row.cdr_ani}?`,
+			transcript: `${words.caller} ${words.again}`,
 		};
+		// Inner fields are not shown by the contract: even rows also carry speaker turns with times.
+		if (row.id % 2 === 0) {
+			(sections.speech_recognition as Record<string, unknown>).segments = [
+				{ speaker: 'caller', start: 0.4, end: 3.1, text: words.caller },
+				{ speaker: 'agent', start: 3.6, end: 5.2, text: words.agent },
+				{ speaker: 'caller', start: 65.5, end: 68.25, text: words.again },
+			];
+		}
 	}
 	return sections;
 }

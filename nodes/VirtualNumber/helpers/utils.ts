@@ -120,10 +120,24 @@ export function callIdOutput(callId: string, result: IDataObject = {}): IDataObj
 /**
  * The answer of a call placement (its body is "not shown" in the spec). From version 1.1 the call's
  * ID is under the vocabulary's name, `callId` (the trigger's and Call Record's name for it), when the
- * answer has one; version 1 keeps the service's `call_uuid`, which its saved workflows read.
+ * answer has one; version 1 keeps the service's `call_uuid`, which its saved workflows read. The
+ * service has been seen answering a status only (no ID): then no ID is output, and the status text is.
  */
-export function placedCallOutput(this: IExecuteFunctions, result: IDataObject): IDataObject {
-	if (this.getNode().typeVersion < 1.1) return result;
+export function placedCallOutput(
+	this: IExecuteFunctions,
+	result: IDataObject,
+	answer?: VirtualnumAnswer,
+): IDataObject {
 	const id = result.call_uuid ?? result[CALL_ID.column as string];
-	return id === undefined || id === null || id === '' ? result : callIdOutput(String(id), result);
+	if (id === undefined || id === null || id === '') {
+		const status = answer?.status.description;
+		return status ? { ...result, [STATUS_DESCRIPTION]: status } : result;
+	}
+	return this.getNode().typeVersion < 1.1 ? result : callIdOutput(String(id), result);
+}
+
+/** The call's ID in a placement's output (either version), when the service answered one. */
+export function placedCallId(output: IDataObject): string | undefined {
+	const id = output[CALL_ID.key] ?? output.call_uuid ?? output[CALL_ID.column as string];
+	return id === undefined || id === null || id === '' ? undefined : String(id);
 }

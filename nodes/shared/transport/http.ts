@@ -162,10 +162,12 @@ export async function sendRequest(
 	try {
 		for (;;) {
 			const raw = await attempt.call(this, credentialType, options, context, deadline, timeout);
-			if (raw.statusCode !== RATE_LIMITED_CODE) return { ...maskBody(raw, secrets), deadline };
+			// A refused write is its caller's to handle (Send sends a batch again within its own cap).
+			if (raw.statusCode !== RATE_LIMITED_CODE || context.sideEffect)
+				return { ...maskBody(raw, secrets), deadline };
 			discardBody(raw.body);
 			const waitMs = retryAfterMs(headerText(raw.headers['retry-after']));
-			if (context.sideEffect || waitMs === undefined || Date.now() + waitMs >= endsAt)
+			if (waitMs === undefined || Date.now() + waitMs >= endsAt)
 				throw rateLimitFailure(context, waitMs, timeout);
 			await sleep(waitMs);
 		}
@@ -249,10 +251,11 @@ export function retryAfterMs(value: string, now = Date.now()): number | undefine
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-function rateLimitFailure(
+/** The error of a 429: a rate limit, and how long the service asked to wait. */
+export function rateLimitFailure(
 	context: FailureContext,
 	waitMs: number | undefined,
-	timeout: number,
+	timeout = DEFAULT_TIMEOUT_MS,
 ): NodeApiError {
 	const seconds = waitMs === undefined ? undefined : Math.ceil(waitMs / 1000);
 	const wait = seconds === undefined ? 'a moment' : `${seconds} second${seconds === 1 ? '' : 's'}`;
@@ -495,6 +498,15 @@ function knownRefusal(decoded: DecodedAnswer) {
  * Whether an answer refuses the caller: HTTP 401, or one of the refusal texts, which the services
  * also answer as plain text with HTTP 200 (seen in the field) or any other status.
  */
+/** The rate-limit error of a 429 answer (one the transport did not ask again: a write's). */
+export function rateLimitedAnswer(
+	context: FailureContext,
+	raw: RawAnswer,
+): NodeApiError | undefined {
+	if (raw.statusCode !== RATE_LIMITED_CODE) return undefined;
+	return rateLimitFailure(context, retryAfterMs(headerText(raw.headers['retry-after'])));
+}
+
 export function isRefusal(raw: RawAnswer, decoded: DecodedAnswer): boolean {
 	return raw.statusCode === UNAUTHORIZED_CODE || knownRefusal(decoded) !== undefined;
 }

@@ -19,10 +19,11 @@ import {
 	type RawAnswer,
 	type RequestContext,
 	isRefusal,
+	rateLimitedAnswer,
 	unauthorizedFailure,
 } from './http';
 
-const SMS_CREDENTIAL = 'virtualnumSmsApi';
+export const SMS_CREDENTIAL = 'virtualnumSmsApi';
 export const SMS_LABEL = 'Bulk SMS';
 
 /** One item of the batch request (spec: "SMS message"). */
@@ -106,6 +107,7 @@ export async function sendSmsBatch(
 		},
 		failure,
 	);
+	if (raw.statusCode === TOO_MANY_REQUESTS) throw batchRateLimited(failure, raw, messages.length);
 	const decoded = checkHttp(raw, failure);
 	if (decoded.kind !== 'json' || !Array.isArray(decoded.value)) {
 		throw serviceError(
@@ -136,6 +138,49 @@ export async function sendSmsBatch(
 		if (typeof echoed === 'string') (result as IDataObject).callback_url = maskSecrets(echoed);
 	}
 	return results;
+}
+
+// ---- a batch refused by the rate limit ----------------------------------------------------------
+
+const TOO_MANY_REQUESTS = 429;
+
+/** Seconds to wait when a 429 names none. */
+const DEFAULT_RETRY_AFTER_SEC = 2;
+
+/** `Retry-After` in seconds: a number of seconds or an HTTP date (RFC 9110 10.2.3). */
+function retryAfterSec(header: string | string[] | undefined): number {
+	const value = String(Array.isArray(header) ? header[0] : (header ?? '')).trim();
+	if (/^\d+$/.test(value)) return Number(value);
+	const date = Date.parse(value);
+	if (Number.isNaN(date)) return DEFAULT_RETRY_AFTER_SEC;
+	return Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+/**
+ * HTTP 429 to a batch: the service refused it before reading it, so none of its messages was
+ * sent, and it may be sent again after `Retry-After` (kept in the error's data as retryAfterSec).
+ */
+function batchRateLimited(failure: FailureContext, raw: RawAnswer, size: number) {
+	const wait = retryAfterSec(raw.headers['retry-after']);
+	return serviceError(
+		failure,
+		`The ${SMS_LABEL} service refused a batch of ${size} messages with HTTP 429 (too many ` +
+			`requests): none of them was sent`,
+		`The service asked to wait ${wait} s before sending again (Retry-After). Send with fewer ` +
+			'Batches in Flight, or later.',
+		TOO_MANY_REQUESTS,
+		{ rateLimited: true, retryAfterSec: wait },
+	);
+}
+
+/** The seconds a batch's failure asks to wait before it is sent again; undefined when it was no 429. */
+export function batchRetryAfterSec(error: unknown): number | undefined {
+	const data = (
+		error as { context?: { data?: { rateLimited?: unknown; retryAfterSec?: unknown } } }
+	)?.context?.data;
+	return data?.rateLimited === true && typeof data.retryAfterSec === 'number'
+		? data.retryAfterSec
+		: undefined;
 }
 
 /** A sender operation on ws.php; fails with the service's words unless `status` is `success`. */
@@ -300,6 +345,8 @@ function withIpHint<T extends { description: string | null | undefined }>(error:
 function checkHttp(raw: RawAnswer, failure: FailureContext): DecodedAnswer {
 	const decoded = decodeAnswer(raw.body);
 	if (isRefusal(raw, decoded)) throw withIpHint(unauthorizedFailure(failure, decoded));
+	const rateLimited = rateLimitedAnswer(failure, raw);
+	if (rateLimited) throw rateLimited;
 	if (raw.statusCode < 200 || raw.statusCode >= 300) {
 		const words =
 			decoded.kind === 'json' && isDataObject(decoded.value) ? serviceWords(decoded.value) : '';

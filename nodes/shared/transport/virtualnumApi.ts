@@ -31,6 +31,7 @@ import {
 	sendRequest,
 	serviceError,
 	isRefusal,
+	rateLimitedAnswer,
 	unauthorizedFailure,
 } from './http';
 
@@ -191,6 +192,8 @@ export function readVirtualnumAnswer(
 ): VirtualnumAnswer {
 	const decoded = inContractWord(decodeAnswer(raw.body), context.identifierWord);
 	if (isRefusal(raw, decoded)) throw unauthorizedFailure(context, decoded);
+	const rateLimited = rateLimitedAnswer(context, raw);
+	if (rateLimited) throw rateLimited;
 	if (raw.statusCode < 200 || raw.statusCode >= 300)
 		throw httpFailure(context, raw.statusCode, decoded);
 

@@ -39,6 +39,10 @@ function sendParameters({
 const outputOf = (result: RunResult) =>
 	result.run.data.resultData.runData[NODE]?.[0]?.data?.main?.[0] ?? [];
 
+/** A sender the sandbox's account does not have, for items the service refuses. */
+const UNAPPROVED = 'NotOurs';
+const SENDER_OF_ITEM = `={{ $json.sender ?? 'VirtualNum' }}`;
+
 /** Distinct, valid Israeli mobile numbers. */
 const phone = (i: number) => `9725${String(10000000 + i).padStart(8, '0')}`;
 
@@ -74,6 +78,7 @@ describe('Bulk SMS → Message → Send', () => {
 		});
 	}
 
+	const sendTo = send;
 	const sendRequests = () => sandbox.control.requests({ service: 'sms', operation: 'send_sms' });
 	const smsRequests = () => sandbox.control.requests({ service: 'sms' });
 	const noToken = (result: RunResult) =>
@@ -216,14 +221,17 @@ describe('Bulk SMS → Message → Send', () => {
 	});
 
 	describe('failed recipients', () => {
-		// The sandbox answers "Invalid dest" for numbers of fewer than 7 digits: a per-message failure.
+		// A number that cannot be a phone is refused before sending (phones.ts); the service refuses a
+		// message from a sender the account does not have: a per-message failure.
 		const input = [
 			{ to: phone(1) },
-			{ to: '12345' },
+			{ to: phone(2), sender: UNAPPROVED },
 			{ to: phone(3) },
-			{ to: '0000' },
+			{ to: phone(4), sender: UNAPPROVED },
 			{ to: phone(5) },
 		];
+		const send = async (...args: Parameters<typeof sendTo>) =>
+			await sendTo(args[0], { sender: SENDER_OF_ITEM, ...args[1] }, args[2]);
 
 		test('with Continue On Fail: the 2 failed recipients are error items beside the 3 sent ones, each paired to its input', async () => {
 			const result = await send(input, {}, { continueOnFail: true });
@@ -237,14 +245,14 @@ describe('Bulk SMS → Message → Send', () => {
 				assert.equal(items[i].json.error, undefined);
 			}
 			for (const [i, dest] of [
-				[1, '12345'],
-				[3, '0000'],
+				[1, phone(2)],
+				[3, phone(4)],
 			] as const) {
 				// The package's error item shape (docs/errors.md): the recipient in errorDetails, the status as errorCode.
 				const json = items[i].json;
-				assert.deepEqual(json.errorDetails, { recipient: dest, sender: 'VirtualNum' });
+				assert.deepEqual(json.errorDetails, { recipient: dest, sender: UNAPPROVED });
 				assert.equal(json.errorCode, 'Error - 403 Forbidden');
-				assert.match(String(json.errorDescription), /Invalid dest/);
+				assert.match(String(json.errorDescription), /not an approved sender/);
 				assert.match(
 					String(json.error),
 					new RegExp(`The message to ${dest} was not sent: Error - 403 Forbidden`),
@@ -260,8 +268,14 @@ describe('Bulk SMS → Message → Send', () => {
 			const sent = sandbox.control.messages();
 			assert.equal(sent.length, 3);
 			assert.match(result.error.message, /^2 of 5 SMS messages failed: /);
-			assert.match(result.error.message, /12345 \(item 1\): Error - 403 Forbidden – Invalid dest/);
-			assert.match(result.error.message, /0000 \(item 3\): Error - 403 Forbidden – Invalid dest/);
+			assert.match(
+				result.error.message,
+				new RegExp(`${phone(2)} \\(item 1\\): Error - 403 Forbidden – Auth`),
+			);
+			assert.match(
+				result.error.message,
+				new RegExp(`${phone(4)} \\(item 3\\): Error - 403 Forbidden – Auth`),
+			);
 			const description = String(result.error.description);
 			for (const message of sent) {
 				assert.ok(
@@ -278,8 +292,8 @@ describe('Bulk SMS → Message → Send', () => {
 			assert.deepEqual(
 				(data.failed as IDataObject[]).map((f) => [f.dest, f.inputItem]),
 				[
-					['12345', 1],
-					['0000', 3],
+					[phone(2), 1],
+					[phone(4), 3],
 				],
 			);
 		});
@@ -288,7 +302,10 @@ describe('Bulk SMS → Message → Send', () => {
 			const result = await send(input, { options: { batchSize: 2 } });
 			assert.ok(result.error);
 			assert.equal(sendRequests().length, 1, 'only the first batch was sent');
-			assert.match(result.error.message, /^1 of 5 SMS messages failed: 12345 \(item 1\)/);
+			assert.match(
+				result.error.message,
+				new RegExp(`^1 of 5 SMS messages failed: ${phone(2)} \\(item 1\\)`),
+			);
 			assert.match(
 				String(result.error.description),
 				/Not sent \(3\): the messages of the later batches, items 2-4/,
@@ -296,7 +313,7 @@ describe('Bulk SMS → Message → Send', () => {
 			const data = (result.error.context as IDataObject).data as IDataObject;
 			assert.deepEqual(
 				(data.notSent as IDataObject[]).map((n) => n.dest),
-				[phone(3), '0000', phone(5)],
+				[phone(3), phone(4), phone(5)],
 			);
 		});
 
@@ -717,20 +734,26 @@ describe('Bulk SMS → Message → Send', () => {
 			// 6 batches of 1, 2 in flight: batch 2 is refused (a number the service rejects); batch 1 (in flight) is sent.
 			const input = [
 				{ to: phone(1) },
-				{ to: '12345' },
+				{ to: phone(2), sender: UNAPPROVED },
 				{ to: phone(3) },
 				{ to: phone(4) },
 				{ to: phone(5) },
 				{ to: phone(6) },
 			];
-			const result = await send(input, { options: { batchSize: 1, batchesInFlight: 2 } });
+			const result = await send(input, {
+				sender: SENDER_OF_ITEM,
+				options: { batchSize: 1, batchesInFlight: 2 },
+			});
 			assert.ok(result.error);
 			const sentTo = sendRequests().map((r) => (r.body as IDataObject[])[0].dest);
 			assert.ok(
 				sentTo.length <= 3,
 				`at most the two in flight and the one started before the failure was seen: ${sentTo.join(', ')}`,
 			);
-			assert.match(result.error.message, /^1 of 6 SMS messages failed: 12345 \(item 1\)/);
+			assert.match(
+				result.error.message,
+				new RegExp(`^1 of 6 SMS messages failed: ${phone(2)} \\(item 1\\)`),
+			);
 			const data = (result.error.context as IDataObject).data as IDataObject;
 			assert.deepEqual(
 				(data.sent as IDataObject[]).map((r) => r.dest),
@@ -843,14 +866,14 @@ describe('Bulk SMS → Message → Send', () => {
 		beforeEach(() => callbackServer.requests.splice(0));
 
 		test('a scheduled message is sent with sendtime DD/MM/YYYY HH:mm, and its delivery report reaches the given URL at its time', async () => {
-			// The sandbox reads sendtime in its own (process) time zone: the workflow's zone is the same here.
+			// The sandbox reads sendtime on its own (process) clock: the credential's Service Time Zone is the same here.
 			const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 			const at = DateTime.now().setZone(zone).plus({ hours: 2 }).startOf('minute');
 			const url = `${callbackServer.url}/webhook/sms-status?secret=abc`;
 			const result = await send(
 				[{ to: phone(7) }],
 				{ options: { sendAt: at.toISO({ includeOffset: false }), callbackUrl: url } },
-				{ timezone: zone },
+				{ timezone: 'America/New_York', credentials: { serviceTimeZone: zone } },
 			);
 			assert.equal(result.error, undefined, result.error?.message);
 			const [request] = sendRequests();
@@ -915,11 +938,11 @@ describe('Bulk SMS → Message → Send', () => {
 				`15/01/${future} 12:30`,
 			],
 			[
-				'ISO text without offset, in the workflow time zone',
+				'ISO text without offset, in the workflow time zone when chosen',
 				`${future}-07-01T09:05:00`,
-				undefined,
+				'workflow',
 				'America/New_York',
-				`01/07/${future} 09:05`,
+				`01/07/${future} 16:05`,
 			],
 			[
 				'a Luxon DateTime from an expression',
@@ -929,17 +952,24 @@ describe('Bulk SMS → Message → Send', () => {
 				`15/01/${future} 10:30`,
 			],
 			[
-				'a JS Date from an expression',
+				"a JS Date from an expression, on the service's clock (Asia/Jerusalem)",
 				`={{ new Date('${future}-01-15T08:30:00Z') }}`,
 				'Europe/London',
 				undefined,
-				`15/01/${future} 08:30`,
+				`15/01/${future} 10:30`,
 			],
 			[
-				"the service's own format",
+				"the service's own format, read in the chosen time zone",
 				`20/03/${future} 18:45`,
 				'UTC',
 				undefined,
+				`20/03/${future} 20:45`,
+			],
+			[
+				"the service's own format, on the service's clock by default",
+				`20/03/${future} 18:45`,
+				undefined,
+				'America/New_York',
 				`20/03/${future} 18:45`,
 			],
 			[
@@ -947,7 +977,7 @@ describe('Bulk SMS → Message → Send', () => {
 				`={{ ${Date.UTC(future, 0, 15, 8, 30)} }}`,
 				'UTC',
 				undefined,
-				`15/01/${future} 08:30`,
+				`15/01/${future} 10:30`,
 			],
 		];
 		for (const [name, sendAt, timeZone, workflowZone, expected] of cases) {
@@ -1104,7 +1134,7 @@ describe('Bulk SMS → Message → Send', () => {
 				'a past Send At',
 				{ options: { sendAt: '={{ $json.when }}' } },
 				{ when: '2020-05-01T10:00:00' },
-				/Send At: is in the past \(2020-05-01 10:00 UTC\)/,
+				/Send At: is in the past \(2020-05-01 10:00 \+03:00, Asia\/Jerusalem; now it is .*\(got "2020-05-01T10:00:00"\)/,
 			],
 			[
 				'an empty Send At',

@@ -68,7 +68,7 @@ describe('Bulk SMS editor methods', () => {
 		);
 	});
 
-	test('the Time Zone list starts with the workflow time zone and holds the IANA zones', async () => {
+	test("the Time Zone list starts with the service's and the workflow's time zones and holds the IANA zones", async () => {
 		const zones = await callMethod<INodePropertyOptions[]>(
 			'loadOptions',
 			'getTimeZones',
@@ -77,6 +77,11 @@ describe('Bulk SMS editor methods', () => {
 			'Asia/Jerusalem',
 		);
 		assert.deepEqual(zones[0], {
+			name: 'Service Time Zone (From the Credential)',
+			value: 'service',
+			description: "The service's clock, as the credential sets it (Asia/Jerusalem by default)",
+		});
+		assert.deepEqual(zones[1], {
 			name: 'Workflow Time Zone (Asia/Jerusalem)',
 			value: 'workflow',
 			description: "The time zone in the workflow's settings",

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 
+import { DateTime } from 'luxon';
+
 import { description as queryDescription } from '../../../nodes/VirtualNumber/actions/cdr/query.operation.ts';
 import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
 import { expr, failure, jsons, rl, vnRequests, vnRunner } from './vnRun.mts';
@@ -31,6 +33,7 @@ const DEFAULT_KEYS = [
 	'destinationPhone',
 	'callStatus',
 	'startTime',
+	'startedAt',
 	'durationSec',
 ];
 
@@ -76,6 +79,10 @@ describe('Virtual Number → Call Record → Query (builder)', () => {
 			destinationPhone: row.user_phone,
 			callStatus: row.call_status,
 			startTime: row.start_call,
+			// The same moment with the offset of the service's clock (the credential's Service Time Zone).
+			startedAt: DateTime.fromSQL(row.start_call, { zone: 'Asia/Jerusalem' }).toISO({
+				suppressMilliseconds: true,
+			}),
 			durationSec: row.call_duration,
 		});
 	});
@@ -130,6 +137,7 @@ describe('Virtual Number → Call Record → Query (builder)', () => {
 			'callerNumber',
 			'callStatus',
 			'startTime',
+			'startedAt',
 			'recordingExists',
 		]);
 	});
@@ -163,7 +171,9 @@ describe('Virtual Number → Call Record → Query (builder)', () => {
 			'numberDescription',
 			'callStatus',
 			'startTime',
+			'startedAt',
 			'endTime',
+			'endedAt',
 			'durationSec',
 			'agentRating',
 			'marketingMetadata',
@@ -191,8 +201,8 @@ describe('Virtual Number → Call Record → Query (builder)', () => {
 		assert.equal(options.length, 13);
 	});
 
-	test('dates from any input are sent as Y-m-d H:i:s in the workflow time zone', async () => {
-		jsons(await query({ from: '2024-10-02T08:00:00Z', to: expr(1730000000) }, 'Asia/Jerusalem'));
+	test("dates from any input are sent as Y-m-d H:i:s on the service's clock (Asia/Jerusalem)", async () => {
+		jsons(await query({ from: '2024-10-02T08:00:00Z', to: expr(1730000000) }, 'UTC'));
 		assert.match(
 			sentSql(),
 			/start_call >= '2024-10-02 11:00:00' AND start_call <= '2024-10-27 05:33:20'/,
@@ -200,7 +210,10 @@ describe('Virtual Number → Call Record → Query (builder)', () => {
 		sandbox.control.clearRequests();
 		jsons(await query({ from: '={{ $now.minus({ days: 1 }) }}' }, 'UTC'));
 		const sent = /start_call >= '([^']+)'/.exec(sentSql())![1];
-		const expected = new Date(Date.now() - 86400_000).toISOString().slice(0, 19).replace('T', ' ');
+		const expected = DateTime.now()
+			.setZone('Asia/Jerusalem')
+			.minus({ days: 1 })
+			.toFormat('yyyy-MM-dd HH:mm:ss');
 		assert.ok(
 			Math.abs(Date.parse(`${sent}Z`) - Date.parse(`${expected}Z`)) < 60_000,
 			`${sent} ≈ ${expected}`,
@@ -525,14 +538,14 @@ describe('Virtual Number → Call Record → Get Unique Callers Report', () => {
 		);
 	});
 
-	test('dates from luxon, JS dates and ISO with offsets are converted to the workflow time zone', async () => {
+	test("dates from luxon, JS dates and ISO with offsets are converted to the service's time zone", async () => {
 		jsons(
 			await report(
 				{
 					startTime: "={{ DateTime.fromISO('2024-10-01T00:00:00Z') }}",
 					endTime: "={{ new Date('2024-11-01T12:00:00+02:00') }}",
 				},
-				'Asia/Jerusalem',
+				'America/New_York',
 			),
 		);
 		const [request] = vnRequests(sandbox, 'cdr_subunique_query');
@@ -642,6 +655,7 @@ describe('Virtual Number → Call Record → Create Manual Record', () => {
 			callerNumber: '0501234567',
 			destinationPhone: '972527654321',
 			startTime: '2024-11-05 09:30:00',
+			startedAt: '2024-11-05T09:30:00+02:00',
 			durationSec: 125,
 			marketingMetadata: '{"source":"ivr","lead":17}',
 		});

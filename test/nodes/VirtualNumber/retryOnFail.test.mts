@@ -507,6 +507,7 @@ describe('Retry On Fail on every write of the Virtual Number node', { concurrenc
 			'cdr.getUniqueCallers',
 			'cdr.downloadRecording',
 			'cdr.getMetadata',
+			'cdr.getTranscript',
 			'offlineConversion.get',
 			'user.get',
 			'user.getAll',

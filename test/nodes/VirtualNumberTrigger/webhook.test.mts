@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 
+import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
@@ -53,6 +54,9 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 		});
 
 	/** The normalized fields a call's callbacks must come out with (the vocabulary of nodes/shared/callFields.ts). */
+	/** A call time of the service with the offset of its clock (the credential's Service Time Zone). */
+	const withOffset = (time: string) =>
+		DateTime.fromSQL(time, { zone: 'Asia/Jerusalem' }).toISO({ suppressMilliseconds: true });
 	function expectedCall(
 		call: Awaited<ReturnType<Sandbox['control']['placeCall']>>['call'],
 		event: 'call.started' | 'call.ended',
@@ -67,7 +71,9 @@ describe('Virtual Number Trigger → receiving callbacks', () => {
 			numberDescription: call.user_name,
 			callStatus: ended ? call.call_status : null,
 			startTime: call.start_call,
+			startedAt: withOffset(call.start_call),
 			endTime: ended ? call.end_call : null,
+			endedAt: ended ? withOffset(call.end_call) : null,
 			durationSec: ended ? call.call_duration : null,
 			recordingExists: ended ? call.has_recording : null,
 			recordingUrl: null,

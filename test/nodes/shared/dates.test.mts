@@ -8,9 +8,14 @@ import { InputChecks } from '../../../nodes/shared/checks.ts';
 import {
 	DATE_INPUT_FORMS,
 	PAST_TOLERANCE_MS,
+	SERVICE_TIME_ZONE,
+	addCallTimesWithOffset,
 	formatSmsSendtime,
 	formatVirtualnumDate,
 	readDate,
+	serviceNow,
+	serviceTimeWithOffset,
+	serviceZone,
 	toDateTime,
 } from '../../../nodes/shared/dates.ts';
 
@@ -173,8 +178,9 @@ describe('Send At → sendtime', () => {
 		assert.throws(
 			() => formatSmsSendtime(checks, '2030-06-10T11:58:00', 'UTC', false, NOW),
 			(error: Error & { context?: { itemIndex?: number } }) =>
-				/^Send At: is in the past \(2030-06-10 11:58 UTC\)/.test(error.message) &&
-				error.context?.itemIndex === 3,
+				/^Send At: is in the past \(2030-06-10 11:58 \+00:00, UTC; now it is 2030-06-10 12:00 \+00:00\)/.test(
+					error.message,
+				) && error.context?.itemIndex === 3,
 		);
 		assert.equal(
 			formatSmsSendtime(checks, '2030-06-10T11:58:00', 'UTC', true, NOW),
@@ -200,4 +206,84 @@ describe('Send At → sendtime', () => {
 			);
 		});
 	}
+});
+
+describe("dates: the service's clock (Service Time Zone)", () => {
+	test('the zone: an override first, then the credential, else Asia/Jerusalem; anything else fails naming the field', () => {
+		assert.equal(serviceZone(checks), SERVICE_TIME_ZONE);
+		assert.equal(serviceZone(checks, undefined, ''), 'Asia/Jerusalem');
+		assert.equal(serviceZone(checks, '', ' UTC '), 'UTC');
+		assert.equal(serviceZone(checks, 'Asia/Tokyo', 'UTC'), 'Asia/Tokyo');
+		assert.throws(
+			() => serviceZone(checks, undefined, 'Mars/Olympus'),
+			(error: Error & { context?: { itemIndex?: number } }) =>
+				/^Service Time Zone: must be an IANA time zone.*\(got "Mars\/Olympus"\)/.test(
+					error.message,
+				) && error.context?.itemIndex === 3,
+		);
+	});
+
+	test('the service time with its offset: summer, winter, and what is not a service time', () => {
+		assert.equal(
+			serviceTimeWithOffset('2026-07-01 09:30:00', 'Asia/Jerusalem'),
+			'2026-07-01T09:30:00+03:00',
+		);
+		assert.equal(
+			serviceTimeWithOffset('2026-12-01 09:30:00', 'Asia/Jerusalem'),
+			'2026-12-01T09:30:00+02:00',
+		);
+		assert.equal(serviceTimeWithOffset('2026-12-01 09:30:00', 'UTC'), '2026-12-01T09:30:00Z');
+		for (const bad of [null, '', 'soon', 12, '0000-00-00 00:00:00'])
+			assert.equal(serviceTimeWithOffset(bad, 'Asia/Jerusalem'), undefined, String(bad));
+	});
+
+	test('startedAt / endedAt right after startTime / endTime; an alias of the same name is kept', () => {
+		const out = addCallTimesWithOffset(
+			{ callId: 'a', startTime: '2026-12-01 09:30:00', endTime: null, durationSec: 1 },
+			'Asia/Jerusalem',
+		);
+		assert.deepEqual(Object.entries(out), [
+			['callId', 'a'],
+			['startTime', '2026-12-01 09:30:00'],
+			['startedAt', '2026-12-01T09:30:00+02:00'],
+			['endTime', null],
+			['durationSec', 1],
+		]);
+		assert.deepEqual(
+			addCallTimesWithOffset({ startTime: '2026-12-01 09:30:00', startedAt: 'mine' }, 'UTC'),
+			{ startTime: '2026-12-01 09:30:00', startedAt: 'mine' },
+		);
+	});
+
+	test('now on the service clock, not the server one', () => {
+		const now = Date.UTC(2026, 6, 1, 12, 0, 0);
+		assert.equal(serviceNow('Asia/Jerusalem', now), '2026-07-01 15:00:00');
+		assert.equal(serviceNow('America/New_York', now), '2026-07-01 08:00:00');
+	});
+
+	test('a skipped wall-clock time is refused; Z, offsets and Unix times on that night are not', () => {
+		assert.throws(
+			() => format('2027-03-26 02:30:00'),
+			/Start Time: does not exist in Asia\/Jerusalem: the clocks move forward/,
+		);
+		assert.equal(format('2027-03-26T00:30:00Z'), '2027-03-26 03:30:00');
+		assert.equal(format('2027-03-26T02:30:00+02:00'), '2027-03-26 03:30:00');
+		assert.equal(format(Date.UTC(2027, 2, 26, 0, 30) / 1000), '2027-03-26 03:30:00');
+		assert.equal(format('2027-03-26 02:30:00', 'UTC'), '2027-03-26 02:30:00');
+	});
+
+	test('Send At read in another zone is sent on the service clock', () => {
+		const now = Date.UTC(2030, 0, 1);
+		assert.equal(
+			formatSmsSendtime(
+				checks,
+				'2030-01-15 09:30',
+				'Asia/Jerusalem',
+				false,
+				now,
+				'America/New_York',
+			),
+			'15/01/2030 16:30',
+		);
+	});
 });

@@ -201,7 +201,8 @@ const ROWS: Row[] = [
 		parameters: () => ({
 			resource: 'message',
 			operation: 'send',
-			sender: rl('VirtualNum'),
+			// The service refuses a message from a sender the account does not have.
+			sender: { __rl: true, mode: 'id', value: `={{ $json.sender ?? 'VirtualNum' }}` },
 			to: '={{ $json.to }}',
 			message: 'Hello',
 		}),
@@ -209,11 +210,11 @@ const ROWS: Row[] = [
 			{ json: { to: '0501234567' } },
 			{ json: { to: 'nobody' }, fails: { message: /To: must be phone numbers/ } },
 			{
-				json: { to: '12345' },
+				json: { to: '0521234567', sender: 'NotOurs' },
 				fails: {
 					code: 'Error - 403 Forbidden',
-					message: /The message to 12345 was not sent/,
-					details: { recipient: '12345', sender: 'VirtualNum' },
+					message: /The message to 0521234567 was not sent/,
+					details: { recipient: '0521234567', sender: 'NotOurs' },
 				},
 			},
 		],

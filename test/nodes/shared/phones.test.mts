@@ -8,9 +8,13 @@ import {
 	checkPhone,
 	checkPhoneList,
 	checkVirtualnum,
+	notAPhone,
+	numberStyleOf,
 	PHONE_RULE,
 	phoneDigits,
+	phoneIdentity,
 	phonePatternSource,
+	phoneToSend,
 	samePhone,
 	splitPhoneList,
 } from '../../../nodes/shared/phones.ts';
@@ -94,7 +98,11 @@ describe('phones: one rule for what a phone number is, digits for what is sent',
 
 	test('phoneDigits decides as the rule written as one regular expression, on 20,000 random texts (ASCII and Unicode spaces)', () => {
 		const rule = new RegExp(phonePatternSource(1, 64));
-		const reference = (text: string) => (rule.test(text) ? text.replace(/\D/g, '') : undefined);
+		// A trunk zero in brackets after a digit or + (`+972 (0)50…`) is no digit of the number.
+		const reference = (typed: string) => {
+			const text = typed.replace(/(?<=[+\d][\s.-]*)\(\s*0\s*\)/, '');
+			return rule.test(text) ? text.replace(/\D/g, '') : undefined;
+		};
 		const rng = prng(Number(process.env.FUZZ_SEED ?? 1615));
 		const alphabet = [
 			'0',
@@ -135,5 +143,70 @@ describe('phones: one rule for what a phone number is, digits for what is sent',
 	test('docs/inputs.md states the rule of the module', () => {
 		const page = readFileSync(new URL('../../../docs/inputs.md', import.meta.url), 'utf8');
 		assert.ok(page.includes(PHONE_RULE), PHONE_RULE);
+	});
+});
+
+describe('phones: one number however it is written, and the form it is sent in', () => {
+	const forms = [
+		'0501234567',
+		'050-123-4567',
+		'(050) 123.4567',
+		'+972501234567',
+		'972501234567',
+		'+972-50-123-4567',
+		'+972 (0)50-123-4567',
+		'9720501234567',
+		'00972501234567',
+	];
+
+	test('every form of a number has one identity, and another number another', () => {
+		const identities = forms.map((form) => phoneIdentity(phoneDigits(form) ?? ''));
+		assert.deepEqual(new Set(identities), new Set(['972501234567']), identities.join(' '));
+		assert.notEqual(phoneIdentity('0501234568'), '972501234567');
+		// Another country's number is its own digits.
+		assert.equal(phoneIdentity(phoneDigits('+44 (0)20 7946 0958') ?? ''), '442079460958');
+		assert.equal(phoneIdentity('442079460958', '44'), phoneIdentity('02079460958', '44'));
+	});
+
+	test('the trunk zero in brackets after a country code is dropped, a local (0) is kept', () => {
+		assert.equal(phoneDigits('+972 (0)50-123-4567'), '972501234567');
+		assert.equal(phoneDigits('+972 ( 0 ) 50 123 4567'), '972501234567');
+		assert.equal(phoneDigits('(0)50-123-4567'), '0501234567');
+		assert.equal(phoneDigits('(03) 555-1234'), '035551234');
+	});
+
+	test('Send Numbers As: as typed, local, international', () => {
+		const local = { format: 'local', countryCode: '972' } as const;
+		const international = { format: 'international', countryCode: '972' } as const;
+		for (const form of forms) {
+			const digits = phoneDigits(form) ?? '';
+			assert.equal(phoneToSend(digits, local), '0501234567', form);
+			assert.equal(phoneToSend(digits, international), '972501234567', form);
+		}
+		assert.equal(phoneToSend('0501234567'), '0501234567');
+		assert.equal(phoneToSend('9720501234567'), '972501234567');
+		assert.equal(phoneToSend('00972501234567'), '00972501234567');
+		assert.equal(phoneToSend('442079460958', local), '442079460958', 'another country: as typed');
+	});
+
+	test('numbers that cannot be a phone, and the reason', () => {
+		assert.equal(notAPhone('0501234567'), undefined);
+		assert.equal(notAPhone('035551234'), undefined);
+		assert.equal(notAPhone('12345'), 'has fewer than 7 digits');
+		assert.match(String(notAPhone('05012345678901')), /not a number of country code 972/);
+		assert.match(String(notAPhone('1234567890123456')), /more than 15 digits/);
+		assert.equal(notAPhone('442079460958'), undefined);
+	});
+
+	test("the credential's setting, with its defaults", () => {
+		assert.deepEqual(numberStyleOf({}), { format: 'asTyped', countryCode: '972' });
+		assert.deepEqual(numberStyleOf({ sendNumbersAs: 'local', countryCode: '44' }), {
+			format: 'local',
+			countryCode: '972',
+		});
+		assert.deepEqual(numberStyleOf({ sendNumbersAs: 'international', countryCode: '+1' }), {
+			format: 'international',
+			countryCode: '1',
+		});
 	});
 });

@@ -4,13 +4,14 @@
  * never sent again, not even by a retry of the node (Retry On Fail, see tries.ts).
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { asNodeError, type NodeError } from '../../../shared/errors';
 import { retryOnFailTries } from '../../../shared/n8nCompat';
-import { digitsOf } from '../../../shared/phones';
+import { digitsOf, phoneIdentity } from '../../../shared/phones';
 import { inPool } from '../../../shared/pool';
 import {
+	batchRetryAfterSec,
 	isSmsSent,
 	sendSmsBatch,
 	smsCredentials,
@@ -19,18 +20,23 @@ import {
 	type SmsResult,
 } from '../../../shared/transport/smsApi';
 import { neverReachedService } from '../../../shared/transport/http';
+import { SMS_RATE_LIMIT } from '../../../shared/limits';
 import type { Entry, PreparedRun } from './prepare';
 
 export interface Batch {
 	entries: Entry[];
 	/** The service may have received it: it is never sent again. */
 	settled: boolean;
+	/** Seconds this batch waited for the service's rate limit (HTTP 429) before it was sent. */
+	waitedSec?: number;
 }
 
 /** A run of Send: its messages in batches, and the try of n8n's Retry On Fail it is in (1 without it). */
 export interface SendRun extends PreparedRun {
 	batches: Batch[];
 	attempt: number;
+	/** The waits for the rate limit (HTTP 429) of the whole run, across the tries of Retry On Fail. */
+	rateLimit: { waits: number; waitedSec: number; refusedSec?: number };
 }
 
 /** Groups the messages in order; no batch holds more messages than the Batch Size of any of its entries. */
@@ -67,36 +73,77 @@ export async function sendBatches(
 	let credentials: Promise<SmsCredentials> | undefined;
 	const credentialsOf = () => (credentials ??= smsCredentials.call(this));
 	const failed = await inPool(pending, options.inFlight, async (batch) => {
-		const sent = await sendBatch.call(this, batch, run.attempt, credentialsOf);
+		const sent = await sendBatch.call(this, batch, run, credentialsOf);
 		return sent || !options.stopAtFailure;
 	});
 	return failed;
 }
 
-/** Sends one batch and records what became of each message; false when any was not sent. */
+/**
+ * Sends one batch and records what became of each message; false when any was not sent. A batch
+ * refused with HTTP 429 was not taken: it is sent again after Retry-After, within the run's cap.
+ */
 async function sendBatch(
 	this: IExecuteFunctions,
 	batch: Batch,
-	attempt: number,
+	run: SendRun,
 	credentialsOf: () => Promise<SmsCredentials>,
 ): Promise<boolean> {
-	let results: SmsResult[];
-	let requested = false;
-	try {
-		const credentials = await credentialsOf();
-		requested = true;
-		results = await sendSmsBatch.call(
-			this,
-			batch.entries.map((entry) => entry.message),
-			{ credentials },
-		);
-		checkDests(this, batch, results);
-	} catch (caught) {
-		const error = asNodeError(this.getNode(), caught);
-		recordFailure(batch, error, requested && !neverReachedService(error), attempt);
+	const { attempt } = run;
+	for (;;) {
+		let results: SmsResult[];
+		let requested = false;
+		try {
+			const credentials = await credentialsOf();
+			requested = true;
+			results = await sendSmsBatch.call(
+				this,
+				batch.entries.map((entry) => entry.message),
+				{ credentials },
+			);
+			checkDests(this, batch, results, run.countryCode);
+		} catch (caught) {
+			const error = asNodeError(this.getNode(), caught);
+			const wait = batchRetryAfterSec(error);
+			if (wait !== undefined && takeWait(run, wait)) {
+				batch.waitedSec = (batch.waitedSec ?? 0) + wait;
+				await sleep(wait * 1000);
+				continue;
+			}
+			if (wait !== undefined) notWaited(error, run, wait);
+			const reached = requested && wait === undefined && !neverReachedService(error);
+			recordFailure(batch, error, reached, attempt);
+			return false;
+		}
+		return recordResults(batch, results, attempt);
+	}
+}
+
+/** Whether the run may wait `seconds` more for the rate limit (SMS_RATE_LIMIT); counts the wait. */
+function takeWait(run: SendRun, seconds: number): boolean {
+	const { maxWaitSec, maxTotalWaitSec } = SMS_RATE_LIMIT;
+	if (seconds > maxWaitSec || run.rateLimit.waitedSec + seconds > maxTotalWaitSec) {
+		run.rateLimit.refusedSec = seconds;
 		return false;
 	}
-	return recordResults(batch, results, attempt);
+	run.rateLimit.waits++;
+	run.rateLimit.waitedSec += seconds;
+	return true;
+}
+
+/** The 429 failure of a batch that was not sent again: says which cap stopped it. */
+function notWaited(error: NodeError, run: SendRun, seconds: number): void {
+	const { maxWaitSec, maxTotalWaitSec } = SMS_RATE_LIMIT;
+	error.description = [
+		error.description,
+		seconds > maxWaitSec
+			? `A wait of more than ${maxWaitSec} s is not made within a run.`
+			: `This run already waited ${run.rateLimit.waitedSec} s for the rate limit, and waits at ` +
+				`most ${maxTotalWaitSec} s in all.`,
+		'These messages were not sent: under Retry On Fail, a later try sends them.',
+	]
+		.filter(Boolean)
+		.join(' ');
 }
 
 function recordFailure(batch: Batch, error: NodeError, reached: boolean, attempt: number): void {
@@ -117,6 +164,9 @@ function recordResults(batch: Batch, results: SmsResult[], attempt: number): boo
 			result.inputItem = entry.itemIndex;
 			result.segments = entry.estimate.segments;
 			result.encoding = entry.estimate.encoding;
+			// One credit per SMS part (the provider's pricing); the service's total_charge, when given, is the fact.
+			result.estimatedCredits = entry.estimate.segments;
+			if (batch.waitedSec) result.rateLimitWaitSec = batch.waitedSec;
 			entry.outcome = { kind: 'sent', result, attempt };
 		} else {
 			allSent = false;
@@ -132,10 +182,18 @@ function recordResults(batch: Batch, results: SmsResult[], attempt: number): boo
 }
 
 /** Results match messages by position (the count is checked by the transport) and, when given, by dest. */
-function checkDests(context: IExecuteFunctions, batch: Batch, results: SmsResult[]): void {
+function checkDests(
+	context: IExecuteFunctions,
+	batch: Batch,
+	results: SmsResult[],
+	countryCode: string,
+): void {
 	const wrong = results.findIndex((result, index) => {
+		// The service may answer a number in another form than it was sent (0… for 972…).
 		const answered = digitsOf(result.dest);
-		return answered !== '' && answered !== batch.entries[index].message.dest;
+		return (
+			answered !== '' && phoneIdentity(answered, countryCode) !== batch.entries[index].identity
+		);
 	});
 	if (wrong < 0) return;
 	const size = batch.entries.length;

@@ -6,7 +6,7 @@
 import type { IDataObject, IExecuteFunctions, IGetNodeParameterOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import { formatSmsSendtime, isValidTimeZone } from '../../../shared/dates';
+import { formatSmsSendtime, isValidTimeZone, serviceZone } from '../../../shared/dates';
 import { asNodeError, type NodeError } from '../../../shared/errors';
 import {
 	estimateSegments,
@@ -15,15 +15,26 @@ import {
 	SMS_LIMITS,
 	SMS_SENDER_RULES,
 } from '../../../shared/limits';
-import { checkPhoneList } from '../../../shared/phones';
+import {
+	checkPhoneList,
+	type NumberStyle,
+	notAPhone,
+	PHONE_FIX,
+	phoneIdentity,
+	phoneToSend,
+} from '../../../shared/phones';
 import { readCreditPath, type SmsMessage } from '../../../shared/transport/smsApi';
-import { WORKFLOW_TIME_ZONE } from '../../methods/loadOptions';
+import { SERVICE_TIME_ZONE_OPTION, WORKFLOW_TIME_ZONE } from '../../methods/loadOptions';
 
 /** One message: one recipient of one input item, and what became of it. */
 export interface Entry {
 	itemIndex: number;
 	message: SmsMessage;
 	estimate: SegmentEstimate;
+	/** The number however it was written (phones.ts): one message per number of an item. */
+	identity: string;
+	/** Send Once per Number: the input item whose message to the same number is sent; this one is not. */
+	duplicateOf?: number;
 	/** The Batch Size of its item: no batch holding it is larger. */
 	batchSize: number;
 	outcome?: Outcome;
@@ -49,6 +60,8 @@ export interface PreparedRun {
 	entries: Entry[];
 	/** Batches sent at the same time: the smallest Batches in Flight of the items. */
 	inFlight: number;
+	/** The country of local numbers, for reading the numbers the service answers. */
+	countryCode: string;
 	/** Set when an item asks for Check Credit First: read once, by the first such item. */
 	credit?: { itemIndex: number; path: string };
 }
@@ -58,6 +71,8 @@ interface SendOptions {
 	batchSize?: number;
 	batchesInFlight?: number;
 	checkCreditFirst?: boolean;
+	maxMessageLength?: number;
+	sendOncePerNumber?: boolean;
 	creditPath?: string;
 	callbackUrl?: string;
 	sendAt?: unknown;
@@ -71,23 +86,52 @@ interface ItemSettings {
 	sendtime?: string;
 	callbackUrl?: string;
 	creditPath?: string;
+	/** Messages longer than this (in characters) are refused; 0: no limit. */
+	maxLength: number;
+	oncePerNumber: boolean;
+}
+
+/** What the whole run shares: the credential's Send Numbers As, and the node's version. */
+export interface RunContext {
+	style: NumberStyle;
+	/** Version 1 (saved workflows) checks no message length unless the option is set. */
+	typeVersion: number;
+	/** The credential's Service Time Zone as saved, checked when a Send At needs it. */
+	serviceZone: unknown;
 }
 
 const CALLBACK_URL_PATTERN = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
 
 /** Reads and checks every input item. Without Continue On Fail the first failure is thrown. */
-export function prepareRun(this: IExecuteFunctions, continueOnFail: boolean): PreparedRun {
+export function prepareRun(
+	this: IExecuteFunctions,
+	continueOnFail: boolean,
+	runContext: RunContext,
+): PreparedRun {
 	const node = this.getNode();
 	const count = this.getInputData().length;
 	const read = itemReader(this);
-	const checker = itemChecker(this);
-	const run: PreparedRun = { items: [], entries: [], inFlight: SMS_LIMITS.batchesInFlight.max };
+	const checker = itemChecker(this, runContext);
+	const run: PreparedRun = {
+		items: [],
+		entries: [],
+		inFlight: SMS_LIMITS.batchesInFlight.max,
+		countryCode: runContext.style.countryCode,
+	};
+	// Send Once per Number: the item each number was first sent with.
+	const sentWith = new Map<string, number>();
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		const item: ItemPlan = { itemIndex, entries: [] };
 		run.items.push(item);
 		try {
-			const settings = prepareItem(new InputChecks(node, itemIndex), read, checker, item.entries);
-			for (const entry of item.entries) run.entries.push(entry);
+			const check = new InputChecks(node, itemIndex);
+			const settings = prepareItem(check, read, checker, item.entries, runContext.style);
+			for (const entry of item.entries) {
+				const first = settings.oncePerNumber ? sentWith.get(entry.identity) : undefined;
+				if (first !== undefined) entry.duplicateOf = first;
+				else run.entries.push(entry);
+				if (settings.oncePerNumber && first === undefined) sentWith.set(entry.identity, itemIndex);
+			}
 			if (settings.inFlight < run.inFlight) run.inFlight = settings.inFlight;
 			if (settings.creditPath !== undefined && !run.credit)
 				run.credit = { itemIndex, path: settings.creditPath };
@@ -107,23 +151,57 @@ function prepareItem(
 	read: ItemReader,
 	checker: ItemChecker,
 	entries: Entry[],
+	style: NumberStyle,
 ): ItemSettings {
 	const { itemIndex } = check;
 	const sender = checker.sender(read.sender(itemIndex), check);
-	const recipients = checkPhoneList(check, read.to.field, read.to.value(itemIndex));
+	const recipients = readRecipients(check, read.to.field, read.to.value(itemIndex), style);
 	const rawText = read.message.value(itemIndex);
 	check.required(read.message.field, rawText);
 	const text = String(rawText);
 	const settings = checker.settings(read.options(itemIndex), check);
+	checkLength(check, read.message.field, text, settings.maxLength);
 	const estimate = checker.estimate(text);
-	// One message per distinct recipient of an item: a number listed twice is sent (and charged) once.
-	for (const dest of recipients.length === 1 ? recipients : new Set(recipients)) {
+	for (const [identity, dest] of recipients) {
 		const message: SmsMessage = { service: 'send_sms', dest, sender, message: text };
 		if (settings.sendtime) message.sendtime = settings.sendtime;
 		if (settings.callbackUrl) message.callback_url = settings.callbackUrl;
-		entries.push({ itemIndex, message, estimate, batchSize: settings.batchSize });
+		entries.push({ itemIndex, message, estimate, identity, batchSize: settings.batchSize });
 	}
 	return settings;
+}
+
+/**
+ * The recipients of an item by their identity, in the form Send Numbers As sends: a number
+ * listed twice, in any form (`0501234567, +972-50-123-4567`), is one message and one charge.
+ */
+function readRecipients(
+	check: InputChecks,
+	field: string,
+	value: unknown,
+	style: NumberStyle,
+): Map<string, string> {
+	const recipients = new Map<string, string>();
+	for (const digits of checkPhoneList(check, field, value)) {
+		const why = notAPhone(digits, style.countryCode);
+		if (why) check.fail(field, `${digits} ${why}, so it cannot be a phone number: ${PHONE_FIX}`);
+		const identity = phoneIdentity(digits, style.countryCode);
+		if (!recipients.has(identity)) recipients.set(identity, phoneToSend(digits, style));
+	}
+	return recipients;
+}
+
+/** A message over the account's limit is refused before any request (the service would split and charge it). */
+function checkLength(check: InputChecks, field: string, text: string, max: number): void {
+	if (max <= 0 || text.length <= max) return;
+	// Characters as people count them: an emoji is one (text.length counts it as two).
+	const length = Array.from(text).length;
+	if (length <= max) return;
+	check.fail(
+		field,
+		`is ${length} characters long, more than the ${max} the SMS service accepts: shorten it, ` +
+			'or set Options → Maximum Message Length if your account allows longer messages',
+	);
 }
 
 // ---- reading the values of an item -------------------------------------------------------------
@@ -228,11 +306,11 @@ interface ItemChecker {
 	estimate(text: string): SegmentEstimate;
 }
 
-function itemChecker(context: IExecuteFunctions): ItemChecker {
+function itemChecker(context: IExecuteFunctions, runContext: RunContext): ItemChecker {
 	return {
 		sender: remembered(readSender),
 		settings: remembered((options: SendOptions, check: InputChecks) =>
-			checkOptions(context, check, options),
+			checkOptions(context, check, options, runContext),
 		),
 		estimate: remembered(estimateSegments),
 	};
@@ -262,8 +340,9 @@ function checkOptions(
 	context: IExecuteFunctions,
 	check: InputChecks,
 	options: SendOptions,
+	runContext: RunContext,
 ): ItemSettings {
-	const { batchSize: size, batchesInFlight: flight } = SMS_LIMITS;
+	const { batchSize: size, batchesInFlight: flight, messageLength } = SMS_LIMITS;
 	const batchSize = check.integerInRange(
 		'Batch Size',
 		options.batchSize ?? size.default,
@@ -276,10 +355,23 @@ function checkOptions(
 		flight.min,
 		flight.max,
 	);
+	const maxLength =
+		options.maxMessageLength === undefined
+			? runContext.typeVersion >= 1.1
+				? messageLength.default
+				: 0
+			: check.integerInRange(
+					'Maximum Message Length',
+					options.maxMessageLength,
+					1,
+					messageLength.max,
+				);
 	const settings: ItemSettings = {
 		batchSize,
 		inFlight,
-		sendtime: readSendtime(context, check, options),
+		sendtime: readSendtime(context, check, options, runContext.serviceZone),
+		maxLength,
+		oncePerNumber: options.sendOncePerNumber === true,
 	};
 	const callbackUrl = String(options.callbackUrl ?? '').trim();
 	if (callbackUrl !== '') {
@@ -295,21 +387,29 @@ function checkOptions(
 	return settings;
 }
 
+/**
+ * Send At on the service's clock. A text without an offset is read in the Time Zone option's zone:
+ * the Service Time Zone by default (the wall clock typed is the one the service gets), the
+ * workflow's or a named one when chosen; every other form is a point in time, converted.
+ */
 function readSendtime(
 	context: IExecuteFunctions,
 	check: InputChecks,
 	options: SendOptions,
+	serviceZoneSetting: unknown,
 ): string | undefined {
 	const zoneOption = String(options.timeZone ?? '').trim();
-	const zone =
-		zoneOption === '' || zoneOption === WORKFLOW_TIME_ZONE ? context.getTimezone() : zoneOption;
-	if (!isValidTimeZone(zone))
-		check.fail('Time Zone', 'must be an IANA time zone such as Asia/Jerusalem or UTC', zone);
+	const named = zoneOption === SERVICE_TIME_ZONE_OPTION ? '' : zoneOption;
+	const inputZone = named === WORKFLOW_TIME_ZONE ? context.getTimezone() : named;
+	if (inputZone !== '' && !isValidTimeZone(inputZone))
+		check.fail('Time Zone', 'must be an IANA time zone such as Asia/Jerusalem or UTC', inputZone);
 	if (!('sendAt' in options)) return undefined;
 	const value = options.sendAt;
 	// An added but empty Send At (often an expression whose field is missing) must not send at once.
 	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
 		check.fail('Send At', 'is empty: enter a date and time, or remove the option to send at once');
 	}
-	return formatSmsSendtime(check, value, zone, options.allowPastTime === true);
+	const zone = serviceZone(check, serviceZoneSetting);
+	const allowPast = options.allowPastTime === true;
+	return formatSmsSendtime(check, value, zone, allowPast, Date.now(), inputZone || zone);
 }

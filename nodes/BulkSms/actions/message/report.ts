@@ -234,6 +234,7 @@ export function outputItems(
 
 function entryItem(node: INode, entry: Entry, retry: boolean): INodeExecutionData {
 	const { outcome, itemIndex, message } = entry;
+	if (entry.duplicateOf !== undefined) return duplicateItem(entry, entry.duplicateOf);
 	if (outcome?.kind === 'sent') {
 		if (retry) outcome.result.attempt = outcome.attempt;
 		return { json: outcome.result, pairedItem: { item: itemIndex } };
@@ -261,4 +262,53 @@ function notSent(node: INode, entry: Entry): NodeOperationError {
 	return new NodeOperationError(node, `The message to ${entry.message.dest} was not sent`, {
 		itemIndex: entry.itemIndex,
 	});
+}
+
+/** Send Once per Number: a number an earlier item was sent to; nothing sent, nothing charged. */
+function duplicateItem(entry: Entry, sentWith: number): INodeExecutionData {
+	return {
+		json: {
+			status: 'Not sent: same number as an earlier item',
+			dest: entry.message.dest,
+			inputItem: entry.itemIndex,
+			sentWithItem: sentWith,
+			estimatedCredits: 0,
+		},
+		pairedItem: { item: entry.itemIndex },
+	};
+}
+
+/**
+ * The run's hint when messages of more than one SMS part were sent: how many, and the credits the
+ * whole run is expected to cost (one per part), so that a long text is never charged unnoticed.
+ */
+export function creditsHint(run: SendRun): string | undefined {
+	let sent = 0;
+	let credits = 0;
+	let multipart = 0;
+	let mostParts = 1;
+	for (const entry of run.entries) {
+		if (entry.outcome?.kind !== 'sent') continue;
+		const parts = entry.estimate.segments;
+		sent++;
+		credits += parts;
+		if (parts > 1) multipart++;
+		if (parts > mostParts) mostParts = parts;
+	}
+	if (multipart === 0) return undefined;
+	return (
+		`${multipart} of the ${sent} messages sent take more than one SMS part (up to ${mostParts}): ` +
+		`an estimated ${credits} credits for this run, one per part. Shorten the text to use fewer.`
+	);
+}
+
+/** The run's hint when the service's rate limit (HTTP 429) made it wait. */
+export function rateLimitHint(run: SendRun): string | undefined {
+	const { waits, waitedSec } = run.rateLimit;
+	if (waits === 0) return undefined;
+	return (
+		`The SMS service answered HTTP 429 (too many requests) ${waits} time${waits > 1 ? 's' : ''}: ` +
+		`the refused batches were sent again after waiting ${waitedSec} s in all, as it asked. ` +
+		'No message was sent twice.'
+	);
 }

@@ -15,15 +15,17 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { asNodeError, type NodeError } from '../../../shared/errors';
 import { SMS_LIMITS } from '../../../shared/limits';
-import { phoneTextSource } from '../../../shared/phones';
+import { addRunHint } from '../../../shared/n8nCompat';
+import { DEFAULT_NUMBER_STYLE, numberStyleOf, phoneTextSource } from '../../../shared/phones';
 import type { OperationOption, RepeatEffect } from '../../../shared/router';
 import {
 	creditBalance,
 	creditPathOption,
 	smsCreditRequest,
+	SMS_CREDENTIAL,
 	SMS_LABEL,
 } from '../../../shared/transport/smsApi';
-import { WORKFLOW_TIME_ZONE } from '../../methods/loadOptions';
+import { SERVICE_TIME_ZONE_OPTION } from '../../methods/loadOptions';
 import {
 	earlierRun,
 	endTry,
@@ -33,8 +35,15 @@ import {
 	sendBatches,
 	type SendRun,
 } from './batches';
-import { prepareRun } from './prepare';
-import { batchFailed, outputItems, recipientsFailed, unfinishedRun } from './report';
+import { prepareRun, type RunContext } from './prepare';
+import {
+	batchFailed,
+	creditsHint,
+	outputItems,
+	rateLimitHint,
+	recipientsFailed,
+	unfinishedRun,
+} from './report';
 
 const RETRY_NOTICE =
 	'Every message is sent once. With Retry On Fail on (node Settings), a retry ' +
@@ -127,8 +136,8 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. 0501234567, +972-52-765-4321',
 		description:
 			'One or more phone numbers, separated by commas, semicolons or new lines. ' +
-			'Spaces, dashes, dots, brackets and a leading + are removed. Each number ' +
-			'is one message and uses its own credit.',
+			'Spaces, dashes, dots, brackets and a leading + are removed; a number listed ' +
+			'twice, in any form, is sent once. Each number is one message and uses its own credit.',
 		hint:
 			"For lists of thousands, Recipients From: Input Fields reads each item's " +
 			'number without evaluating an expression per item',
@@ -246,22 +255,43 @@ const properties: INodeProperties[] = [
 				hint: 'Paste the Production URL of a Virtual Number Trigger to start a workflow on each delivery report',
 			},
 			{
+				displayName: 'Maximum Message Length',
+				name: 'maxMessageLength',
+				type: 'number',
+				default: 600, // SMS_LIMITS.messageLength.default (the lint rule wants a literal)
+				typeOptions: { minValue: 1, maxValue: SMS_LIMITS.messageLength.max },
+				description:
+					'A longer message fails its item before anything is sent (the others are sent). The ' +
+					"provider's limit is 600 characters; set your account's own limit if it differs.",
+			},
+			{
 				displayName: 'Send At',
 				name: 'sendAt',
 				type: 'dateTime',
 				default: '',
 				description:
 					'Schedule the messages instead of sending them now. Accepts a date picked ' +
-					'here, ISO text, or a DateTime or Date from an expression.',
+					'here, ISO text, or a DateTime or Date from an expression. A time in the past is refused.',
+				hint: "Sent on the service's clock: the credential's Service Time Zone (Asia/Jerusalem by default)",
+			},
+			{
+				displayName: 'Send Once per Number',
+				name: 'sendOncePerNumber',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether a number already sent to by an earlier item of the run is skipped, ' +
+					'however it is written (0501234567 and +972-50-123-4567 are one number). Within ' +
+					'one item a number is always sent once.',
 			},
 			{
 				displayName: 'Time Zone Name or ID',
 				name: 'timeZone',
 				type: 'options',
 				typeOptions: { loadOptionsMethod: 'getTimeZones' },
-				default: WORKFLOW_TIME_ZONE,
+				default: SERVICE_TIME_ZONE_OPTION,
 				// (A backslash at the end of a template literal's line adds nothing to the text.)
-				description: `Time zone of Send At when it has no offset, and of the time sent to the service. \
+				description: `Zone of a Send At without an offset; what is sent is in the credential's Service Time Zone. \
 Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
 			},
 		],
@@ -294,7 +324,7 @@ export async function executeBatch(this: IExecuteFunctions): Promise<INodeExecut
 	const retry = this.getNode().retryOnFail === true;
 	const continueOnFail = this.continueOnFail();
 	const earlier = retry ? earlierRun(this) : undefined;
-	const run = earlier ?? newRun.call(this, continueOnFail);
+	const run = earlier ?? newRun.call(this, continueOnFail, await runContext.call(this));
 	if (earlier) earlier.attempt++;
 	if (retry) keepRun(this, run);
 	let failed = true;
@@ -316,18 +346,36 @@ export async function executeBatch(this: IExecuteFunctions): Promise<INodeExecut
 		}
 		const output = outputItems(this.getNode(), run, retry, creditFailure);
 		failed = output[0]?.json.error !== undefined;
+		for (const hint of [creditsHint(run), rateLimitHint(run)])
+			if (hint) addRunHint(this, { message: hint, location: 'outputPane' });
 		return output;
 	} finally {
 		if (retry) endTry(this, run, failed);
 	}
 }
 
-function newRun(this: IExecuteFunctions, continueOnFail: boolean): SendRun {
-	const prepared = prepareRun.call(this, continueOnFail);
+/**
+ * The credential's Send Numbers As and Service Time Zone. A credential that cannot be read here fails the run where it
+ * always did (the first request), after the items are checked.
+ */
+async function runContext(this: IExecuteFunctions): Promise<RunContext> {
+	const typeVersion = this.getNode().typeVersion;
+	try {
+		const credentials = await this.getCredentials(SMS_CREDENTIAL);
+		const serviceZone = credentials.serviceTimeZone;
+		return { style: numberStyleOf(credentials), typeVersion, serviceZone };
+	} catch {
+		return { style: DEFAULT_NUMBER_STYLE, typeVersion, serviceZone: undefined };
+	}
+}
+
+function newRun(this: IExecuteFunctions, continueOnFail: boolean, context: RunContext): SendRun {
+	const prepared = prepareRun.call(this, continueOnFail, context);
 	return {
 		...prepared,
 		batches: makeBatches(prepared.entries).map((entries) => ({ entries, settled: false })),
 		attempt: 1,
+		rateLimit: { waits: 0, waitedSec: 0 },
 	};
 }
 

@@ -2,10 +2,20 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import { checkPhone } from '../../../shared/phones';
+import { checkPhoneToSend } from '../../../shared/phones';
 import type { ItemOperation, OperationOption, RepeatEffect } from '../../../shared/router';
+import { VIRTUALNUM_CREDENTIAL } from '../../../shared/transport/virtualnumApi';
 import { virtualnumLocator } from '../../../shared/virtualnums';
-import { placedCallOutput, readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
+import { DateTime } from 'luxon';
+
+import {
+	placedCallId,
+	placedCallOutput,
+	readVirtualnum,
+	resultObject,
+	sendWrite,
+} from '../../helpers/utils';
+import { readWaitSettings, waitForCallRecord, waitForRecordFields } from './waitForRecord';
 
 const properties: INodeProperties[] = [
 	virtualnumLocator({
@@ -32,6 +42,7 @@ const properties: INodeProperties[] = [
 			'call the phone number once they answer. This also swaps the internal greeting ' +
 			'and the greeting to the caller.',
 	},
+	...waitForRecordFields,
 ];
 
 /** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
@@ -52,21 +63,29 @@ export const repeatEffect: RepeatEffect = { what: 'place the call again' };
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const virtualnum = readVirtualnum.call(this, checks);
-	const destination = checkPhone(
+	const destination = await checkPhoneToSend.call(
+		this,
+		VIRTUALNUM_CREDENTIAL,
 		checks,
 		'Phone Number to Call',
 		this.getNodeParameter('destination', itemIndex, ''),
 	);
 	const first = this.getNodeParameter('callVirtualnumFirst', itemIndex, false) as boolean;
+	const wait = readWaitSettings.call(this, checks);
+	const placedAt = DateTime.now();
 	const answer = await sendWrite.call(
 		this,
 		'create_virtualnum_call',
 		{ virtualnum, destination, ...(first ? { first_target: 'virtualnum' } : {}) },
 		itemIndex,
 	);
-	return this.helpers.returnJsonArray({
-		...placedCallOutput.call(this, resultObject(answer.result)),
-		virtualnum,
-		destination,
-	});
+	const placed = placedCallOutput.call(this, resultObject(answer.result), answer);
+	if (!wait) return this.helpers.returnJsonArray({ ...placed, virtualnum, destination });
+	const record = await waitForCallRecord.call(
+		this,
+		{ callId: placedCallId(placed), virtualnum, callerNumber: destination, placedAt },
+		wait,
+		itemIndex,
+	);
+	return this.helpers.returnJsonArray(record);
 };

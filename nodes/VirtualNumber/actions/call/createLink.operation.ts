@@ -2,9 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import { checkPhone } from '../../../shared/phones';
+import { checkPhoneToSend } from '../../../shared/phones';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
+import { VIRTUALNUM_CREDENTIAL, virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { virtualnumLocator } from '../../../shared/virtualnums';
 import { readVirtualnum, resultObject } from '../../helpers/utils';
 import { VN_LIMITS } from '../../../shared/limits';
@@ -75,7 +75,9 @@ export const description = updateDisplayOptions(
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const virtualnum = readVirtualnum.call(this, checks);
-	const destination = checkPhone(
+	const destination = await checkPhoneToSend.call(
+		this,
+		VIRTUALNUM_CREDENTIAL,
 		checks,
 		'Destination',
 		this.getNodeParameter('destination', itemIndex, ''),

@@ -2,10 +2,20 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import { checkPhone, checkVirtualnum } from '../../../shared/phones';
+import { checkPhoneToSend, checkVirtualnum } from '../../../shared/phones';
 import type { ItemOperation, OperationOption, RepeatEffect } from '../../../shared/router';
+import { VIRTUALNUM_CREDENTIAL } from '../../../shared/transport/virtualnumApi';
 import { virtualnumLocator } from '../../../shared/virtualnums';
-import { placedCallOutput, readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
+import { DateTime } from 'luxon';
+
+import {
+	placedCallId,
+	placedCallOutput,
+	readVirtualnum,
+	resultObject,
+	sendWrite,
+} from '../../helpers/utils';
+import { readWaitSettings, waitForCallRecord, waitForRecordFields } from './waitForRecord';
 
 const properties: INodeProperties[] = [
 	virtualnumLocator({
@@ -62,6 +72,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	...waitForRecordFields,
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -138,12 +149,16 @@ function customParameters(this: IExecuteFunctions, checks: InputChecks): IDataOb
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const virtualnum1 = readVirtualnum.call(this, checks, 'virtualnum1', 'Caller ID for First Leg');
-	const destination1 = checkPhone(
+	const destination1 = await checkPhoneToSend.call(
+		this,
+		VIRTUALNUM_CREDENTIAL,
 		checks,
 		'First Destination',
 		this.getNodeParameter('destination1', itemIndex, ''),
 	);
-	const destination2 = checkPhone(
+	const destination2 = await checkPhoneToSend.call(
+		this,
+		VIRTUALNUM_CREDENTIAL,
 		checks,
 		'Second Destination',
 		this.getNodeParameter('destination2', itemIndex, ''),
@@ -154,14 +169,27 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		params.virtualnum2 = checkVirtualnum(checks, 'Caller ID for Second Leg', options.virtualnum2);
 	}
 	const stored = customParameters.call(this, checks);
+	const wait = readWaitSettings.call(this, checks);
+	const placedAt = DateTime.now();
 	const answer = await sendWrite.call(
 		this,
 		'create_virtualnum_call_v2',
 		{ ...stored, ...params },
 		itemIndex,
 	);
+	const placed = placedCallOutput.call(this, resultObject(answer.result), answer);
+	if (wait) {
+		const call = {
+			callId: placedCallId(placed),
+			virtualnum: virtualnum1,
+			callerNumber: destination1,
+		};
+		return this.helpers.returnJsonArray(
+			await waitForCallRecord.call(this, { ...call, placedAt }, wait, itemIndex),
+		);
+	}
 	return this.helpers.returnJsonArray({
-		...placedCallOutput.call(this, resultObject(answer.result)),
+		...placed,
 		...params,
 		...(Object.keys(stored).length > 0 ? { custom_parameters: stored } : {}),
 	});

@@ -4,8 +4,15 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { callField } from '../../../shared/callFields';
 import { InputChecks } from '../../../shared/checks';
 import { checkPhone } from '../../../shared/phones';
-import { formatVirtualnumDate } from '../../../shared/dates';
+import {
+	addCallTimesWithOffset,
+	savedServiceZone,
+	serviceZone,
+	usableZone,
+	formatVirtualnumDate,
+} from '../../../shared/dates';
 import type { ItemOperation, OperationOption, RepeatEffect } from '../../../shared/router';
+import { VIRTUALNUM_CREDENTIAL } from '../../../shared/transport/virtualnumApi';
 import { virtualnumLocator } from '../../../shared/virtualnums';
 import { readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
 import { VN_LIMITS } from '../../../shared/limits';
@@ -41,7 +48,9 @@ const properties: INodeProperties[] = [
 				name: 'startTime',
 				type: 'dateTime',
 				default: '',
-				description: 'When the call started (workflow time zone). Default: now.',
+				description:
+					"When the call started, on the service's clock (the credential's Service Time Zone) " +
+					'unless it has an offset. Default: now.',
 			},
 			{
 				displayName: CALLER.displayName,
@@ -115,10 +124,11 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	const virtualnum = readVirtualnum.call(this, checks);
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const params: IDataObject = { cdr_ddi: virtualnum };
+	const savedZone = await savedServiceZone(this, VIRTUALNUM_CREDENTIAL);
 	if (fields.startTime !== undefined && String(fields.startTime).trim() !== '') {
 		params.cdr_start_call = formatVirtualnumDate(
 			fields.startTime,
-			this.getTimezone(),
+			serviceZone(checks, savedZone),
 			'Call Start',
 			checks,
 		);
@@ -150,8 +160,9 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	if (!simplifyOn(this.getNodeParameter('simplify', itemIndex, true)))
 		return this.helpers.returnJsonArray(raw);
 	// callId first (from the answer's cdr_uniqueid), then what was sent, under the same names.
-	return this.helpers.returnJsonArray({
+	const item = {
 		...simplifyCallRow(resultObject(answer.result)),
 		...simplifyManualParams(params),
-	});
+	};
+	return this.helpers.returnJsonArray(addCallTimesWithOffset(item, usableZone(savedZone)));
 };

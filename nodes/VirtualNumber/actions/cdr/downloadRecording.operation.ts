@@ -4,10 +4,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { VIRTUALNUM_LABEL } from '../../../shared/transport/virtualnumApi';
-import { downloadFailure, virtualnumDownload } from '../../../shared/transport/virtualnumDownload';
+import { downloadFailure } from '../../../shared/transport/virtualnumDownload';
 import { callIdOutput, readCallId } from '../../helpers/utils';
 import { callIdField, outputBinaryField } from '../common.descriptions';
 import { timeoutMs, timeoutOption } from './common';
+import { downloadWhenRecorded, readRecordingWait, waitForRecordingOption } from './recordingWait';
 
 const properties: INodeProperties[] = [
 	callIdField,
@@ -43,6 +44,7 @@ const properties: INodeProperties[] = [
 					'Name of the output file. Default: the call ID with the extension of the format.',
 			},
 			timeoutOption,
+			waitForRecordingOption,
 		],
 	},
 ];
@@ -74,12 +76,18 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const timeout = timeoutMs(options, checks);
 
-	const file = await virtualnumDownload.call(this, {
-		service: 'get_record_by_call_uuid',
-		params: { call_uuid: callId, type: requested },
-		itemIndex,
-		timeoutMs: timeout,
-	});
+	const waitSec = readRecordingWait(checks, options.waitForRecordingSec);
+
+	const file = await downloadWhenRecorded.call(
+		this,
+		{
+			service: 'get_record_by_call_uuid',
+			params: { call_uuid: callId, type: requested },
+			itemIndex,
+			timeoutMs: timeout,
+		},
+		waitSec,
+	);
 	// The bytes decide the extension and MIME type; the request only says what was asked for.
 	const { extension: format, mimeType } = file.audio;
 	const fileName = String(options.fileName ?? '').trim() || `${callId}.${format}`;

@@ -6,6 +6,7 @@ import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { callIdOutput, readCallId, resultObject } from '../../helpers/utils';
 import { callIdField } from '../common.descriptions';
+import { withTranscript } from './transcript';
 
 const properties: INodeProperties[] = [
 	{
@@ -13,7 +14,8 @@ const properties: INodeProperties[] = [
 		description:
 			`${callIdField.description}. Returns the sections cdr, pixel_data, ads_data, ` +
 			`ads_call_extension_data and speech_recognition, each when the service ` +
-			`has such data.`,
+			`has such data; beside speech_recognition, its text as \`transcript\` (one line per ` +
+			`turn, with speaker and times where the service gives them).`,
 	},
 ];
 
@@ -37,5 +39,7 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		params: { call_uuid: callId },
 		itemIndex,
 	});
-	return this.helpers.returnJsonArray(callIdOutput(callId, resultObject(answer.result)));
+	return this.helpers.returnJsonArray(
+		callIdOutput(callId, withTranscript(resultObject(answer.result))),
+	);
 };

@@ -2,9 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import { DATE_FORMATS, checkDateOrder, toDateTime } from '../../../shared/dates';
+import {
+	DATE_FORMATS,
+	checkDateOrder,
+	credentialServiceZone,
+	toDateTime,
+} from '../../../shared/dates';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
+import { VIRTUALNUM_CREDENTIAL, virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
 import { VN_LIMITS } from '../../../shared/limits';
 import { simplifyCallRows, simplifyField, simplifyOn } from './callOutput';
@@ -18,7 +23,8 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		description:
-			'Start of the period (workflow time zone); any date from an earlier node works too',
+			"Start of the period, on the service's clock (the credential's Service Time Zone) unless " +
+			'it has an offset; any date from an earlier node works too',
 	},
 	{
 		displayName: 'End Time',
@@ -26,7 +32,9 @@ const properties: INodeProperties[] = [
 		type: 'dateTime',
 		required: true,
 		default: '',
-		description: 'End of the period (workflow time zone)',
+		description:
+			"End of the period, on the service's clock (the credential's Service Time Zone) unless " +
+			'it has an offset',
 	},
 	{
 		...simplifyField,
@@ -52,7 +60,7 @@ export const description = updateDisplayOptions(
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
-	const timezone = this.getTimezone();
+	const timezone = await credentialServiceZone(this, VIRTUALNUM_CREDENTIAL, checks);
 	const start = toDateTime(
 		this.getNodeParameter('startTime', itemIndex, ''),
 		timezone,

@@ -2,10 +2,18 @@ import { operationProperties } from '../../../shared/router';
 import * as createManual from './createManual.operation';
 import * as downloadRecording from './downloadRecording.operation';
 import * as getMetadata from './getMetadata.operation';
+import * as getTranscript from './getTranscript.operation';
 import * as getUniqueCallers from './getUniqueCallers.operation';
 import * as query from './query.operation';
 
 /** The resource's operations, by their Operation value; the dropdown and fields are derived from them. */
-export const operations = { createManual, downloadRecording, getMetadata, getUniqueCallers, query };
+export const operations = {
+	createManual,
+	downloadRecording,
+	getMetadata,
+	getTranscript,
+	getUniqueCallers,
+	query,
+};
 
 export const description = operationProperties('cdr', 'query', operations);

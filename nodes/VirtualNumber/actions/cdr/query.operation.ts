@@ -3,9 +3,16 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import { checkPhoneList } from '../../../shared/phones';
-import { formatVirtualnumDate, toDateTime } from '../../../shared/dates';
+import {
+	addCallTimesWithOffset,
+	savedServiceZone,
+	serviceZone,
+	usableZone,
+	formatVirtualnumDate,
+	toDateTime,
+} from '../../../shared/dates';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
+import { VIRTUALNUM_CREDENTIAL, virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
 import { readLimit } from '../../helpers/utils';
 import { returnAllFields } from '../common.descriptions';
@@ -105,7 +112,9 @@ const properties: INodeProperties[] = [
 		type: 'dateTime',
 		default: '',
 		description:
-			'Only calls that started at or after this time (workflow time zone). Any date from an earlier node works too.',
+			"Only calls that started at or after this time, on the service's clock (the credential's " +
+			'Service Time Zone) unless it has an offset. Any date from an earlier node works too, such as ' +
+			'{{ $now.minus({ hours: 2 }) }} for the last 2 hours.',
 		displayOptions: { show: builder },
 	},
 	{
@@ -113,7 +122,9 @@ const properties: INodeProperties[] = [
 		name: 'to',
 		type: 'dateTime',
 		default: '',
-		description: 'Only calls that started at or before this time (workflow time zone)',
+		description:
+			"Only calls that started at or before this time, on the service's clock (the credential's " +
+			'Service Time Zone) unless it has an offset',
 		displayOptions: { show: builder },
 	},
 	{
@@ -179,8 +190,13 @@ function listOf(value: unknown): string {
 	return Array.isArray(value) ? value.map(String).join(',') : String(value ?? '');
 }
 
-function builderQuery(this: IExecuteFunctions, itemIndex: number, checks: InputChecks): CdrQuery {
-	const timezone = this.getTimezone();
+/** The builder's query; its dates on the service's clock (`savedZone`: the credential's field). */
+function builderQuery(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	checks: InputChecks,
+	savedZone: unknown,
+): CdrQuery {
 	const columns = this.getNodeParameter('columns', itemIndex, []) as string[];
 	for (const column of columns) {
 		checks.oneOf(
@@ -209,6 +225,7 @@ function builderQuery(this: IExecuteFunctions, itemIndex: number, checks: InputC
 		callers: [],
 		order: this.getNodeParameter('order', itemIndex, 'DESC') === 'ASC' ? 'ASC' : 'DESC',
 	};
+	const timezone = given(fromValue) || given(toValue) ? serviceZone(checks, savedZone) : '';
 	if (given(fromValue))
 		query.from = formatVirtualnumDate(fromValue, timezone, 'Calls From', checks);
 	if (given(toValue)) query.to = formatVirtualnumDate(toValue, timezone, 'Calls Until', checks);
@@ -268,7 +285,8 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const mode = this.getNodeParameter('queryMode', itemIndex, 'builder') as string;
 	const builderMode = mode !== 'sql';
-	const query = builderMode ? builderQuery.call(this, itemIndex, checks) : undefined;
+	const savedZone = await savedServiceZone(this, VIRTUALNUM_CREDENTIAL);
+	const query = builderMode ? builderQuery.call(this, itemIndex, checks, savedZone) : undefined;
 	const sql = query ? buildCdrSql(query) : sqlStatement.call(this, itemIndex, checks);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 
@@ -283,5 +301,8 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	});
 	const rows = resultRows(answer.result);
 	const simplify = simplifyOn(this.getNodeParameter('simplify', itemIndex, true));
-	return this.helpers.returnJsonArray(simplify ? simplifyCallRows(rows) : rows);
+	const items = simplify
+		? simplifyCallRows(rows).map((row) => addCallTimesWithOffset(row, usableZone(savedZone)))
+		: rows;
+	return this.helpers.returnJsonArray(items);
 };

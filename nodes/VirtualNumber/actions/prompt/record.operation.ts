@@ -2,8 +2,9 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import { checkPhone } from '../../../shared/phones';
+import { checkPhoneToSend } from '../../../shared/phones';
 import type { ItemOperation, OperationOption, RepeatEffect } from '../../../shared/router';
+import { VIRTUALNUM_CREDENTIAL } from '../../../shared/transport/virtualnumApi';
 import { sendWrite, writeOutput } from '../../helpers/utils';
 
 const properties: INodeProperties[] = [
@@ -36,7 +37,9 @@ export const repeatEffect: RepeatEffect = { what: 'place the recording call agai
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
-	const destination = checkPhone(
+	const destination = await checkPhoneToSend.call(
+		this,
+		VIRTUALNUM_CREDENTIAL,
 		checks,
 		'Phone Number',
 		this.getNodeParameter('destination', itemIndex, ''),

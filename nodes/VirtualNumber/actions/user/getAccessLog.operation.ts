@@ -2,9 +2,15 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import { DATE_FORMATS, checkDateOrder, toOptionalDateTime } from '../../../shared/dates';
+import {
+	DATE_FORMATS,
+	checkDateOrder,
+	credentialServiceZone,
+	isEmptyDate,
+	toOptionalDateTime,
+} from '../../../shared/dates';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
+import { VIRTUALNUM_CREDENTIAL, virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
 import { VN_LIMITS } from '../../../shared/limits';
 import { readUserId, userRLC } from './fields';
@@ -29,7 +35,9 @@ const properties: INodeProperties[] = [
 		name: 'startTime',
 		type: 'dateTime',
 		default: '',
-		description: 'Log rows from this time (in the workflow time zone); empty for no lower bound',
+		description:
+			"Log rows from this time, on the service's clock (the credential's Service Time Zone) " +
+			'unless it has an offset; empty for no lower bound',
 		hint: `At most ${VN_LIMITS.accessLogRows.max} rows come back, newest first`,
 	},
 	{
@@ -57,19 +65,15 @@ export const description = updateDisplayOptions(
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const userId = readUserId.call(this, checks, 'logUserId', false);
-	const timezone = this.getTimezone();
-	const start = toOptionalDateTime(
-		this.getNodeParameter('startTime', itemIndex, ''),
-		timezone,
-		'Start Time',
-		checks,
-	);
-	const end = toOptionalDateTime(
-		this.getNodeParameter('endTime', itemIndex, ''),
-		timezone,
-		'End Time',
-		checks,
-	);
+	const startValue = this.getNodeParameter('startTime', itemIndex, '');
+	const endValue = this.getNodeParameter('endTime', itemIndex, '');
+	// The zone is read only when a date is sent: a log without bounds does not need it.
+	const timezone =
+		isEmptyDate(startValue) && isEmptyDate(endValue)
+			? ''
+			: await credentialServiceZone(this, VIRTUALNUM_CREDENTIAL, checks);
+	const start = toOptionalDateTime(startValue, timezone, 'Start Time', checks);
+	const end = toOptionalDateTime(endValue, timezone, 'End Time', checks);
 	checkDateOrder(checks, { start, end, startField: 'Start Time', endField: 'End Time' });
 	const answer = await virtualnumRequest.call(this, {
 		service: 'get_users_access_log',

@@ -3,7 +3,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
-import { updateVirtualnum, virtualnumLocator } from '../../../shared/virtualnums';
+import {
+	getVirtualnum,
+	settingsAsRead,
+	updateVirtualnum,
+	virtualnumLocator,
+} from '../../../shared/virtualnums';
 import { readVirtualnum } from '../../helpers/utils';
 import { settingsToParams, updateSettingFields } from './settings';
 
@@ -16,9 +21,9 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		description:
-			'Only the fields added here change. The service needs the description and ' +
-			'destination phones on every update: when they are not added, the node ' +
-			'reads the current ones and sends them unchanged.',
+			'Only the fields added here change. The node reads the number first and sends every ' +
+			'other setting back as read, so none is lost whether the service changes only the ' +
+			'values sent or replaces the whole record.',
 		options: updateSettingFields,
 	},
 ];
@@ -43,7 +48,9 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	if (Object.keys(changes).length === 0) {
 		checks.fail('Update Fields', 'has nothing to change: add at least one field with a value');
 	}
+	const current = await getVirtualnum.call(this, virtualnum, itemIndex);
+	const params = { ...settingsAsRead(current), ...changes };
 	return this.helpers.returnJsonArray(
-		await updateVirtualnum.call(this, virtualnum, changes, { itemIndex }),
+		await updateVirtualnum.call(this, virtualnum, params, { itemIndex, current }),
 	);
 };

@@ -1,0 +1,65 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { InputChecks } from '../../../shared/checks';
+import type { ItemOperation, OperationOption } from '../../../shared/router';
+import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
+import { callIdOutput, readCallId, resultObject } from '../../helpers/utils';
+import { callIdField } from '../common.descriptions';
+import { SPEECH_SECTION, transcriptText } from './transcript';
+
+const properties: INodeProperties[] = [
+	{
+		...callIdField,
+		description:
+			`${callIdField.description}. The transcript comes from the speech_recognition section ` +
+			`of the call's metadata, which the service has only when speech recognition is enabled ` +
+			`for the account and the call was recorded.`,
+	},
+];
+
+/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
+export const option: OperationOption = {
+	name: 'Get Transcript',
+	description: 'Get the transcript of a recorded call as plain text (speech recognition)',
+	action: 'Get a call transcript',
+};
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['cdr'], operation: ['getTranscript'] } },
+	properties,
+);
+
+export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
+	const checks = new InputChecks(this.getNode(), itemIndex);
+	const callId = readCallId.call(this, checks);
+	const answer = await virtualnumRequest.call(this, {
+		service: 'get_cdr_metadata_by_call_uuid',
+		params: { call_uuid: callId },
+		itemIndex,
+	});
+	const section = resultObject(answer.result)[SPEECH_SECTION];
+	const transcript = transcriptText(section);
+	if (transcript === undefined) {
+		throw new NodeOperationError(this.getNode(), `No transcript for call ${callId}`, {
+			itemIndex,
+			description:
+				section === undefined
+					? "The call's metadata has no speech_recognition section: speech recognition is not " +
+						'enabled for this account (the provider enables it), or the call was not recorded. ' +
+						'Call Record → Get Metadata shows what the service has for the call.'
+					: 'The speech_recognition section has no text the node can read: see it with ' +
+						'Call Record → Get Metadata.',
+		});
+	}
+	const language = isText((section as IDataObject).language)
+		? (section as IDataObject).language
+		: undefined;
+	return this.helpers.returnJsonArray(
+		callIdOutput(callId, { transcript, ...(language !== undefined ? { language } : {}) }),
+	);
+};
+
+function isText(value: unknown): value is string {
+	return typeof value === 'string' && value.trim() !== '';
+}
