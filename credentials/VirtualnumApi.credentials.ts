@@ -100,6 +100,18 @@ export class VirtualnumApi implements ICredentialType {
 				'Asia/Jerusalem). Every date the nodes send or read is written in it, whatever ' +
 				'the zone of the workflow or of the n8n server; a date with an offset is converted.',
 		},
+		// Identifier Word: some accounts name numbers with another word than the contract's.
+		{
+			displayName: 'Identifier Word',
+			name: 'identifierWord',
+			type: 'string',
+			default: 'virtualnum',
+			placeholder: 'virtualnum',
+			description:
+				'Advanced: the word the service names numbers with in its operations and parameters ' +
+				'(get_virtualnum, virtualnum=, virtualnum1…). Keep virtualnum unless your provider ' +
+				'uses another word (e.g. did): the nodes then use it in every name that holds it.',
+		},
 	];
 
 	async authenticate(

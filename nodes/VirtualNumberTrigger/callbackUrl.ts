@@ -20,6 +20,8 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { maskError as maskSharedError, maskSecrets } from '../shared/masking';
+
 /** The query parameter that carries the trigger's Secret. */
 export const SECRET_PARAM = 'secret';
 const MARK_PARAM = 'vnt';
@@ -101,42 +103,9 @@ export function isTriggerUrl(url: string): boolean {
 
 // ---- secrets never shown -----------------------------------------------------------------------------
 
-const MASK = '********';
-
-/**
- * Query parameters whose values are secrets, in any URL: this trigger's `secret`, another
- * workflow's, a CRM's `token`, `api_key`, `signature`… Matched as typed, URL-encoded once (a URL
- * inside `vnt_prev`) or twice, up to the next parameter.
- */
-const SECRET_NAME =
-	/\b[\w.-]*(?:secret|token|key|passw(?:or)?d|pwd|signature|sig|auth\w*|hash|hmac|credential)[\w.-]*/
-		.source;
-const SECRET_VALUE = new RegExp(
-	`(${SECRET_NAME}(?:=|%3D|%253D))((?:(?!%26|%2526)[^&\\s"'<>,;\\\\])+)`,
-	'gi',
-);
-/** A password in a URL's user information (`https://user:password@host`). */
-const URL_PASSWORD = /(\bhttps?:\/\/[^\s/:@"'<>]*:)[^\s/@"'<>]+@/gi;
-
-/**
- * Text with every secret masked: every secret-like parameter of every URL it holds (whosever
- * URL it is), passwords in URLs, and the given secrets in any form (as typed, URL-encoded,
- * JSON-escaped).
- */
-export function maskSecrets(text: string, secrets: string[] = []): string {
-	let masked = text.replace(URL_PASSWORD, `$1${MASK}@`).replace(SECRET_VALUE, `$1${MASK}`);
-	for (const secret of secrets) {
-		if (secret === '') continue;
-		const forms = new Set([
-			secret,
-			encodeURIComponent(secret),
-			encodeURIComponent(encodeURIComponent(secret)),
-			JSON.stringify(secret).slice(1, -1),
-		]);
-		for (const form of forms) masked = masked.split(form).join(MASK);
-	}
-	return masked;
-}
+// Masking (secret-like parameters, URL passwords, the given secrets in any form) is the shared,
+// linear masker's: the service's text is untrusted and may be long.
+export { maskSecrets };
 
 /** The trigger's own secret, or '' (the parameter may be unreadable in a broken workflow). */
 export function ownSecret(this: IHookFunctions): string {
@@ -150,18 +119,7 @@ export function ownSecret(this: IHookFunctions): string {
 /** The error with every secret masked wherever n8n shows or stores it (message, description, data). */
 export function maskError(error: unknown, secrets: string[]): unknown {
 	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) return error;
-	const mask = (value: string) => maskSecrets(value, secrets);
-	error.message = mask(error.message);
-	if (error.description) error.description = mask(error.description);
-	const scrub = <T>(value: T): T =>
-		value === undefined ? value : (JSON.parse(mask(JSON.stringify(value))) as T);
-	if (error.context.data !== undefined) error.context.data = scrub(error.context.data);
-	const withCause = error as { cause?: unknown; messages?: string[] };
-	if (withCause.cause !== undefined && !(withCause.cause instanceof Error))
-		withCause.cause = scrub(withCause.cause);
-	if (Array.isArray(withCause.messages))
-		withCause.messages = withCause.messages.map((message) => mask(String(message)));
-	return error;
+	return maskSharedError(error, secrets);
 }
 
 /** Writes a log line with every secret masked. */

@@ -18,6 +18,7 @@ import {
 	type FailureContext,
 	type RawAnswer,
 } from './transport/http';
+import { credentialSecrets, maskKnown } from './masking';
 import { readSenderAnswer, SMS_IP_HINT, SMS_LABEL } from './transport/smsApi';
 import { readVirtualnumAnswer, VIRTUALNUM_LABEL } from './transport/virtualnumApi';
 
@@ -54,7 +55,12 @@ async function fetchForTest(
 		followAllRedirects: false,
 		timeout: TEST_TIMEOUT_MS,
 	})) as { statusCode: number; headers: RawAnswer['headers']; body: unknown };
-	return { statusCode: response.statusCode, headers: response.headers ?? {}, body: response.body };
+	// A service or a proxy may echo a token: masked before the answer is read or quoted.
+	const body =
+		typeof response.body === 'string'
+			? maskKnown(response.body, credentialSecrets(data))
+			: response.body;
+	return { statusCode: response.statusCode, headers: response.headers ?? {}, body };
 }
 
 async function runTest(

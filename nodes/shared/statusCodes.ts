@@ -21,6 +21,8 @@ type CodeTable = Record<number, StatusCodeInfo>;
 export const SUCCESS_CODE = 200;
 /** Also the HTTP status of the services' plain-text refusals (UNAUTHORIZED_TEXTS). */
 export const UNAUTHORIZED_CODE = 401;
+/** HTTP status of a rate-limit refusal: the request was not taken (Retry-After says when to ask again). */
+export const RATE_LIMITED_CODE = 429;
 /** The service failed inside: a change it was asked for may or may not have been made. */
 export const INTERNAL_ERROR_CODE = 999;
 /** update_virtualnum: the number is not in this account. */
@@ -399,6 +401,27 @@ export const UNAUTHORIZED_TEXTS: Array<{ pattern: RegExp; meaning: string; hint:
 		pattern: /^Unauthorized - Invalid Token/i,
 		meaning: 'The access token is not valid for this service',
 		hint: 'Check that the credential holds the token of this service (not the SMS token) and that it was copied whole',
+	},
+	// The texts observed in the field, answered as plain text with any HTTP status (200 included).
+	{
+		pattern: /^The ip address is not legal for this web service/i,
+		meaning: 'The IP address of your n8n server is not in the allowed IP list of the account',
+		hint: "Add the public IP of your n8n server to the account's allowed IP list",
+	},
+	{
+		pattern: /^Token\W{0,3}(missing|required|empty)/i,
+		meaning: 'The service requires an access token and none was sent',
+		hint: "Enter the account's API access token as the credential's Access Token",
+	},
+	{
+		pattern: /^Token\W{0,3}expired/i,
+		meaning: 'The access token has expired',
+		hint: "Create a new access token in the account and paste it as the credential's Access Token",
+	},
+	{
+		pattern: /^Token\b/i,
+		meaning: 'The access token was refused (missing, expired or not valid)',
+		hint: "Check the credential's Access Token: it must be this service's token, copied whole",
 	},
 	{
 		pattern: /^Unauthorized - Account Suspended/i,

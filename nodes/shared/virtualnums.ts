@@ -12,6 +12,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { readAllPages } from './paging';
 import { PHONE_LIMITS, phonePatternSource } from './phones';
 import type { RequestContext } from './transport/http';
 import { virtualnumRequest } from './transport/virtualnumApi';
@@ -44,23 +45,27 @@ export async function getVirtualnumPage(
 	return resultRows(answer.result);
 }
 
-/** Every number of one status, page by page until a short page. */
+/** Every number of one status, page by page until a short page (with paging's guards: paging.ts). */
 export async function getAllVirtualnums(
 	this: RequestContext,
 	options: { status: VirtualnumStatus; itemIndex?: number; pageSize?: number },
 ): Promise<IDataObject[]> {
 	const limit = options.pageSize ?? VIRTUALNUM_PAGE_SIZE;
-	const all: IDataObject[] = [];
-	for (let page = 0; ; page++) {
-		const batch = await getVirtualnumPage.call(this, {
-			status: options.status,
-			page,
-			limit,
-			itemIndex: options.itemIndex,
-		});
-		all.push(...batch);
-		if (batch.length < limit) return all;
-	}
+	return await readAllPages({
+		node: this.getNode(),
+		label: `${options.status} numbers`,
+		operation: 'get_virtualnum',
+		pageSize: limit,
+		keyOf: (row) => String(row.virtualnum ?? JSON.stringify(row)),
+		itemIndex: options.itemIndex,
+		readPage: async (page) =>
+			await getVirtualnumPage.call(this, {
+				status: options.status,
+				page,
+				limit,
+				itemIndex: options.itemIndex,
+			}),
+	});
 }
 
 /** The record of one number of the account (any status); fails naming the number when it is not there. */

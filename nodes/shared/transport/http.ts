@@ -14,11 +14,12 @@ import type {
 	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { messageOf } from '../errors';
+import { credentialSecrets, maskError, maskKnown } from '../masking';
 import { networkCodeOf } from '../n8nCompat';
-import { UNAUTHORIZED_CODE, UNAUTHORIZED_TEXTS } from '../statusCodes';
+import { RATE_LIMITED_CODE, UNAUTHORIZED_CODE, UNAUTHORIZED_TEXTS } from '../statusCodes';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -31,9 +32,14 @@ export interface RawAnswer {
 	statusCode: number;
 	headers: Record<string, string | string[] | undefined>;
 	body: unknown;
+	/**
+	 * Aborts when the request's Timeout has passed since it started: a streamed answer (a download)
+	 * must end by then too, body included.
+	 */
+	deadline?: AbortSignal;
 }
 
-const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_TIMEOUT_MS = 60_000;
 
 export interface FailureContext {
 	node: INode;
@@ -44,6 +50,8 @@ export interface FailureContext {
 	itemIndex?: number;
 	/** The request changes something (a send, a call, a write): a lost answer must not invite a blind retry. */
 	sideEffect?: boolean;
+	/** The word the account names identifiers with, when not the contract's (virtual number service). */
+	identifierWord?: string;
 }
 
 /** Builds the error every failure of both services becomes. */
@@ -132,6 +140,12 @@ const MAYBE_DONE =
  * One request with the credential. Redirects are never followed: n8n's HTTP helper would send the
  * credential's Authorization header to the redirect target even on another host, and a 307 or 308
  * would post the whole body there again. A redirect answer becomes an error instead.
+ *
+ * The Timeout is a deadline for the whole request, body included (n8n's `timeout` is axios's,
+ * which only bounds a silent socket: a body dripping a byte a second never ends it). A read
+ * answered 429 is asked again after its Retry-After when that wait still ends within the deadline;
+ * any other 429 becomes a rate-limit error saying how long to wait (rateLimitOf reads it). The
+ * credential's tokens are masked in the answer's text before anyone reads it, and in every error.
  */
 export async function sendRequest(
 	this: RequestContext,
@@ -140,15 +154,46 @@ export async function sendRequest(
 	context: FailureContext,
 ): Promise<RawAnswer> {
 	const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
+	const secrets = credentialSecrets(
+		(await this.getCredentials(credentialType)) as Record<string, unknown>,
+	);
+	const deadline = AbortSignal.timeout(timeout);
+	const endsAt = Date.now() + timeout;
+	try {
+		for (;;) {
+			const raw = await attempt.call(this, credentialType, options, context, deadline, timeout);
+			// A refused write is its caller's to handle (Send sends a batch again within its own cap).
+			if (raw.statusCode !== RATE_LIMITED_CODE || context.sideEffect)
+				return { ...maskBody(raw, secrets), deadline };
+			discardBody(raw.body);
+			const waitMs = retryAfterMs(headerText(raw.headers['retry-after']));
+			if (waitMs === undefined || Date.now() + waitMs >= endsAt)
+				throw rateLimitFailure(context, waitMs, timeout);
+			await sleep(waitMs);
+		}
+	} catch (error) {
+		throw maskError(error, secrets);
+	}
+}
+
+async function attempt(
+	this: RequestContext,
+	credentialType: string,
+	options: IHttpRequestOptions,
+	context: FailureContext,
+	deadline: AbortSignal,
+	timeout: number,
+): Promise<RawAnswer> {
 	let response: { statusCode: number; headers?: RawAnswer['headers']; body: unknown };
 	try {
-		response = (await this.helpers.httpRequestWithAuthentication.call(this, credentialType, {
+		const request = this.helpers.httpRequestWithAuthentication.call(this, credentialType, {
 			...options,
 			timeout,
 			disableFollowRedirect: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
-		})) as typeof response;
+		}) as Promise<typeof response>;
+		response = await beforeDeadline(request, deadline);
 	} catch (error) {
 		throw networkError(context, error, timeout, options.url);
 	}
@@ -162,6 +207,86 @@ export async function sendRequest(
 		throw redirectFailure(context, raw, options.url);
 	}
 	return raw;
+}
+
+/**
+ * The request's answer, or a timeout error once the deadline passes (an answer arriving after
+ * that is discarded). The abandoned request ends with the service's answer or axios's own timeout.
+ */
+function beforeDeadline<T>(request: Promise<T>, deadline: AbortSignal): Promise<T> {
+	return new Promise<T>((resolve, reject) => {
+		const onDeadline = () =>
+			reject(Object.assign(new Error('The request timed out'), { code: 'ETIMEDOUT' }));
+		if (deadline.aborted) onDeadline();
+		deadline.addEventListener('abort', onDeadline, { once: true });
+		request.then(
+			(value) => {
+				deadline.removeEventListener('abort', onDeadline);
+				if (deadline.aborted) discardBody((value as { body?: unknown } | undefined)?.body);
+				resolve(value);
+			},
+			(error: unknown) => {
+				deadline.removeEventListener('abort', onDeadline);
+				reject(error);
+			},
+		);
+	});
+}
+
+/** The answer with the credential's tokens masked in its text (a service or proxy may echo them). */
+function maskBody(raw: RawAnswer, secrets: string[]): RawAnswer {
+	if (typeof raw.body !== 'string' || secrets.length === 0) return raw;
+	return { ...raw, body: maskKnown(raw.body, secrets) };
+}
+
+// ---- rate limits ---------------------------------------------------------------------------
+
+/** Retry-After in milliseconds: seconds, or an HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
+export function retryAfterMs(value: string, now = Date.now()): number | undefined {
+	const text = value.trim();
+	if (text === '') return undefined;
+	if (/^\d{1,9}$/.test(text)) return Number(text) * 1000;
+	if (text.length > 64) return undefined;
+	const date = Date.parse(text);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The error of a 429: a rate limit, and how long the service asked to wait. */
+export function rateLimitFailure(
+	context: FailureContext,
+	waitMs: number | undefined,
+	timeout = DEFAULT_TIMEOUT_MS,
+): NodeApiError {
+	const seconds = waitMs === undefined ? undefined : Math.ceil(waitMs / 1000);
+	const wait = seconds === undefined ? 'a moment' : `${seconds} second${seconds === 1 ? '' : 's'}`;
+	return serviceError(
+		context,
+		`The ${context.serviceLabel} service refused ${context.operation}: too many requests ` +
+			`(rate limit, HTTP ${RATE_LIMITED_CODE}); it asks to wait ${wait}`,
+		context.sideEffect
+			? `The service did not take the request. Run it again after ${wait}.`
+			: `Reads are asked again after the service's Retry-After while that still ends within the ` +
+					`Timeout (${Math.round(timeout / 1000)} s); this wait did not. Run it again after ` +
+					`${wait}, or space the requests out.`,
+		RATE_LIMITED_CODE,
+		{ rateLimited: true, ...(seconds === undefined ? {} : { retryAfterSeconds: seconds }) },
+	);
+}
+
+/**
+ * When the error is a rate-limit refusal (HTTP 429: the service did not take the request), how
+ * long the service asked to wait in milliseconds (undefined: not said); otherwise undefined and
+ * `limited: false`.
+ */
+export function rateLimitOf(error: unknown): { limited: boolean; retryAfterMs?: number } {
+	const data = (
+		error as { context?: { data?: { rateLimited?: unknown; retryAfterSeconds?: unknown } } }
+	)?.context?.data;
+	if (data?.rateLimited !== true) return { limited: false };
+	const seconds = data.retryAfterSeconds;
+	return typeof seconds === 'number'
+		? { limited: true, retryAfterMs: seconds * 1000 }
+		: { limited: true };
 }
 
 export function isRedirect(statusCode: number): boolean {
@@ -307,18 +432,32 @@ export function decodeAnswer(body: unknown): DecodedAnswer {
 /**
  * Reads `<status><code>…</code><description>…</description></status>` without an XML library:
  * hand-written because the package may add no runtime dependency, and n8n-workflow has no XML reader.
+ * With indexOf only, so that its time is linear in the answer whatever the answer holds.
  */
 function readXmlStatus(xml: string): { code: number; description: string } | undefined {
-	const status = /<status\b[^>]*>([\s\S]*?)<\/status>/i.exec(xml)?.[1] ?? xml;
-	const code = /<code\b[^>]*>\s*(\d+)\s*<\/code>/i.exec(status)?.[1];
+	const status = elementText(xml, 'status') ?? xml;
+	const code = /^\s*(\d{1,9})\s*$/.exec(elementText(status, 'code') ?? '')?.[1];
 	if (code === undefined) return undefined;
-	const description = /<description\b[^>]*>([\s\S]*?)<\/description>/i.exec(status)?.[1] ?? '';
+	const description = elementText(status, 'description') ?? '';
 	return { code: Number(code), description: decodeXmlText(description.trim()) };
 }
 
+/** The text of the first `<name …>…</name>` element in `xml` (case-insensitive), if there is one. */
+function elementText(xml: string, name: string): string | undefined {
+	const lower = xml.toLowerCase();
+	let at = lower.indexOf(`<${name}`);
+	while (at !== -1 && !/[\s>/]/.test(lower.charAt(at + name.length + 1)))
+		at = lower.indexOf(`<${name}`, at + 1);
+	if (at === -1) return undefined;
+	const open = lower.indexOf('>', at);
+	if (open === -1) return undefined;
+	const close = lower.indexOf(`</${name}>`, open);
+	return close === -1 ? undefined : xml.slice(open + 1, close);
+}
+
 function decodeXmlText(text: string): string {
-	return text
-		.replace(/^<!\[CDATA\[([\s\S]*)\]\]>$/, '$1')
+	const cdata = text.startsWith('<![CDATA[') && text.endsWith(']]>') ? text.slice(9, -3) : text;
+	return cdata
 		.replace(/&lt;/g, '<')
 		.replace(/&gt;/g, '>')
 		.replace(/&quot;/g, '"')
@@ -326,10 +465,17 @@ function decodeXmlText(text: string): string {
 		.replace(/&amp;/g, '&');
 }
 
-/** A short, safe excerpt of an unexpected body for an error description. */
+/** How much of an answer an excerpt reads: a quote needs its start only, whatever the answer's size. */
+const EXCERPT_READ = 16 * 1024;
+
+/**
+ * A short, safe excerpt of an unexpected body for an error description. Tags are dropped with a
+ * pattern that cannot span a `<` (so a run of `<` is read once, not once per `<`).
+ */
 export function excerpt(text: string, max = 200): string {
 	const flat = text
-		.replace(/<[^>]+>/g, ' ')
+		.slice(0, EXCERPT_READ)
+		.replace(/<[^<>]*>/g, ' ')
 		.replace(/\s+/g, ' ')
 		.trim();
 	return flat.length > max ? `${flat.slice(0, max)}…` : flat;
@@ -341,14 +487,41 @@ export function isDataObject(value: unknown): value is IDataObject {
 
 // ---- the 401 plain-text answers of both services, each turned into what to do ----------------
 
+/** The refusal text the answer is, if it is one (the texts of UNAUTHORIZED_TEXTS), whatever the HTTP status. */
+function knownRefusal(decoded: DecodedAnswer) {
+	if (decoded.kind !== 'text') return undefined;
+	const text = decoded.text.slice(0, 512).trim();
+	return UNAUTHORIZED_TEXTS.find(({ pattern }) => pattern.test(text));
+}
+
+/**
+ * Whether an answer refuses the caller: HTTP 401, or one of the refusal texts, which the services
+ * also answer as plain text with HTTP 200 (seen in the field) or any other status.
+ */
+/** The rate-limit error of a 429 answer (one the transport did not ask again: a write's). */
+export function rateLimitedAnswer(
+	context: FailureContext,
+	raw: RawAnswer,
+): NodeApiError | undefined {
+	if (raw.statusCode !== RATE_LIMITED_CODE) return undefined;
+	return rateLimitFailure(context, retryAfterMs(headerText(raw.headers['retry-after'])));
+}
+
+export function isRefusal(raw: RawAnswer, decoded: DecodedAnswer): boolean {
+	return raw.statusCode === UNAUTHORIZED_CODE || knownRefusal(decoded) !== undefined;
+}
+
 export function unauthorizedFailure(context: FailureContext, decoded: DecodedAnswer) {
 	const text = 'text' in decoded ? decoded.text.trim() : '';
-	const known = UNAUTHORIZED_TEXTS.find(({ pattern }) => pattern.test(text));
+	const known = knownRefusal(decoded);
 	if (known) {
+		const which = /token/i.test(known.hint)
+			? ` The token to check is the Access Token of the ${context.serviceLabel} credential.`
+			: '';
 		return serviceError(
 			context,
 			`${context.serviceLabel} refused ${context.operation}: ${known.meaning}`,
-			`${known.hint}. The service said: "${excerpt(text, 120)}".`,
+			`${known.hint}.${which} The service said: "${excerpt(text, 120)}".`,
 			UNAUTHORIZED_CODE,
 		);
 	}

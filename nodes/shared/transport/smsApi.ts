@@ -5,7 +5,7 @@
 import type { IDataObject, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
 
 import type { InputChecks } from '../checks';
-import { UNAUTHORIZED_CODE } from '../statusCodes';
+import { maskSecrets } from '../masking';
 
 import {
 	baseUrlFrom,
@@ -18,6 +18,8 @@ import {
 	type FailureContext,
 	type RawAnswer,
 	type RequestContext,
+	isRefusal,
+	rateLimitedAnswer,
 	unauthorizedFailure,
 } from './http';
 
@@ -127,10 +129,14 @@ export async function sendSmsBatch(
 			{ sent: messages.length, answered: results.length },
 		);
 	}
-	// The results echo the messages; none may carry the account token on into the output.
-	if (accountToken)
-		for (const result of results)
-			if (result !== null && typeof result === 'object' && 'token' in result) delete result.token;
+	// The results echo the messages; none may carry the account token on into the output, nor the
+	// Delivery Report URL's secret (the service may echo callback_url).
+	for (const result of results) {
+		if (result === null || typeof result !== 'object') continue;
+		if (accountToken && 'token' in result) delete result.token;
+		const echoed = (result as IDataObject).callback_url;
+		if (typeof echoed === 'string') (result as IDataObject).callback_url = maskSecrets(echoed);
+	}
 	return results;
 }
 
@@ -338,7 +344,9 @@ function withIpHint<T extends { description: string | null | undefined }>(error:
 
 function checkHttp(raw: RawAnswer, failure: FailureContext): DecodedAnswer {
 	const decoded = decodeAnswer(raw.body);
-	if (raw.statusCode === UNAUTHORIZED_CODE) throw withIpHint(unauthorizedFailure(failure, decoded));
+	if (isRefusal(raw, decoded)) throw withIpHint(unauthorizedFailure(failure, decoded));
+	const rateLimited = rateLimitedAnswer(failure, raw);
+	if (rateLimited) throw rateLimited;
 	if (raw.statusCode < 200 || raw.statusCode >= 300) {
 		const words =
 			decoded.kind === 'json' && isDataObject(decoded.value) ? serviceWords(decoded.value) : '';

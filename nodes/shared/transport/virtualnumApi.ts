@@ -10,6 +10,7 @@ import type {
 	IHttpRequestOptions,
 	JsonObject,
 } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	describeStatusCode,
@@ -29,6 +30,8 @@ import {
 	type RequestContext,
 	sendRequest,
 	serviceError,
+	isRefusal,
+	rateLimitedAnswer,
 	unauthorizedFailure,
 } from './http';
 
@@ -61,9 +64,53 @@ export interface VirtualnumRequest {
 	requestOptions?: Partial<IHttpRequestOptions>;
 }
 
-async function virtualnumBaseUrl(this: RequestContext): Promise<string> {
+/** The word the contract names identifiers with; an account may use another (the credential's Identifier Word). */
+export const IDENTIFIER_WORD = 'virtualnum';
+
+async function virtualnumCredential(
+	this: RequestContext,
+): Promise<{ baseUrl: string; word: string }> {
 	const credentials = await this.getCredentials(VIRTUALNUM_CREDENTIAL);
-	return baseUrlFrom(credentials.baseUrl, VIRTUALNUM_LABEL, this.getNode());
+	const baseUrl = baseUrlFrom(credentials.baseUrl, VIRTUALNUM_LABEL, this.getNode());
+	const word = String(credentials.identifierWord ?? '').trim() || IDENTIFIER_WORD;
+	if (!/^[a-z][a-z0-9]{0,31}$/i.test(word)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The Virtual Number credential's Identifier Word "${word.slice(0, 40)}" is not a word`,
+			{
+				description:
+					'Enter the word your provider names numbers with (letters and digits, e.g. did), ' +
+					`or leave it empty for "${IDENTIFIER_WORD}".`,
+			},
+		);
+	}
+	return { baseUrl, word };
+}
+
+/**
+ * A service, parameter or answer key named with one identifier word, named with another: the word
+ * as a whole part of the name (`get_virtualnum`, `virtualnum1`, `virtualnum_old`, `new_virtualnum`).
+ */
+export function renameWord(name: string, from: string, to: string): string {
+	if (from === to || !name.toLowerCase().includes(from.toLowerCase())) return name;
+	const part = new RegExp(`(^|_)${from}(?=$|_|\\d)`, 'gi');
+	return name.replace(part, `$1${to}`);
+}
+
+/** An answer with every key (and the `service` it names) in the contract's word again. */
+function withContractWord(value: unknown, word: string): unknown {
+	if (word === IDENTIFIER_WORD) return value;
+	if (Array.isArray(value)) return value.map((entry) => withContractWord(entry, word));
+	if (!isDataObject(value)) return value;
+	const renamed: IDataObject = {};
+	for (const [key, entry] of Object.entries(value)) {
+		const name = renameWord(key, word, IDENTIFIER_WORD);
+		renamed[name] =
+			key === 'service' && typeof entry === 'string'
+				? renameWord(entry, word, IDENTIFIER_WORD)
+				: (withContractWord(entry, word) as IDataObject[keyof IDataObject]);
+	}
+	return renamed;
 }
 
 /** Parameters as the service wants them: no empty values, everything as text. */
@@ -76,10 +123,22 @@ export function cleanParams(params: IDataObject = {}): Record<string, string> {
 	return clean;
 }
 
-function buildVirtualnumRequest(baseUrl: string, request: VirtualnumRequest): IHttpRequestOptions {
+function buildVirtualnumRequest(
+	baseUrl: string,
+	request: VirtualnumRequest,
+	word: string,
+): IHttpRequestOptions {
 	const method = request.method ?? 'GET';
-	const params = cleanParams(request.params);
-	const qs: IDataObject = { service: request.service, format: 'json' };
+	const params = Object.fromEntries(
+		Object.entries(cleanParams(request.params)).map(([key, value]) => [
+			renameWord(key, IDENTIFIER_WORD, word),
+			value,
+		]),
+	);
+	const qs: IDataObject = {
+		service: renameWord(request.service, IDENTIFIER_WORD, word),
+		format: 'json',
+	};
 	const options: IHttpRequestOptions = {
 		method,
 		url: `${baseUrl}/api/`,
@@ -113,15 +172,16 @@ export async function prepareRequest(
 	this: RequestContext,
 	request: VirtualnumRequest,
 ): Promise<{ context: FailureContext; options: IHttpRequestOptions }> {
-	const baseUrl = await virtualnumBaseUrl.call(this);
+	const { baseUrl, word } = await virtualnumCredential.call(this);
 	const context: FailureContext = {
 		node: this.getNode(),
 		serviceLabel: VIRTUALNUM_LABEL,
 		operation: request.service,
 		itemIndex: request.itemIndex,
 		sideEffect: request.sideEffect,
+		identifierWord: word,
 	};
-	return { context, options: buildVirtualnumRequest(baseUrl, request) };
+	return { context, options: buildVirtualnumRequest(baseUrl, request, word) };
 }
 
 /** Interprets one answer; shared by the node operations, the trigger and the credential test. */
@@ -130,8 +190,10 @@ export function readVirtualnumAnswer(
 	context: FailureContext,
 	noResultsAsEmpty: VirtualnumRequest['noResultsAsEmpty'] = false,
 ): VirtualnumAnswer {
-	const decoded = decodeAnswer(raw.body);
-	if (raw.statusCode === UNAUTHORIZED_CODE) throw unauthorizedFailure(context, decoded);
+	const decoded = inContractWord(decodeAnswer(raw.body), context.identifierWord);
+	if (isRefusal(raw, decoded)) throw unauthorizedFailure(context, decoded);
+	const rateLimited = rateLimitedAnswer(context, raw);
+	if (rateLimited) throw rateLimited;
 	if (raw.statusCode < 200 || raw.statusCode >= 300)
 		throw httpFailure(context, raw.statusCode, decoded);
 
@@ -156,6 +218,13 @@ export function readVirtualnumAnswer(
 		return { service: String(answer.service ?? context.operation), status, result: [], answer };
 	}
 	throw statusFailure(context, code, String(status.description ?? ''), answer);
+}
+
+/** The decoded answer named in the contract's word, whatever word the account uses. */
+function inContractWord(decoded: DecodedAnswer, word = IDENTIFIER_WORD): DecodedAnswer {
+	return decoded.kind === 'json' && word !== IDENTIFIER_WORD
+		? { kind: 'json', value: withContractWord(decoded.value, word) }
+		: decoded;
 }
 
 function isNoResults(

@@ -15,13 +15,15 @@
  * stream with an error instead of an oversized or short file. The first bytes are read in paused
  * mode and put back; a stream that already ended (n8n 1.x hands some over so) is read the same way.
  */
-import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { messageOf } from '../errors';
 import { AUDIO_HEAD_BYTES, sniffAudio, wavAnnouncedLength, type AudioType } from '../audio';
 import { LIMITS, MB } from '../checks';
 import { SUCCESS_CODE } from '../statusCodes';
 import {
+	DEFAULT_TIMEOUT_MS,
 	decodeAnswer,
 	excerpt,
 	type FailureContext,
@@ -93,6 +95,7 @@ export async function virtualnumDownload(
 	const stream = asStream(raw.body);
 	const limit = MAX_DOWNLOAD_BYTES + (request.statusAppended ? STATUS_TAIL_BYTES : 0);
 	const tally = countPushes(stream, context, limit);
+	endAtDeadline(stream, tally, raw.deadline, context, options.timeout ?? DEFAULT_TIMEOUT_MS);
 	const head = await readBytes(stream, 64, context);
 	const ok = raw.statusCode >= 200 && raw.statusCode < 300;
 	const audio = ok ? sniffAudio(head) : undefined;
@@ -166,6 +169,46 @@ function countPushes(stream: AnswerStream, context: FailureContext, limit: numbe
 	return tally;
 }
 
+/**
+ * Ends the stream with a timeout error when the request's deadline passes before its last byte:
+ * a service that sends the headers and then nothing, or a byte now and then, cannot keep a
+ * download open past the Timeout (n8n's own timeout only bounds a silent socket).
+ */
+function endAtDeadline(
+	stream: AnswerStream,
+	tally: Tally,
+	deadline: AbortSignal | undefined,
+	context: FailureContext,
+	timeoutMs: number,
+): void {
+	if (!deadline) return;
+	const onDeadline = () => {
+		if (tally.failure || tally.ended) return;
+		const failure = (tally.failure = timedOut(context, tally.received, timeoutMs));
+		// Told to the readers at once: destroying n8n 2.x's answer stream (axios's Readable.from over
+		// the socket) waits for a chunk that a silent service never sends, so its own 'error' would
+		// not come. Whatever the abandoned stream reports later is this same failure.
+		stream.on('error', () => {});
+		stream.emit('error', failure);
+		stream.destroy();
+	};
+	if (deadline.aborted) return onDeadline();
+	deadline.addEventListener('abort', onDeadline, { once: true });
+	stream.once('close', () => deadline.removeEventListener('abort', onDeadline));
+}
+
+function timedOut(context: FailureContext, received: number, timeoutMs: number): NodeApiError {
+	return serviceError(
+		context,
+		`The download from the ${VIRTUALNUM_LABEL} service (${context.operation}) did not end within ` +
+			`${Math.round(timeoutMs / 1000)} s; it was stopped after ${received} bytes`,
+		'The Timeout bounds the whole download, the file included. Try again, or raise the ' +
+			'"Timeout" option for long recordings fetched from the archive.',
+		undefined,
+		{ networkCode: 'ETIMEDOUT' },
+	);
+}
+
 /** The error of a stream that ended before what it announced had arrived, if it did. */
 function shortOf(tally: Tally, context: FailureContext): NodeApiError | undefined {
 	if (tally.received > tally.limit) return (tally.failure = tooLarge(context));
@@ -195,7 +238,7 @@ function readBytes(stream: AnswerStream, size: number, context: FailureContext):
 		};
 		const onError = (error: Error) => {
 			cleanup();
-			reject(downloadFailure(context, error));
+			reject(error instanceof NodeApiError ? error : downloadFailure(context, error));
 		};
 		const onReadable = () => {
 			let chunk: Buffer | string | null;

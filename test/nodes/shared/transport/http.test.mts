@@ -21,6 +21,7 @@ const node = {
 } as INode;
 const failingWith = (error: unknown) =>
 	({
+		getCredentials: async () => ({ baseUrl: 'http://127.0.0.1:9', accessToken: 'a-token' }),
 		helpers: {
 			httpRequestWithAuthentication: async () => {
 				throw error;

@@ -34,6 +34,7 @@ const context: FailureContext = {
 /** The error sendRequest makes of what n8n's HTTP helper threw. */
 async function networkFailure(thrown: unknown): Promise<unknown> {
 	const failing = {
+		getCredentials: async () => ({ baseUrl: 'http://127.0.0.1:9', accessToken: 'a-token' }),
 		helpers: { httpRequestWithAuthentication: async () => Promise.reject(thrown) },
 	} as unknown as IExecuteFunctions;
 	try {
