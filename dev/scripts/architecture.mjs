@@ -8,7 +8,7 @@
 //   node class, not entering other operations, editor methods (methods/, the credential tests) nor
 //   concept modules;
 // - the concept modules looked up on the way (phones, dates, limits, status codes, error text,
-//   concurrency, safe output keys, n8n workarounds, input checks, call fields), each a file named after
+//   concurrency, safe output keys, n8n workarounds, input checks, call fields, masking, paging), each a file named after
 //   its concept, and what they import.
 // "End to end" is both together: every local import reachable from the node class.
 import { readFileSync, existsSync, readdirSync, statSync } from 'node:fs';
@@ -36,7 +36,7 @@ function localImports(file) {
 
 /** A module named after one concept (nodes/shared/<concept>.ts; before the redesign also nodes/<Node>/rules.ts). */
 const CONCEPT =
-	/^nodes\/(shared\/(phones|dates|limits|statusCodes|errors|itemsProgress|pool|outputKeys|n8nCompat|checks|callFields)|[A-Za-z]+\/(rules|limits))\.ts$/;
+	/^nodes\/(shared\/(phones|dates|limits|statusCodes|errors|itemsProgress|pool|outputKeys|n8nCompat|checks|callFields|masking|paging)|[A-Za-z]+\/(rules|limits))\.ts$/;
 /** Entry points of the editor, not of a run: list searches, option loaders, the credential tests. */
 const EDITOR = /\/methods\/|\/credentialTests\.ts$/;
 
@@ -54,6 +54,8 @@ function path(start, keep, { concepts = true } = {}) {
 		for (const next of localImports(file)) {
 			const rel = relative(ROOT, next);
 			if (/\.operation\.ts$/.test(rel) && !(keep && rel.endsWith(keep))) continue;
+			// A trigger's events are its operations: one callback reads one event's file.
+			if (/\/events\/[^/]+\.ts$/.test(rel) && !(keep && rel.endsWith(keep))) continue;
 			if (keep && /\/actions\/[^/]+\//.test(rel) && !rel.startsWith(dirname(keep) + '/')) continue;
 			if (EDITOR.test(rel)) continue;
 			if (!concepts && CONCEPT.test(rel)) continue;
@@ -118,8 +120,9 @@ const send = path('nodes/BulkSms/BulkSms.node.ts', sendOperation);
 const sendCall = path('nodes/BulkSms/BulkSms.node.ts', sendOperation, { concepts: false });
 const sendConcepts = conceptsOf(send, sendCall);
 const triggerFolder = 'nodes/VirtualNumberTrigger/';
-const trigger = path(`${triggerFolder}VirtualNumberTrigger.node.ts`);
-const triggerCall = path(`${triggerFolder}VirtualNumberTrigger.node.ts`, undefined, {
+const triggerEvent = `${triggerFolder}events/callEnded.ts`;
+const trigger = path(`${triggerFolder}VirtualNumberTrigger.node.ts`, triggerEvent);
+const triggerCall = path(`${triggerFolder}VirtualNumberTrigger.node.ts`, triggerEvent, {
 	concepts: false,
 });
 const triggerConcepts = conceptsOf(trigger, triggerCall);
@@ -131,9 +134,9 @@ const report = {
 	'Bulk SMS → Send, concept modules looked up': `${sendConcepts.files} files, ${sendConcepts.lines} lines`,
 	'Bulk SMS → Send, end to end': `${send.files} files, ${send.lines} lines`,
 	'Bulk SMS → Send, its own files': `${sendOwn.length} files, ${sendOwn.reduce((s, f) => s + readFileSync(join(ROOT, f), 'utf8').split('\n').length, 0)} lines`,
-	'Trigger, activation → callback → deactivation, call path': `${triggerCall.files} files, ${triggerCall.lines} lines`,
+	'Trigger, activation → Call Ended callback → deactivation, call path': `${triggerCall.files} files, ${triggerCall.lines} lines`,
 	'Trigger, concept modules looked up': `${triggerConcepts.files} files, ${triggerConcepts.lines} lines`,
-	'Trigger, activation → callback → deactivation': `${trigger.files} files, ${trigger.lines} lines`,
+	'Trigger, activation → Call Ended callback → deactivation': `${trigger.files} files, ${trigger.lines} lines`,
 	'Trigger node folder': `${files.filter((f) => f.startsWith(triggerFolder)).length} files`,
 	'Top-level entries': `${topLevel.size} (${[...topLevel].filter((n) => statSync(join(ROOT, n)).isDirectory()).length} folders)`,
 	'Lines over 120 characters, nodes/ and credentials/': `${over(product).length}`,

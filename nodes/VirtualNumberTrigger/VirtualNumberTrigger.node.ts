@@ -324,7 +324,7 @@ export class VirtualNumberTrigger implements INodeType {
 		// The spec does not show how callbacks are sent: both methods on the same path. Only the first
 		// entry has lifecycle methods (n8n's own nodes name the second `setup`), so n8n registers once.
 		// Callbacks are answered with an empty body, as a callback endpoint should; with Respond With
-		// a destination, n8n waits for the run (lastNode) and events/routeCall.ts guards its answer.
+		// a destination, n8n waits for the run (lastNode) and events/callStarted.ts (Route Call) guards its answer.
 		webhooks: [
 			{
 				name: 'default',

@@ -20,8 +20,12 @@ import { addCallTimesWithOffset, savedServiceZone, usableZone } from '../shared/
 import { VIRTUALNUM_CREDENTIAL } from '../shared/transport/virtualnumApi';
 import { OWN_PARAMS, SECRET_PARAM } from './callbackUrl';
 import { callEnded } from './events/callEnded';
-import { callStarted, isFirstCallStart, isStartingStatus } from './events/callStarted';
-import { answerWithDestination } from './events/routeCall';
+import {
+	answerWithDestination,
+	callStarted,
+	isFirstCallStart,
+	isStartingStatus,
+} from './events/callStarted';
 import { SMS_FIELDS, smsDeliveryStatus } from './events/smsDeliveryStatus';
 import { smsReceived } from './events/smsReceived';
 import { TRIGGER_EVENTS, ipAllowed, readSettings, type TriggerSettings } from './settings';

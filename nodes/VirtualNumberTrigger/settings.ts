@@ -13,7 +13,7 @@ import { DEFAULT_OPTION, SECRET_PARAM, registeredUrl, type UrlMode } from './cal
 import { callEnded } from './events/callEnded';
 import { callStarted } from './events/callStarted';
 import { smsDeliveryStatus } from './events/smsDeliveryStatus';
-import type { RouteSettings } from './events/routeCall';
+import type { RouteSettings } from './events/callStarted';
 import { OPT_OUT_DEFAULT, keywordsOf, smsReceived } from './events/smsReceived';
 
 /** Every event the trigger offers, in the order of its Events list; each one is a file in events/. */
