@@ -17,7 +17,13 @@ import type {
 
 import { CALL_FIELDS } from '../shared/callFields';
 import { addCallTimesWithOffset, savedServiceZone, usableZone } from '../shared/dates';
-import { VIRTUALNUM_CREDENTIAL } from '../shared/transport/virtualnumApi';
+import {
+	IDENTIFIER_WORD,
+	identifierWordOf,
+	isIdentifierWord,
+	VIRTUALNUM_CREDENTIAL,
+	withContractWord,
+} from '../shared/transport/virtualnumApi';
 import { OWN_PARAMS, SECRET_PARAM } from './callbackUrl';
 import { callEnded } from './events/callEnded';
 import {
@@ -250,7 +256,12 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 	}
 	if (refusal) return answerHere(this, ...refusal);
 
-	const normalized = normalizeOrRaw(this, request, receivedAt, settings);
+	const normalized = normalizeOrRaw(
+		this,
+		await inContractWord(this, request),
+		receivedAt,
+		settings,
+	);
 	// Events not chosen, empty requests and repeated call starts start nothing; the answer is an empty 200.
 	if (!starts(this, settings, normalized, now)) return { webhookResponse: '' };
 	const workflowData = [[{ json: await withCallTimes(this, normalized.item) }]];
@@ -282,6 +293,29 @@ async function withCallTimes(context: IWebhookFunctions, item: IDataObject): Pro
 	if ('startTime' in item) full.startedAt = null;
 	if ('endTime' in item) full.endedAt = null;
 	return addCallTimesWithOffset(full, zone, true);
+}
+
+/**
+ * A callback in the contract's word: an account whose service names numbers with another word
+ * (the credential's Identifier Word, e.g. `did`) sends `did` and `did_unformatted` for the
+ * dialled number. Read after the Secret and IP checks, which see the request as it came.
+ */
+async function inContractWord(
+	context: IWebhookFunctions,
+	request: ReceivedRequest,
+): Promise<ReceivedRequest> {
+	let word = IDENTIFIER_WORD;
+	try {
+		word = identifierWordOf(await context.getCredentials(VIRTUALNUM_CREDENTIAL));
+	} catch {
+		return request;
+	}
+	if (word === IDENTIFIER_WORD || !isIdentifierWord(word)) return request;
+	return {
+		...request,
+		query: withContractWord(request.query, word),
+		body: withContractWord(request.body, word),
+	};
 }
 
 // ---- reading the request -----------------------------------------------------------------------------

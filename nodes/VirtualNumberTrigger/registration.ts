@@ -799,28 +799,23 @@ async function currentRecords(this: IHookFunctions, numbers?: string[]): Promise
  * Sets a number's callback URL and option, sending every other settable field as read. Empty
  * fields are left out (an empty dial_timeout_in_sec means the account's default, and the service
  * refuses an empty one), but the callback URL is always sent, also empty when restoring a number
- * that had none. The body is built here because the transport leaves empty parameters out.
+ * that had none.
  */
 async function setCallback(
 	this: IHookFunctions,
 	record: IDataObject,
 	callback: Callback,
 ): Promise<void> {
-	const params: Record<string, string> = { virtualnum: text(record.virtualnum) };
 	// Every setting as read: a service that replaces the whole record on update keeps them all.
-	for (const [field, value] of Object.entries(settingsAsRead(record))) {
-		if (String(value) !== '') params[field] = String(value);
-	}
+	const params: IDataObject = { virtualnum: text(record.virtualnum), ...settingsAsRead(record) };
 	params.callback_url = callback.url;
 	params.callback_url_option = String(callback.option);
 	await virtualnumRequest.call(this, {
 		service: 'update_virtualnum',
 		method: 'POST',
 		sideEffect: true,
-		requestOptions: {
-			body: new URLSearchParams(params).toString(),
-			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-		},
+		params,
+		sendEmpty: ['callback_url'],
 	});
 }
 

@@ -60,6 +60,8 @@ export interface VirtualnumRequest {
 	 */
 	noResultsAsEmpty?: boolean | ((status: { code: number; description: string }) => boolean);
 	sideEffect?: boolean;
+	/** Parameters sent even when empty (an empty callback_url clears a number's callback). */
+	sendEmpty?: string[];
 	/** Extra request options, e.g. a multipart body for uploads. */
 	requestOptions?: Partial<IHttpRequestOptions>;
 }
@@ -67,13 +69,23 @@ export interface VirtualnumRequest {
 /** The word the contract names identifiers with; an account may use another (the credential's Identifier Word). */
 export const IDENTIFIER_WORD = 'virtualnum';
 
+/** The credential's Identifier Word, the contract's when empty. */
+export function identifierWordOf(credentials: IDataObject): string {
+	return String(credentials.identifierWord ?? '').trim() || IDENTIFIER_WORD;
+}
+
+/** Letters and digits only: the word is placed into names and into a pattern. */
+export function isIdentifierWord(word: string): boolean {
+	return /^[a-z][a-z0-9]{0,31}$/i.test(word);
+}
+
 async function virtualnumCredential(
 	this: RequestContext,
 ): Promise<{ baseUrl: string; word: string }> {
 	const credentials = await this.getCredentials(VIRTUALNUM_CREDENTIAL);
 	const baseUrl = baseUrlFrom(credentials.baseUrl, VIRTUALNUM_LABEL, this.getNode());
-	const word = String(credentials.identifierWord ?? '').trim() || IDENTIFIER_WORD;
-	if (!/^[a-z][a-z0-9]{0,31}$/i.test(word)) {
+	const word = identifierWordOf(credentials);
+	if (!isIdentifierWord(word)) {
 		throw new NodeOperationError(
 			this.getNode(),
 			`The Virtual Number credential's Identifier Word "${word.slice(0, 40)}" is not a word`,
@@ -97,27 +109,38 @@ export function renameWord(name: string, from: string, to: string): string {
 	return name.replace(part, `$1${to}`);
 }
 
-/** An answer with every key (and the `service` it names) in the contract's word again. */
-function withContractWord(value: unknown, word: string): unknown {
+/** An answer (or a callback) with every key, and the `service` it names, in the contract's word again. */
+export function withContractWord(value: unknown, word: string): unknown {
 	if (word === IDENTIFIER_WORD) return value;
 	if (Array.isArray(value)) return value.map((entry) => withContractWord(entry, word));
 	if (!isDataObject(value)) return value;
 	const renamed: IDataObject = {};
 	for (const [key, entry] of Object.entries(value)) {
 		const name = renameWord(key, word, IDENTIFIER_WORD);
-		renamed[name] =
+		const value =
 			key === 'service' && typeof entry === 'string'
 				? renameWord(entry, word, IDENTIFIER_WORD)
-				: (withContractWord(entry, word) as IDataObject[keyof IDataObject]);
+				: withContractWord(entry, word);
+		// defineProperty: a key named __proto__ (a callback can carry one) stays a plain key.
+		Object.defineProperty(renamed, name, {
+			value,
+			enumerable: true,
+			writable: true,
+			configurable: true,
+		});
 	}
 	return renamed;
 }
 
-/** Parameters as the service wants them: no empty values, everything as text. */
-export function cleanParams(params: IDataObject = {}): Record<string, string> {
+/** Parameters as the service wants them: no empty values (but those in `sendEmpty`), everything as text. */
+export function cleanParams(
+	params: IDataObject = {},
+	sendEmpty: string[] = [],
+): Record<string, string> {
 	const clean: Record<string, string> = {};
 	for (const [key, value] of Object.entries(params)) {
-		if (value === undefined || value === null || value === '') continue;
+		if (value === undefined || value === null) continue;
+		if (value === '' && !sendEmpty.includes(key)) continue;
 		clean[key] = typeof value === 'object' ? JSON.stringify(value) : String(value);
 	}
 	return clean;
@@ -130,7 +153,7 @@ function buildVirtualnumRequest(
 ): IHttpRequestOptions {
 	const method = request.method ?? 'GET';
 	const params = Object.fromEntries(
-		Object.entries(cleanParams(request.params)).map(([key, value]) => [
+		Object.entries(cleanParams(request.params, request.sendEmpty)).map(([key, value]) => [
 			renameWord(key, IDENTIFIER_WORD, word),
 			value,
 		]),

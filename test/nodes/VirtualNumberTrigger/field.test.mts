@@ -309,3 +309,57 @@ describe('Virtual Number Trigger → the service as observed in the field', () =
 		assert.equal(item.privateField3, undefined, 'only the private fields the callback carries');
 	});
 });
+
+describe('Virtual Number Trigger → an account whose service names numbers with another word', () => {
+	let sandbox: Sandbox;
+	let host: TriggerHost;
+	before(async () => {
+		sandbox = await startSandbox({ word: 'did', behaviours: ['callback-lower'] });
+		host = await TriggerHost.start();
+	});
+	after(async () => {
+		await host.close();
+		await sandbox.close();
+	});
+
+	test('activation, a callback carrying `did` and `did_unformatted`, and deactivation', async () => {
+		const [a] = sandbox.control
+			.virtualnums()
+			.filter((r) => r.active_status === 1)
+			.map((r) => r.virtualnum);
+		const t = host.add({
+			parameters: { events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]) },
+			credentials: {
+				virtualnumApi: {
+					baseUrl: sandbox.vnUrl,
+					accessToken: sandbox.tokens.vn,
+					identifierWord: 'did',
+				},
+			},
+		});
+		await t.activate();
+		assert.ok(
+			t.holds(String(sandbox.control.virtualnum(a)?.callback_url)),
+			'registered on get_did',
+		);
+		const fields = {
+			cli: '054-123-4567',
+			did: a,
+			did_unformatted: `972${a.slice(1)}`,
+			uuid: 'call-did-1',
+			status: 'ANSWER',
+			duration: '12',
+		};
+		const query = [...Object.entries(fields), ['__proto__', 'kept']]
+			.map(([key, value]) => `${key}=${encodeURIComponent(value)}`)
+			.join('&');
+		assert.equal((await fetch(`${t.webhookUrl}?${query}`)).status, 200);
+		const item = t.outcomes.at(-1)!.items[0].json;
+		assert.equal(item.virtualNumber, a, 'the dialled number read from `did`');
+		assert.equal(item.virtualNumberUnformatted, fields.did_unformatted);
+		assert.equal(item.callId, 'call-did-1');
+		assert.equal(Object.getPrototypeOf(item), Object.prototype, 'no key becomes a prototype');
+		await t.deactivate();
+		assert.ok(!t.holds(String(sandbox.control.virtualnum(a)?.callback_url)));
+	});
+});
