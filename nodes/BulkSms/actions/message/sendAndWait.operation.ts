@@ -23,14 +23,12 @@ import { checkPhone, splitPhoneList } from '../../../shared/phones';
 import { addRunHint } from '../../../shared/n8nCompat';
 import type { OperationOption, RepeatEffect } from '../../../shared/router';
 import { isSmsSent, sendSmsBatch, SMS_LABEL } from '../../../shared/transport/smsApi';
-import { normalizeSmsSender, SMS_SENDER_RULES } from '../../../shared/limits';
+import { normalizeSmsSender, SMS_LIMITS, SMS_SENDER_RULES } from '../../../shared/limits';
 import { RECIPIENT_QUERY } from './answerPage';
 
 // The answer page is this operation's: the node class serves it as its webhook.
 export { answerWebhook, answerWebhooks, WAITING_TOOLTIP } from './answerPage';
 
-/** The provider's stated maximum message length (its public help pages), links included. */
-const DEFAULT_MAX_LENGTH = 600;
 const DEFAULT_LINK_LABEL = 'Answer here:';
 /** n8n-workflow's WAIT_INDEFINITELY (not exported by n8n 1.x, which this package also supports). */
 const WAIT_INDEFINITELY = new Date('3000-01-01T00:00:00.000Z');
@@ -221,8 +219,8 @@ const properties: INodeProperties[] = [
 				displayName: 'Maximum Message Length',
 				name: 'maxLength',
 				type: 'number',
-				default: 600,
-				typeOptions: { minValue: 1 },
+				default: SMS_LIMITS.messageLength.default,
+				typeOptions: { minValue: 1, maxValue: SMS_LIMITS.messageLength.max },
 				description:
 					'The longest SMS, link included, the node sends (the provider states 600 characters); ' +
 					'raise it only if your account allows more',
@@ -289,9 +287,9 @@ function readRequest(this: IExecuteFunctions, check: InputChecks): WaitRequest {
 		linkLabel: String(options.linkLabel ?? DEFAULT_LINK_LABEL).trim(),
 		maxLength: check.integerInRange(
 			'Maximum Message Length',
-			options.maxLength ?? DEFAULT_MAX_LENGTH,
+			options.maxLength ?? SMS_LIMITS.messageLength.default,
 			1,
-			10_000,
+			SMS_LIMITS.messageLength.max,
 		),
 	};
 }
