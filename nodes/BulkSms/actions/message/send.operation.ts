@@ -16,7 +16,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { asNodeError, type NodeError } from '../../../shared/errors';
 import { SMS_LIMITS } from '../../../shared/limits';
 import { addRunHint } from '../../../shared/n8nCompat';
-import { DEFAULT_NUMBER_STYLE, numberStyleOf, phoneTextSource } from '../../../shared/phones';
+import { DEFAULT_NUMBER_STYLE, numberStyleOf } from '../../../shared/phones';
 import type { OperationOption, RepeatEffect } from '../../../shared/router';
 import {
 	creditBalance,
@@ -44,6 +44,7 @@ import {
 	recipientsFailed,
 	unfinishedRun,
 } from './report';
+import { senderField } from '../common';
 
 const RETRY_NOTICE =
 	'Every message is sent once. With Retry On Fail on (node Settings), a retry ' +
@@ -71,40 +72,7 @@ function messageProperty(show: IDisplayOptions['show']): INodeProperties {
 
 const properties: INodeProperties[] = [
 	{ displayName: RETRY_NOTICE, name: 'retryNotice', type: 'notice', default: '' },
-	{
-		displayName: 'Sender',
-		name: 'sender',
-		type: 'resourceLocator',
-		required: true,
-		default: { mode: 'list', value: '' },
-		description: 'The approved sender name or verified phone number the message comes from',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a sender...',
-				typeOptions: { searchListMethod: 'searchSenders', searchable: true },
-			},
-			{
-				displayName: 'By Name or Number',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. MyShop or 0501234567',
-				validation: [
-					{
-						type: 'regex',
-						properties: {
-							regex: `^\\s*([A-Za-z][A-Za-z0-9_-]{2,10}|\\*\\d{4}|${phoneTextSource()})\\s*$`,
-							errorMessage:
-								'A sender name is 3-11 characters (Latin letter first, then a-z A-Z 0-9 ' +
-								'_ -); a phone sender is a number or *XXXX',
-						},
-					},
-				],
-			},
-		],
-	},
+	senderField('The approved sender name or verified phone number the message comes from'),
 	{
 		displayName: 'Recipients From',
 		name: 'recipientSource',

@@ -25,6 +25,7 @@ import type { OperationOption, RepeatEffect } from '../../../shared/router';
 import { isSmsSent, sendSmsBatch, SMS_LABEL } from '../../../shared/transport/smsApi';
 import { normalizeSmsSender, SMS_LIMITS, SMS_SENDER_RULES } from '../../../shared/limits';
 import { RECIPIENT_QUERY } from './answerPage';
+import { senderField } from '../common';
 
 // The answer page is this operation's: the node class serves it as its webhook.
 export { answerWebhook, answerWebhooks, WAITING_TOOLTIP } from './answerPage';
@@ -99,29 +100,7 @@ const limitWaitTime: INodeProperties = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Sender',
-		name: 'sender',
-		type: 'resourceLocator',
-		required: true,
-		default: { mode: 'list', value: '' },
-		description: 'The approved sender name or verified phone number the SMS comes from',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a sender...',
-				typeOptions: { searchListMethod: 'searchSenders', searchable: true },
-			},
-			{
-				displayName: 'By Name or Number',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. MyShop or 0501234567',
-			},
-		],
-	},
+	senderField('The approved sender name or verified phone number the SMS comes from'),
 	{
 		displayName: 'To',
 		name: 'to',
@@ -219,7 +198,7 @@ const properties: INodeProperties[] = [
 				displayName: 'Maximum Message Length',
 				name: 'maxLength',
 				type: 'number',
-				default: SMS_LIMITS.messageLength.default,
+				default: 600,
 				typeOptions: { minValue: 1, maxValue: SMS_LIMITS.messageLength.max },
 				description:
 					'The longest SMS, link included, the node sends (the provider states 600 characters); ' +
