@@ -28,10 +28,12 @@ function signedAsN8n(url: URL): boolean {
 	const signature = unsigned.searchParams.get('signature');
 	unsigned.searchParams.delete('signature');
 	const secret = Container.get(InstanceSettings).hmacSignatureSecret;
-	const expected = createHmac('sha256', secret)
-		.update(`${unsigned.pathname}${unsigned.search}`)
-		.digest('hex');
-	return signature === expected;
+	const sign = (text: string) => createHmac('sha256', secret).update(text).digest('hex');
+	// n8n 2.x signs the path and query; n8n 1.x the host too.
+	return [
+		`${unsigned.pathname}${unsigned.search}`,
+		`${unsigned.host}${unsigned.pathname}${unsigned.search}`,
+	].some((signed) => signature === sign(signed));
 }
 
 const LINK = /\nAnswer here: (http:\/\/localhost:5678\/webhook-waiting\/\S+)$/;
