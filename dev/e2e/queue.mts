@@ -3,7 +3,7 @@
  * Redis, then n8n as one main process, one webhook processor and two workers (all on 127.0.0.1,
  * this package installed as a community package in each), and proves with the sandbox: trigger
  * registration and a burst of 1,000 callbacks, a 10,000-recipient send, a recording in database
- * binary mode, the CRM sync example into Postgres, a worker killed mid-burst, a main-process
+ * binary mode, Send and Wait answered through the webhook processor, the CRM sync example into Postgres, a worker killed mid-burst, a main-process
  * restart, and the polling Call Record Trigger across another main restart. Everything it started
  * is stopped by process id, also on failure or interruption.
  */
@@ -18,6 +18,7 @@ import { pollTriggerAcrossMainRestart } from './lib/pollTrigger.mts';
 import { startPostgres, type Postgres } from './lib/postgres.mts';
 import { installExitHandlers } from './lib/processes.mts';
 import { startRedis, type Redis } from './lib/redis.mts';
+import { sendAndWaitInQueue } from './lib/sendAndWait.mts';
 import { bulkSend, recordingInDatabase, triggerBurst, type QueueRun } from './lib/scale.mts';
 import { E2E_DIR, ensureN8nInstall } from './lib/setup.mts';
 
@@ -84,6 +85,7 @@ try {
 	await crmSync(run);
 	const burst = await triggerBurst(run, BURST);
 	await bulkSend(run, RECIPIENTS);
+	await sendAndWaitInQueue(run);
 	await recordingInDatabase(run, RECORDING_BYTES);
 	const crash = await workerCrash(run, redis, CRASH_CALLS);
 	await mainRestart(run, [burst, crash.trigger], crash);

@@ -1,5 +1,5 @@
 /** Executions in the real n8n, read through its REST API; a workflow run by hand from its trigger's pinned items. */
-import type { N8nServer } from './n8n.mts';
+import type { N8nServer, RestClient } from './n8n.mts';
 import { waitUntil } from './workflows.mts';
 
 export interface ExecutionSummary {
@@ -14,7 +14,7 @@ export const finished = (execution: { status: string }): boolean =>
 
 /** The executions n8n lists for a workflow (newest first). */
 export async function executionsOf(
-	n8n: N8nServer,
+	n8n: Pick<RestClient, 'rest'>,
 	workflowId: string,
 ): Promise<ExecutionSummary[]> {
 	const list = await n8n.rest<{ results: ExecutionSummary[] }>(

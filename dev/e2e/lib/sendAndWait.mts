@@ -5,13 +5,18 @@
  * answer. A second click gets n8n's "No action required". An execution still waiting when n8n
  * restarts is answered after the restart. An execution with a short Limit Wait Time goes on
  * without an answer (n8n's wait tracker), with its input item.
+ *
+ * In queue mode (`sendAndWaitInQueue`): the production webhook and the link both go to the webhook
+ * processor, a worker sends the SMS and another run (after that worker was killed and started again)
+ * resumes the execution.
  */
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import type { Sandbox } from '../../sandbox/index.mts';
-import type { N8nServer } from './n8n.mts';
+import type { QueueRun } from './scale.mts';
+import type { N8nServer, RestClient } from './n8n.mts';
 import { executionsOf } from './n8nExecutions.mts';
 import { ROOT_DIR } from './setup.mts';
 import { chain, node, waitUntil, webhookTrigger, type Check, type Log } from './workflows.mts';
@@ -31,13 +36,19 @@ interface StoredRun {
 	};
 }
 
+/** Where the workflows live: the REST API, and the base URL production webhooks are served on. */
+interface Host {
+	client: Pick<RestClient, 'rest'>;
+	webhookBase: string;
+}
+
 interface Published {
 	id: string;
 	path: string;
 }
 
 async function publishWorkflow(
-	n8n: N8nServer,
+	n8n: Pick<RestClient, 'rest'>,
 	smsCredentialId: string,
 	name: string,
 	options: Record<string, unknown>,
@@ -83,9 +94,9 @@ async function publishWorkflow(
 }
 
 /** Starts the workflow for `phone`; answers the link of the SMS the sandbox received. */
-async function start(n8n: N8nServer, sandbox: Sandbox, workflow: Published, phone: string) {
+async function start(host: Host, sandbox: Sandbox, workflow: Published, phone: string) {
 	const before = sandbox.control.messages().length;
-	await fetch(`${n8n.url}/webhook/${workflow.path}`, {
+	await fetch(`${host.webhookBase}/webhook/${workflow.path}`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify({ phone, order: 1042 }),
@@ -100,13 +111,13 @@ async function start(n8n: N8nServer, sandbox: Sandbox, workflow: Published, phon
 	);
 	const link = /https?:\/\/\S+$/.exec(sms?.message ?? '')?.[0];
 	const waiting = await waitUntil(async () => {
-		const list = await executionsOf(n8n, workflow.id);
+		const list = await executionsOf(host.client, workflow.id);
 		return list.find((e) => e.status === 'waiting');
 	}, 30_000);
 	return { sms, link, executionId: waiting?.id };
 }
 
-async function finishedRun(n8n: N8nServer, executionId: string, timeoutMs = 30_000) {
+async function finishedRun(n8n: Pick<RestClient, 'rest'>, executionId: string, timeoutMs = 30_000) {
 	const detail = await waitUntil(async () => {
 		const found = await n8n
 			.rest<{ status: string; data: string }>('GET', `/executions/${executionId}`)
@@ -146,9 +157,10 @@ export async function sendAndWaitRuns(
 			values: { limitType: 'afterTimeInterval', resumeAmount: 0.05, resumeUnit: 'minutes' },
 		},
 	});
-	const timed = await start(n8n, sandbox, short, '0520000003');
+	const host = { client: n8n, webhookBase: n8n.url };
+	const timed = await start(host, sandbox, short, '0520000003');
 
-	const first = await start(n8n, sandbox, ask, '0520000001');
+	const first = await start(host, sandbox, ask, '0520000001');
 	check(
 		first.link !== undefined && first.executionId !== undefined,
 		`send and wait: the sandbox received one SMS with one link (${first.sms?.message.length ?? 0} characters, link ${first.link?.length ?? 0}) and the execution waits`,
@@ -178,7 +190,7 @@ export async function sendAndWaitRuns(
 		`send and wait: a second click gets n8n's "No action required" page (HTTP ${again.status})`,
 	);
 
-	const second = await start(n8n, sandbox, ask, '0520000002');
+	const second = await start(host, sandbox, ask, '0520000002');
 	log('send and wait: restarting n8n while an execution waits…');
 	await n8n.restart();
 	if (second.link && second.executionId) {
@@ -197,4 +209,52 @@ export async function sendAndWaitRuns(
 			`send and wait: with Limit Wait Time the run went on unanswered, with its input item (${ended?.status ?? 'not finished'}; Ask output keys ${Object.keys(ended?.ask ?? {}).join(', ')})`,
 		);
 	} else check(false, 'send and wait: the limited execution did not wait');
+}
+
+/**
+ * Queue mode: the SMS is sent by a worker, the link points at the webhook processor (WEBHOOK_URL), and
+ * the answer resumes the execution on a worker, also after the worker that sent it was killed.
+ */
+export async function sendAndWaitInQueue(run: QueueRun): Promise<void> {
+	const { cluster, sandbox, check, log } = run;
+	const host = { client: cluster, webhookBase: cluster.webhookUrl };
+	const ask = await publishWorkflow(cluster, run.credentials.sms, 'queue: send and wait', {});
+	const first = await start(host, sandbox, ask, '0520000011');
+	check(
+		first.link?.startsWith(`${cluster.webhookUrl}/webhook-waiting/`) && first.executionId,
+		`send and wait (queue): the SMS's link points at the webhook processor and the execution waits (${first.link ?? 'no link'})`,
+	);
+	if (!first.link || !first.executionId) return;
+	const sentBy = cluster.workerOf(first.executionId);
+	const approved = await answer(first.link, 'approve');
+	const resumed = await finishedRun(cluster, first.executionId, 60_000);
+	check(
+		approved.status === 200 && resumed?.status === 'success' && resumed.done?.approved === true,
+		`send and wait (queue): Approve through the webhook processor resumed the execution on a worker (sent by ${sentBy ?? '?'}, finished by ${cluster.workerOf(first.executionId) ?? '?'}; ${resumed?.status ?? 'not finished'}; ${JSON.stringify(resumed?.done)})`,
+	);
+
+	const second = await start(host, sandbox, ask, '0520000012');
+	const worker = cluster.workers.findIndex(
+		(w) => w.name === cluster.workerOf(second.executionId ?? ''),
+	);
+	if (worker >= 0) {
+		log(
+			`send and wait (queue): killing ${cluster.workers[worker].name} while the execution waits…`,
+		);
+		await cluster.killWorker(worker);
+		await cluster.startWorker(worker);
+	}
+	if (!second.link || !second.executionId) {
+		check(false, 'send and wait (queue): the second execution did not wait');
+		return;
+	}
+	const declined = await answer(second.link, 'decline');
+	const after = await finishedRun(cluster, second.executionId, 60_000);
+	check(
+		worker >= 0 &&
+			declined.status === 200 &&
+			after?.status === 'success' &&
+			after.done?.approved === false,
+		`send and wait (queue): after the worker that sent the SMS was killed and started again, Decline resumed the execution (${after?.status ?? 'not finished'}; ${JSON.stringify(after?.done)})`,
+	);
 }
