@@ -340,7 +340,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 	);
 }
 
-export function attempt<T>(read: () => T): T | undefined {
+function attempt<T>(read: () => T): T | undefined {
 	try {
 		return read();
 	} catch {
@@ -575,7 +575,7 @@ function withSafeKeys(value: unknown, depth = 0): unknown {
  */
 
 /** What a callback's fields offer an event's reading. */
-export interface CallbackFields {
+interface CallbackFields {
 	/** The first non-empty value among these names (lower-case), or null. */
 	pick(names: readonly string[]): string | null;
 	/** The call's fields under the call vocabulary's keys (null when the callback did not carry one). */

@@ -36,6 +36,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { LIMITS } from '../shared/checks';
 import { asNodeError } from '../shared/errors';
+import { NOT_IN_ACCOUNT_CODE } from '../shared/statusCodes';
 import { networkCodeOfFailure, serviceCodeOf } from '../shared/transport/http';
 import { virtualnumRequest } from '../shared/transport/virtualnumApi';
 import { getAllVirtualnums, getVirtualnum, settingsAsRead } from '../shared/virtualnums';
@@ -685,8 +686,6 @@ function refusalText(refused: Refusal[]): { message: string; description: string
  * are retried, because a number left on an inactive trigger's URL loses the user's calls;
  * registrations are not (a failed activation rolls back and says why).
  */
-/** The service's code for "number not in the account" on update_virtualnum. */
-const NOT_IN_ACCOUNT = 4019;
 /** Updates in flight at once: fast enough for thousands of numbers, gentle on the service. */
 const CONCURRENCY = 4;
 /** Above this many numbers, they are read page by page instead of one request each. */
@@ -695,7 +694,7 @@ const PAGE_INSTEAD_OF_SINGLE = 20;
 const RESTORE_ATTEMPTS = 3;
 const RETRY_PAUSE_MS = 250;
 
-export function text(value: unknown): string {
+function text(value: unknown): string {
 	return value === undefined || value === null ? '' : String(value).trim();
 }
 
@@ -709,7 +708,7 @@ function callbackOf(record: IDataObject): Callback {
 
 /** The number is not in the account: update_virtualnum's code, or getVirtualnum's own error (it found no record). */
 export function isNotInAccount(error: unknown): boolean {
-	if (error instanceof NodeApiError) return serviceCodeOf(error) === NOT_IN_ACCOUNT;
+	if (error instanceof NodeApiError) return serviceCodeOf(error) === NOT_IN_ACCOUNT_CODE;
 	return error instanceof NodeOperationError && /is not in this account/.test(error.message);
 }
 

@@ -188,7 +188,7 @@ export function checkDateOrder(
 export const PAST_TOLERANCE_MS = 60_000;
 
 /** A point in time as people read it: the wall clock and its offset (2025-12-31 09:30 +02:00). */
-export function withOffsetText(date: DateTime): string {
+function withOffsetText(date: DateTime): string {
 	return date.toFormat('yyyy-MM-dd HH:mm ZZ');
 }
 

@@ -31,7 +31,7 @@ export const SMS_LIMITS = {
 export const SMS_RATE_LIMIT = { maxWaitSec: 60, maxTotalWaitSec: 120 } as const;
 
 /** What an SMS sender value is, by the spec's sender rules (Limits: text sender, phone sender). */
-export type SmsSenderKind = 'text' | 'phone' | 'speedDial';
+type SmsSenderKind = 'text' | 'phone' | 'speedDial';
 
 /**
  * Normalizes a sender: a text sender as is, a phone number to digits only ("+972-50-123 4567" →
@@ -72,7 +72,7 @@ export const SMS_ENCODING = {
 	ucs2: { name: 'UCS-2', single: 70, perSegment: 67 },
 } as const;
 
-export type SmsEncodingName = (typeof SMS_ENCODING)[keyof typeof SMS_ENCODING]['name'];
+type SmsEncodingName = (typeof SMS_ENCODING)[keyof typeof SMS_ENCODING]['name'];
 
 /** GSM 03.38 basic alphabet: one septet each. */
 const GSM_BASIC = new Set(

@@ -67,7 +67,7 @@ export interface OperationModule {
 }
 
 /** A resource: its operations by their Operation value. */
-export interface Resource {
+interface Resource {
 	operations: Record<string, OperationModule>;
 	description: INodeProperties[];
 }

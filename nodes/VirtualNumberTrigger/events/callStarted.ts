@@ -102,7 +102,7 @@ export interface RouteSettings {
 const MIN_DESTINATION_DIGITS = 6;
 
 /** The destination as digits, or why the value is none. */
-export function destinationOf(
+function destinationOf(
 	body: unknown,
 	field: string,
 ): { digits: string } | { problem: string } {
