@@ -36,6 +36,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { LIMITS } from '../shared/checks';
 import { asNodeError } from '../shared/errors';
+import { inPool } from '../shared/pool';
 import { NOT_IN_ACCOUNT_CODE } from '../shared/statusCodes';
 import { networkCodeOfFailure, serviceCodeOf } from '../shared/transport/http';
 import { virtualnumRequest } from '../shared/transport/virtualnumApi';
@@ -819,8 +820,9 @@ async function setCallback(
 }
 
 /**
- * Runs `work` over the items, a few at a time. With `stopOnFailure`, no new item starts after the
- * first failure (activation rolls back instead); otherwise every item runs and failures are listed.
+ * Runs `work` over the items in the shared pool, CONCURRENCY at a time. With `stopOnFailure`, no new
+ * item starts after the first failure (activation rolls back instead); otherwise every item runs and
+ * failures are listed.
  */
 async function forEachLimited<T>(
 	items: T[],
@@ -829,19 +831,16 @@ async function forEachLimited<T>(
 ): Promise<{ done: T[]; failures: Array<{ item: T; error: unknown }> }> {
 	const done: T[] = [];
 	const failures: Array<{ item: T; error: unknown }> = [];
-	let next = 0;
-	const worker = async () => {
-		while (next < items.length && !(stopOnFailure && failures.length > 0)) {
-			const item = items[next++];
-			try {
-				await work(item);
-				done.push(item);
-			} catch (error) {
-				failures.push({ item, error });
-			}
+	await inPool(items, CONCURRENCY, async (item) => {
+		try {
+			await work(item);
+			done.push(item);
+			return true;
+		} catch (error) {
+			failures.push({ item, error });
+			return !stopOnFailure;
 		}
-	};
-	await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
+	});
 	return { done, failures };
 }
 
