@@ -527,10 +527,6 @@ const REFUSED_KEYS = new Set([
 /** Nesting kept as objects; anything deeper is passed on as its JSON text (no callback nests this deep). */
 const MAX_DEPTH = 32;
 
-export function isRefusedKey(key: string): boolean {
-	return REFUSED_KEYS.has(key);
-}
-
 /** The name a key gets in the output. */
 function safeName(key: string, taken: (name: string) => boolean): string {
 	if (!REFUSED_KEYS.has(key)) return key;

@@ -708,7 +708,7 @@ function callbackOf(record: IDataObject): Callback {
 }
 
 /** The number is not in the account: update_virtualnum's code, or getVirtualnum's own error (it found no record). */
-export function isNotInAccount(error: unknown): boolean {
+function isNotInAccount(error: unknown): boolean {
 	if (error instanceof NodeApiError) return serviceCodeOf(error) === NOT_IN_ACCOUNT_CODE;
 	return error instanceof NodeOperationError && /is not in this account/.test(error.message);
 }
@@ -721,7 +721,7 @@ const NOT_SENT = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'];
  * (timeout, reset connection, HTTP 5xx, an HTML, empty, cut-off or XML answer, code 999). A status
  * code the service answered, a 401 or a connection refused mean it was not.
  */
-export function mayHaveBeenApplied(error: unknown): boolean {
+function mayHaveBeenApplied(error: unknown): boolean {
 	if (!(error instanceof NodeApiError)) return false;
 	// 200: the service reported success in an answer that could not be read (XML).
 	const code = serviceCodeOf(error);
