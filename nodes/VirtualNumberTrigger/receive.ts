@@ -48,7 +48,7 @@ function digest(value: string): Buffer {
 }
 
 /** Constant-time comparison (of digests, so the lengths match and leak nothing either). */
-export function secretMatches(given: unknown, secret: string): boolean {
+function secretMatches(given: unknown, secret: string): boolean {
 	const text = Array.isArray(given) || typeof given !== 'string' ? undefined : given;
 	if (text === undefined) return false;
 	return timingSafeEqual(digest(text), digest(secret));
@@ -83,7 +83,7 @@ function gatherFields(body: unknown, query: Record<string, unknown>): Fields {
  * refuses in expressions renamed with a trailing underscore, withSafeKeys). A body that could not
  * be read at all comes out as `rawBody` text.
  */
-export function normalizeRequest(
+function normalizeRequest(
 	request: ReceivedRequest,
 	receivedAt: string,
 	options: { removeSecret: boolean; settings?: TriggerSettings } = { removeSecret: false },
