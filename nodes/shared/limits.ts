@@ -67,7 +67,7 @@ export const SMS_SENDER_RULES = {
  * segment when split; anything outside the GSM-7 alphabet (Hebrew, emoji…) needs UCS-2, 70 in one
  * segment and 67 per segment when split.
  */
-export const SMS_ENCODING = {
+const SMS_ENCODING = {
 	gsm7: { name: 'GSM-7', single: 160, perSegment: 153 },
 	ucs2: { name: 'UCS-2', single: 70, perSegment: 67 },
 } as const;

@@ -58,7 +58,7 @@ export interface OperationOption {
 }
 
 /** What every operation module exports. */
-export interface OperationModule {
+interface OperationModule {
 	option: OperationOption;
 	description: INodeProperties[];
 	execute?: ItemOperation;
