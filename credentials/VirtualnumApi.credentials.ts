@@ -5,6 +5,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { numberFormFields, serviceTimeZoneField } from './common';
+
 /**
  * Virtual number / call-tracking service. Tested by the nodes' `virtualnumApiTest` (the `test`
  * operation), because each 401 text of the service needs its own advice, which a declarative
@@ -50,56 +52,8 @@ export class VirtualnumApi implements ICredentialType {
 				"IP list alone. Calls always need the IP of your n8n server in the account's " +
 				'allowed IP list.',
 		},
-		// ---- Send Numbers As: the form phone numbers are sent in (nodes/shared/phones.ts) ----
-		{
-			displayName: 'Send Numbers As',
-			name: 'sendNumbersAs',
-			type: 'options',
-			default: 'asTyped',
-			options: [
-				{
-					name: 'As Typed',
-					value: 'asTyped',
-					description:
-						'The digits as written: +972-50-123-4567 → 972501234567, 050-123-4567 → 0501234567',
-				},
-				{
-					name: 'Local',
-					value: 'local',
-					description: 'With the leading 0: +972-50-123-4567 → 0501234567',
-				},
-				{
-					name: 'International',
-					value: 'international',
-					description: 'With the country code: 050-123-4567 → 972501234567',
-				},
-			],
-			description:
-				'The form the phone numbers of the Virtual Number node are sent in, whatever form ' +
-				'they are typed in. Numbers of another country (another code after + or 00) are ' +
-				'always sent as typed.',
-		},
-		{
-			displayName: 'Country Code',
-			name: 'countryCode',
-			type: 'string',
-			default: '972',
-			placeholder: 'e.g. 972',
-			description: 'The country code local numbers (0…) belong to, digits only',
-			displayOptions: { show: { sendNumbersAs: ['international'] } },
-		},
-		// Service Time Zone: the clock of the service's dates, read by nodes/shared/dates.ts.
-		{
-			displayName: 'Service Time Zone',
-			name: 'serviceTimeZone',
-			type: 'string',
-			default: 'Asia/Jerusalem',
-			placeholder: 'Asia/Jerusalem',
-			description:
-				"The IANA time zone the service's clock runs in (the provider's is Israel time, " +
-				'Asia/Jerusalem). Every date the nodes send or read is written in it, whatever ' +
-				'the zone of the workflow or of the n8n server; a date with an offset is converted.',
-		},
+		...numberFormFields('the phone numbers of the Virtual Number node'),
+		serviceTimeZoneField,
 		// Identifier Word: some accounts name numbers with another word than the contract's.
 		{
 			displayName: 'Identifier Word',

@@ -16,6 +16,8 @@ import { execSync } from 'node:child_process';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
+import { testOnlyExports } from './testOnlyExports.mjs';
+
 const ROOT = resolve(
 	process.argv.find((a) => a.startsWith('--root='))?.slice(7) ??
 		new URL('../..', import.meta.url).pathname,
@@ -142,6 +144,7 @@ const report = {
 	'Lines over 120 characters, nodes/ and credentials/': `${over(product).length}`,
 	'Lines over 120 characters, all code': `${over(code).length} (longest ${Math.max(0, ...over(code))})`,
 	'Functions over 60 lines, nodes/ and credentials/': `${longFunctions(product, 60).length}`,
+	'Exports under nodes/ and credentials/ nothing there imports': `${testOnlyExports(ROOT).length}`,
 };
 if (process.argv.includes('--check')) {
 	// printed below only when it fails
@@ -171,7 +174,9 @@ else {
 }
 
 // `--check` (part of `npm run lint`): no line of the published code over 120 characters, no function
-// over 60 lines. `--skip=<folder>/` leaves a folder out while it is being reworked elsewhere.
+// over 60 lines, no export under nodes/ or credentials/ that only tests (or nothing) import
+// (dev/scripts/testOnlyExports.mjs). `--skip=<folder>/` leaves a folder out of the first two while it
+// is being reworked elsewhere.
 if (process.argv.includes('--check')) {
 	const skip = process.argv.filter((a) => a.startsWith('--skip=')).map((a) => a.slice(7));
 	const checked = product.filter((f) => !skip.some((folder) => f.startsWith(folder)));
@@ -181,7 +186,13 @@ if (process.argv.includes('--check')) {
 			.flatMap((l, i) => (l.length > 120 ? [`${f}:${i + 1} (${l.length} characters)`] : [])),
 	);
 	const longFns = longFunctions(checked, 60);
-	if (long.length || longFns.length) {
+	const unused = testOnlyExports(ROOT);
+	if (unused.length)
+		console.error(
+			'exports under nodes/ or credentials/ that no file there imports (make them module-private; ' +
+				`test through what the nodes use):\n  ${unused.join('\n  ')}`,
+		);
+	if (long.length || longFns.length || unused.length) {
 		if (long.length)
 			console.error(`lines over 120 characters in nodes/ or credentials/:\n  ${long.join('\n  ')}`);
 		if (longFns.length)

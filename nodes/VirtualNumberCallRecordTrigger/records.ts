@@ -5,7 +5,7 @@ import { CALL_FIELDS, callValue, type CallField, type CallFieldKey } from '../sh
 import { addCallTimesWithOffset } from '../shared/dates';
 
 /** The event of every item, beside the Virtual Number Trigger's call.started / call.ended. */
-export const RECORD_EVENT = 'call.record';
+const RECORD_EVENT = 'call.record';
 
 const VIEW_FIELDS = (CALL_FIELDS as readonly CallField[]).filter(
 	(field) => field.column !== undefined,

@@ -48,7 +48,7 @@ function digest(value: string): Buffer {
 }
 
 /** Constant-time comparison (of digests, so the lengths match and leak nothing either). */
-export function secretMatches(given: unknown, secret: string): boolean {
+function secretMatches(given: unknown, secret: string): boolean {
 	const text = Array.isArray(given) || typeof given !== 'string' ? undefined : given;
 	if (text === undefined) return false;
 	return timingSafeEqual(digest(text), digest(secret));
@@ -83,7 +83,7 @@ function gatherFields(body: unknown, query: Record<string, unknown>): Fields {
  * refuses in expressions renamed with a trailing underscore, withSafeKeys). A body that could not
  * be read at all comes out as `rawBody` text.
  */
-export function normalizeRequest(
+function normalizeRequest(
 	request: ReceivedRequest,
 	receivedAt: string,
 	options: { removeSecret: boolean; settings?: TriggerSettings } = { removeSecret: false },
@@ -340,7 +340,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 	);
 }
 
-export function attempt<T>(read: () => T): T | undefined {
+function attempt<T>(read: () => T): T | undefined {
 	try {
 		return read();
 	} catch {
@@ -527,10 +527,6 @@ const REFUSED_KEYS = new Set([
 /** Nesting kept as objects; anything deeper is passed on as its JSON text (no callback nests this deep). */
 const MAX_DEPTH = 32;
 
-export function isRefusedKey(key: string): boolean {
-	return REFUSED_KEYS.has(key);
-}
-
 /** The name a key gets in the output. */
 function safeName(key: string, taken: (name: string) => boolean): string {
 	if (!REFUSED_KEYS.has(key)) return key;
@@ -575,7 +571,7 @@ function withSafeKeys(value: unknown, depth = 0): unknown {
  */
 
 /** What a callback's fields offer an event's reading. */
-export interface CallbackFields {
+interface CallbackFields {
 	/** The first non-empty value among these names (lower-case), or null. */
 	pick(names: readonly string[]): string | null;
 	/** The call's fields under the call vocabulary's keys (null when the callback did not carry one). */

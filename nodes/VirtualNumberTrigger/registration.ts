@@ -36,6 +36,8 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { LIMITS } from '../shared/checks';
 import { asNodeError } from '../shared/errors';
+import { inPool } from '../shared/pool';
+import { NOT_IN_ACCOUNT_CODE } from '../shared/statusCodes';
 import { networkCodeOfFailure, serviceCodeOf } from '../shared/transport/http';
 import { virtualnumRequest } from '../shared/transport/virtualnumApi';
 import { getAllVirtualnums, getVirtualnum, settingsAsRead } from '../shared/virtualnums';
@@ -685,8 +687,6 @@ function refusalText(refused: Refusal[]): { message: string; description: string
  * are retried, because a number left on an inactive trigger's URL loses the user's calls;
  * registrations are not (a failed activation rolls back and says why).
  */
-/** The service's code for "number not in the account" on update_virtualnum. */
-const NOT_IN_ACCOUNT = 4019;
 /** Updates in flight at once: fast enough for thousands of numbers, gentle on the service. */
 const CONCURRENCY = 4;
 /** Above this many numbers, they are read page by page instead of one request each. */
@@ -695,7 +695,7 @@ const PAGE_INSTEAD_OF_SINGLE = 20;
 const RESTORE_ATTEMPTS = 3;
 const RETRY_PAUSE_MS = 250;
 
-export function text(value: unknown): string {
+function text(value: unknown): string {
 	return value === undefined || value === null ? '' : String(value).trim();
 }
 
@@ -708,8 +708,8 @@ function callbackOf(record: IDataObject): Callback {
 }
 
 /** The number is not in the account: update_virtualnum's code, or getVirtualnum's own error (it found no record). */
-export function isNotInAccount(error: unknown): boolean {
-	if (error instanceof NodeApiError) return serviceCodeOf(error) === NOT_IN_ACCOUNT;
+function isNotInAccount(error: unknown): boolean {
+	if (error instanceof NodeApiError) return serviceCodeOf(error) === NOT_IN_ACCOUNT_CODE;
 	return error instanceof NodeOperationError && /is not in this account/.test(error.message);
 }
 
@@ -721,7 +721,7 @@ const NOT_SENT = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'];
  * (timeout, reset connection, HTTP 5xx, an HTML, empty, cut-off or XML answer, code 999). A status
  * code the service answered, a 401 or a connection refused mean it was not.
  */
-export function mayHaveBeenApplied(error: unknown): boolean {
+function mayHaveBeenApplied(error: unknown): boolean {
 	if (!(error instanceof NodeApiError)) return false;
 	// 200: the service reported success in an answer that could not be read (XML).
 	const code = serviceCodeOf(error);
@@ -820,8 +820,9 @@ async function setCallback(
 }
 
 /**
- * Runs `work` over the items, a few at a time. With `stopOnFailure`, no new item starts after the
- * first failure (activation rolls back instead); otherwise every item runs and failures are listed.
+ * Runs `work` over the items in the shared pool, CONCURRENCY at a time. With `stopOnFailure`, no new
+ * item starts after the first failure (activation rolls back instead); otherwise every item runs and
+ * failures are listed.
  */
 async function forEachLimited<T>(
 	items: T[],
@@ -830,19 +831,16 @@ async function forEachLimited<T>(
 ): Promise<{ done: T[]; failures: Array<{ item: T; error: unknown }> }> {
 	const done: T[] = [];
 	const failures: Array<{ item: T; error: unknown }> = [];
-	let next = 0;
-	const worker = async () => {
-		while (next < items.length && !(stopOnFailure && failures.length > 0)) {
-			const item = items[next++];
-			try {
-				await work(item);
-				done.push(item);
-			} catch (error) {
-				failures.push({ item, error });
-			}
+	await inPool(items, CONCURRENCY, async (item) => {
+		try {
+			await work(item);
+			done.push(item);
+			return true;
+		} catch (error) {
+			failures.push({ item, error });
+			return !stopOnFailure;
 		}
-	};
-	await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
+	});
 	return { done, failures };
 }
 

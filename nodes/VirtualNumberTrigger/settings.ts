@@ -45,7 +45,7 @@ export interface TriggerSettings {
 type TriggerContext = IHookFunctions | IWebhookFunctions;
 
 /** callback_url_option for the chosen events: each call event's bit (1 start, 2 end), 3 for both. */
-export function callbackOptionFor(events: TriggerEventKey[]): 1 | 2 | 3 | undefined {
+function callbackOptionFor(events: TriggerEventKey[]): 1 | 2 | 3 | undefined {
 	let option = 0;
 	for (const event of TRIGGER_EVENTS)
 		if (events.includes(event.key)) option |= event.callbackOption ?? 0;
@@ -238,7 +238,7 @@ export const TRIGGER_LIMITS = {
 } as const;
 
 /** Why a callback URL cannot be registered on a number, or undefined when it can. */
-export function callbackUrlProblem(url: string): string | undefined {
+function callbackUrlProblem(url: string): string | undefined {
 	if (!/^https?:\/\/[^\s/]+/i.test(url)) return 'must be an http:// or https:// address';
 	const max = LIMITS.callbackUrl.maxLength;
 	if (url.length > max)
@@ -254,7 +254,7 @@ interface IpRange {
 }
 
 /** An IPv4 or IPv6 address as 16 bytes (IPv4 mapped to ::ffff:a.b.c.d), or undefined. */
-export function parseIpAddress(raw: string): number[] | undefined {
+function parseIpAddress(raw: string): number[] | undefined {
 	let text = raw.trim();
 	if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
 	const zone = text.indexOf('%');
@@ -319,7 +319,7 @@ function parseIpv6(text: string): number[] | undefined {
  * Reads an allowed-IP list: addresses or CIDR ranges, IPv4 or IPv6, separated by commas, spaces
  * or new lines. IPv4 entries also match IPv6-mapped IPv4 clients (::ffff:a.b.c.d).
  */
-export function parseIpAllowList(text: string): { ranges: IpRange[]; invalid: string[] } {
+function parseIpAllowList(text: string): { ranges: IpRange[]; invalid: string[] } {
 	const ranges: IpRange[] = [];
 	const invalid: string[] = [];
 	for (const entry of text.split(/[\s,;]+/).filter(Boolean)) {

@@ -119,7 +119,7 @@ export function callField(key: CallFieldKey): CallField {
 }
 
 /** The vocabulary name of a webserviceview column (undefined for columns it does not know, e.g. aliases). */
-export function keyOfColumn(column: string): CallFieldKey | undefined {
+function keyOfColumn(column: string): CallFieldKey | undefined {
 	const lower = column.toLowerCase();
 	return CALL_FIELDS.find((field) => 'column' in field && field.column === lower)?.key;
 }

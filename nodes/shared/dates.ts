@@ -1,7 +1,7 @@
 /**
  * The one date module: every date input of both nodes and the triggers (Send At, Start/End Time,
  * Calls From/Until, Call Start, Start From) is read here, by one list of accepted forms
- * (DATE_INPUT_FORMS, the list of docs/inputs.md) and one rule for numbers, and written in the
+ * (`readDate`, the list of docs/inputs.md) and one rule for numbers, and written in the
  * services' formats, in the service's clock: the Service Time Zone of the credential.
  *
  * Both services write and read dates without an offset, on the provider's clock (Israel time),
@@ -34,18 +34,6 @@ export const DATE_FORMATS = {
 	/** send_sms sendtime ("DD/MM/YYYY HH:mm"). */
 	smsSendtime: 'dd/MM/yyyy HH:mm',
 } as const;
-
-/** The accepted forms, in the order they are tried (docs/inputs.md shows this list). */
-export const DATE_INPUT_FORMS = [
-	'A DateTime from an expression ({{ $now }}, {{ $today.plus({ days: 1 }) }}) or a JavaScript Date',
-	'A Unix time, as a number or as text of 9 to 13 digits: seconds below 100,000,000,000 ' +
-		'(up to 11 digits), milliseconds from there on (12 or 13 digits)',
-	'ISO 8601, as the date picker gives it: 2025-12-31T09:30:00, 2025-12-31T09:30, ' +
-		'2025-12-31, with or without an offset (…Z, …+02:00)',
-	'SQL: 2025-12-31 09:30:00, 2025-12-31 09:30, 2025-12-31 9:30',
-	'Day first, as the SMS service writes dates: 31/12/2025 09:30, 31/12/2025 09:30:00, 31/12/2025',
-	'RFC 2822 and HTTP dates: Wed, 31 Dec 2025 09:30:00 +0200',
-] as const;
 
 /** Text layouts beside ISO 8601, SQL, RFC 2822 and HTTP, each read in the input's zone. */
 const TEXT_LAYOUTS = [
@@ -96,8 +84,11 @@ export function isEmptyDate(value: unknown): boolean {
 	);
 }
 
-/** Reads `value` as a point in time, in `zone`; undefined when it is none of DATE_INPUT_FORMS. */
-export function readDate(value: unknown, zone: string): DateTime | undefined {
+/**
+ * Reads `value` as a point in time, in `zone`; undefined when it is none of the accepted forms (the
+ * list of docs/inputs.md, in the order they are tried).
+ */
+function readDate(value: unknown, zone: string): DateTime | undefined {
 	let date: DateTime | undefined;
 	if (typeof value === 'number') date = fromUnixTime(value, zone);
 	else if (typeof value === 'string')
@@ -185,10 +176,10 @@ export function checkDateOrder(
 }
 
 /** The service's format has minute precision: a Send At up to a minute ago is "now", not the past. */
-export const PAST_TOLERANCE_MS = 60_000;
+const PAST_TOLERANCE_MS = 60_000;
 
 /** A point in time as people read it: the wall clock and its offset (2025-12-31 09:30 +02:00). */
-export function withOffsetText(date: DateTime): string {
+function withOffsetText(date: DateTime): string {
 	return date.toFormat('yyyy-MM-dd HH:mm ZZ');
 }
 
@@ -290,7 +281,7 @@ export function serviceNow(zone: string, now = Date.now()): string {
  * A time the virtual number service wrote (`Y-m-d H:i:s`, on its clock in `zone`) in ISO 8601
  * with its offset (2025-12-31T09:30:00+02:00); undefined when it is not such a time.
  */
-export function serviceTimeWithOffset(value: unknown, zone: string): string | undefined {
+function serviceTimeWithOffset(value: unknown, zone: string): string | undefined {
 	if (typeof value !== 'string' || value.trim() === '') return undefined;
 	const date = DateTime.fromSQL(value.trim(), { zone });
 	return date.isValid ? (date.toISO({ suppressMilliseconds: true }) ?? undefined) : undefined;

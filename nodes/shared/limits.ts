@@ -31,7 +31,7 @@ export const SMS_LIMITS = {
 export const SMS_RATE_LIMIT = { maxWaitSec: 60, maxTotalWaitSec: 120 } as const;
 
 /** What an SMS sender value is, by the spec's sender rules (Limits: text sender, phone sender). */
-export type SmsSenderKind = 'text' | 'phone' | 'speedDial';
+type SmsSenderKind = 'text' | 'phone' | 'speedDial';
 
 /**
  * Normalizes a sender: a text sender as is, a phone number to digits only ("+972-50-123 4567" →
@@ -67,12 +67,12 @@ export const SMS_SENDER_RULES = {
  * segment when split; anything outside the GSM-7 alphabet (Hebrew, emoji…) needs UCS-2, 70 in one
  * segment and 67 per segment when split.
  */
-export const SMS_ENCODING = {
+const SMS_ENCODING = {
 	gsm7: { name: 'GSM-7', single: 160, perSegment: 153 },
 	ucs2: { name: 'UCS-2', single: 70, perSegment: 67 },
 } as const;
 
-export type SmsEncodingName = (typeof SMS_ENCODING)[keyof typeof SMS_ENCODING]['name'];
+type SmsEncodingName = (typeof SMS_ENCODING)[keyof typeof SMS_ENCODING]['name'];
 
 /** GSM 03.38 basic alphabet: one septet each. */
 const GSM_BASIC = new Set(

@@ -4,7 +4,7 @@
  * either). Linear in the text's length whatever it holds: the service's text is untrusted, and a
  * backtracking pattern over a long answer would block n8n's event loop for every workflow.
  */
-export const MASK = '********';
+const MASK = '********';
 
 /** Query parameter names whose values are secrets, in any URL (`secret`, `token`, `api_key`, …). */
 const SECRET_NAME = /secret|token|key|passw(?:or)?d|pwd|signature|sig|auth|hash|hmac|credential/i;
@@ -86,7 +86,7 @@ export function maskSecrets(text: string, secrets: Array<string | undefined> = [
 }
 
 /** A JSON-able value with every string in it masked (keys included). */
-export function maskValue<T>(value: T, secrets: Array<string | undefined>): T {
+function maskValue<T>(value: T, secrets: Array<string | undefined>): T {
 	if (value === undefined || value === null) return value;
 	return JSON.parse(maskSecrets(JSON.stringify(value), secrets)) as T;
 }

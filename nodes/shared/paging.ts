@@ -17,9 +17,9 @@ import { NodeOperationError } from 'n8n-workflow';
  * The most pages read for one list: 200 pages of 1,000 rows is 200,000 numbers, far beyond any
  * account the service's own 10,000-row page limit suggests, while a runaway stops within seconds.
  */
-export const MAX_PAGES = 200;
+const MAX_PAGES = 200;
 
-export interface PagedList {
+interface PagedList {
 	node: INode;
 	/** The list in the user's words, e.g. "active numbers". */
 	label: string;

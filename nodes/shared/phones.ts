@@ -201,7 +201,7 @@ export function samePhone(a: string, b: string): boolean {
 export const DEFAULT_COUNTRY_CODE = '972';
 
 /** Send Numbers As, a setting of both credentials. */
-export type NumberFormat = 'asTyped' | 'local' | 'international';
+type NumberFormat = 'asTyped' | 'local' | 'international';
 
 export interface NumberStyle {
 	format: NumberFormat;
@@ -225,7 +225,7 @@ function nationalLengthFits(national: string, countryCode: string): boolean {
  * international (`972501234567`, `00972…`), or international with the trunk zero kept
  * (`9720501234567`, which nobody dials). Undefined for a number of another country.
  */
-export function nationalDigits(
+function nationalDigits(
 	digits: string,
 	countryCode: string = DEFAULT_COUNTRY_CODE,
 ): string | undefined {

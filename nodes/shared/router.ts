@@ -58,7 +58,7 @@ export interface OperationOption {
 }
 
 /** What every operation module exports. */
-export interface OperationModule {
+interface OperationModule {
 	option: OperationOption;
 	description: INodeProperties[];
 	execute?: ItemOperation;
@@ -67,7 +67,7 @@ export interface OperationModule {
 }
 
 /** A resource: its operations by their Operation value. */
-export interface Resource {
+interface Resource {
 	operations: Record<string, OperationModule>;
 	description: INodeProperties[];
 }

@@ -2,7 +2,8 @@
  * The one catalogue of the services' status codes and what they mean, as data.
  * Virtual number service: every code of the spec's error tables (docs/api/virtual-number-service.md),
  * per operation, plus a hint that tells the user what to do where the meaning alone does not.
- * A unit test walks the spec's tables and proves every (operation, code) pair is here.
+ * A unit test walks the spec's tables through `describeStatusCode` and proves every (operation, code)
+ * pair is here.
  */
 
 interface StatusCodeInfo {
@@ -29,7 +30,7 @@ export const INTERNAL_ERROR_CODE = 999;
 export const NOT_IN_ACCOUNT_CODE = 4019;
 
 /** Codes any operation may answer. */
-export const GENERAL_CODES: CodeTable = {
+const GENERAL_CODES: CodeTable = {
 	200: { meaning: 'Success' },
 	401: {
 		meaning:
@@ -49,7 +50,7 @@ export const GENERAL_CODES: CodeTable = {
 const privateFieldsCreate = 'A private field is longer than 254 characters';
 const privateFieldsUpdate = privateFieldsCreate;
 
-export const SERVICE_CODES: Record<string, CodeTable> = {
+const SERVICE_CODES: Record<string, CodeTable> = {
 	cdr_query: {
 		1011: { meaning: 'The SQL statement is missing' },
 		1012: {
@@ -334,7 +335,7 @@ const tagCodes: CodeTable = {
 	},
 };
 
-export const TAG_OPERATIONS = [
+const TAG_OPERATIONS = [
 	'view_tags',
 	'view_tag_by_id',
 	'view_tag_by_name',

@@ -14,9 +14,6 @@ import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow'
 import { SMS_LIMITS } from '../../nodes/shared/limits.ts';
 import { LIMITS, MB } from '../../nodes/shared/checks.ts';
 import { PHONE_LIMITS } from '../../nodes/shared/phones.ts';
-import { CUSTOM_PARAMETER_NAME } from '../../nodes/VirtualNumber/actions/call/twoLegCall.operation.ts';
-import { TIMEOUT_SEC } from '../../nodes/VirtualNumber/actions/cdr/common.ts';
-import { GET_MANY_LIMIT } from '../../nodes/VirtualNumber/actions/virtualnum/getAll.operation.ts';
 import { GET_MANY_LIMIT as LIMIT_FIELD } from '../../nodes/VirtualNumber/helpers/utils.ts';
 import { VN_LIMITS } from '../../nodes/shared/limits.ts';
 import { registeredUrl } from '../../nodes/VirtualNumberTrigger/callbackUrl.ts';
@@ -64,10 +61,25 @@ const L = {
 	...LIMITS,
 	...VN_LIMITS,
 	virtualnumForUpdate: { minLength: PHONE_LIMITS.virtualnumMinDigits },
-	getManyLimit: GET_MANY_LIMIT,
+	// The package's own rules (not the spec's), as the nodes' fields and docs state them.
+	/** Virtual Number → Get Many's Limit. */
+	getManyLimit: { min: 1, max: 10000 },
 	cdrQueryLimit: LIMIT_FIELD,
-	longTimeoutSec: TIMEOUT_SEC,
-	customParameterName: CUSTOM_PARAMETER_NAME,
+	/** The Timeout option of the call-record operations: up to an hour. */
+	longTimeoutSec: { min: 1, max: 3600 },
+	/** Two-Leg Call's custom parameter names: plain names that cannot shadow the operation's own. */
+	customParameterName: {
+		pattern: /^[A-Za-z][A-Za-z0-9_]{0,63}$/,
+		reserved: [
+			'service',
+			'format',
+			'virtualnum',
+			'virtualnum1',
+			'virtualnum2',
+			'destination1',
+			'destination2',
+		],
+	},
 };
 const S = SMS_LIMITS;
 

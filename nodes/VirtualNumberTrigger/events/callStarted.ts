@@ -102,10 +102,7 @@ export interface RouteSettings {
 const MIN_DESTINATION_DIGITS = 6;
 
 /** The destination as digits, or why the value is none. */
-export function destinationOf(
-	body: unknown,
-	field: string,
-): { digits: string } | { problem: string } {
+function destinationOf(body: unknown, field: string): { digits: string } | { problem: string } {
 	let value: unknown = body;
 	if (typeof body === 'object' && body !== null) {
 		for (const key of field.split('.')) {

@@ -144,8 +144,9 @@ const MAYBE_DONE =
  * The Timeout is a deadline for the whole request, body included (n8n's `timeout` is axios's,
  * which only bounds a silent socket: a body dripping a byte a second never ends it). A read
  * answered 429 is asked again after its Retry-After when that wait still ends within the deadline;
- * any other 429 becomes a rate-limit error saying how long to wait (rateLimitOf reads it). The
- * credential's tokens are masked in the answer's text before anyone reads it, and in every error.
+ * any other 429 becomes a rate-limit error saying how long to wait (in its data: `rateLimited`,
+ * `retryAfterSeconds`). The credential's tokens are masked in the answer's text before anyone
+ * reads it, and in every error.
  */
 export async function sendRequest(
 	this: RequestContext,
@@ -242,7 +243,7 @@ function maskBody(raw: RawAnswer, secrets: string[]): RawAnswer {
 // ---- rate limits ---------------------------------------------------------------------------
 
 /** Retry-After in milliseconds: seconds, or an HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
-export function retryAfterMs(value: string, now = Date.now()): number | undefined {
+function retryAfterMs(value: string, now = Date.now()): number | undefined {
 	const text = value.trim();
 	if (text === '') return undefined;
 	if (/^\d{1,9}$/.test(text)) return Number(text) * 1000;
@@ -252,7 +253,7 @@ export function retryAfterMs(value: string, now = Date.now()): number | undefine
 }
 
 /** The error of a 429: a rate limit, and how long the service asked to wait. */
-export function rateLimitFailure(
+function rateLimitFailure(
 	context: FailureContext,
 	waitMs: number | undefined,
 	timeout = DEFAULT_TIMEOUT_MS,
@@ -271,22 +272,6 @@ export function rateLimitFailure(
 		RATE_LIMITED_CODE,
 		{ rateLimited: true, ...(seconds === undefined ? {} : { retryAfterSeconds: seconds }) },
 	);
-}
-
-/**
- * When the error is a rate-limit refusal (HTTP 429: the service did not take the request), how
- * long the service asked to wait in milliseconds (undefined: not said); otherwise undefined and
- * `limited: false`.
- */
-export function rateLimitOf(error: unknown): { limited: boolean; retryAfterMs?: number } {
-	const data = (
-		error as { context?: { data?: { rateLimited?: unknown; retryAfterSeconds?: unknown } } }
-	)?.context?.data;
-	if (data?.rateLimited !== true) return { limited: false };
-	const seconds = data.retryAfterSeconds;
-	return typeof seconds === 'number'
-		? { limited: true, retryAfterMs: seconds * 1000 }
-		: { limited: true };
 }
 
 export function isRedirect(statusCode: number): boolean {

@@ -103,7 +103,7 @@ async function virtualnumCredential(
  * A service, parameter or answer key named with one identifier word, named with another: the word
  * as a whole part of the name (`get_virtualnum`, `virtualnum1`, `virtualnum_old`, `new_virtualnum`).
  */
-export function renameWord(name: string, from: string, to: string): string {
+function renameWord(name: string, from: string, to: string): string {
 	if (from === to || !name.toLowerCase().includes(from.toLowerCase())) return name;
 	const part = new RegExp(`(^|_)${from}(?=$|_|\\d)`, 'gi');
 	return name.replace(part, `$1${to}`);

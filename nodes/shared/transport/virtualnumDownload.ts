@@ -375,7 +375,7 @@ function readStatusData(bytes: Buffer): { code: number; description: string } | 
  * `<?xml…`/`<response>` XML block that reads as a complete status answer up to the end is the
  * appended data. Anything else stays part of the file.
  */
-export function splitAppendedStatus(bytes: Buffer): {
+function splitAppendedStatus(bytes: Buffer): {
 	file: Buffer;
 	status?: { code: number; description: string };
 } {

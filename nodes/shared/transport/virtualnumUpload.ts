@@ -23,7 +23,7 @@ interface MultipartFile {
  * A multipart/form-data body built by hand as one Buffer: the package may add no runtime
  * dependency (no `form-data`), and a Buffer body goes through n8n's request helper byte for byte.
  */
-export function buildMultipartBody(
+function buildMultipartBody(
 	fields: Record<string, string>,
 	files: MultipartFile[],
 ): { body: Buffer; contentType: string } {

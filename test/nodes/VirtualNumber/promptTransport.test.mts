@@ -1,18 +1,19 @@
 /**
  * The file transport of the virtual number service (multipart upload, download with appended
- * status data), against answers the sandbox never gives: XML trailers, status-only answers,
- * files labelled text/html, proxies' HTML pages.
+ * status data), through Voice Prompt → Upload and Download against a server giving answers the
+ * sandbox never gives: XML trailers, status-only answers, files labelled text/html, proxies' HTML
+ * pages; and the upload's body read back by a multipart parser.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 
 import busboy from 'busboy';
 
-import { splitAppendedStatus } from '../../../nodes/shared/transport/virtualnumDownload.ts';
-import { buildMultipartBody } from '../../../nodes/shared/transport/virtualnumUpload.ts';
+import type { INodeExecutionData } from 'n8n-workflow';
+
 import { runWorkflow } from '../../../dev/harness/engine.mts';
 import { makeWav, mp3Chunks } from '../../../dev/sandbox/audio.mts';
 
@@ -21,101 +22,22 @@ const JSON_TRAILER = '{"service":"download_prompt","status":{"code":200,"descrip
 const XML_TRAILER =
 	'<?xml version="1.0" encoding="UTF-8"?>\n<response><service>download_prompt</service><status><code>200</code><description>OK</description></status></response>\n';
 
-describe('splitAppendedStatus', () => {
-	const wav = makeWav(10_000, 440);
-	const mp3 = Buffer.concat([...mp3Chunks(9_000)]);
-
-	test('a WAV is cut at the length its RIFF header gives, whatever follows', () => {
-		for (const trailer of [JSON_TRAILER, XML_TRAILER, '\n']) {
-			const { file, status } = splitAppendedStatus(Buffer.concat([wav, Buffer.from(trailer)]));
-			assert.equal(sha256(file), sha256(wav));
-			assert.deepEqual(status, trailer === '\n' ? undefined : { code: 200, description: 'OK' });
-		}
-	});
-
-	test('other files lose a trailing JSON or XML status answer', () => {
-		for (const trailer of [JSON_TRAILER, XML_TRAILER, XML_TRAILER.replace(/^<\?xml[^>]*>\n/, '')]) {
-			const { file, status } = splitAppendedStatus(Buffer.concat([mp3, Buffer.from(trailer)]));
-			assert.equal(sha256(file), sha256(mp3), trailer.slice(0, 20));
-			assert.equal(status?.code, 200);
-		}
-	});
-
-	test('a failure code in the trailer is reported', () => {
-		const { status } = splitAppendedStatus(
-			Buffer.concat([
-				mp3,
-				Buffer.from('{"service":"download_prompt","status":{"code":999,"description":"boom"}}'),
-			]),
-		);
-		assert.deepEqual(status, { code: 999, description: 'boom' });
-	});
-
-	test('a file without a trailer is kept whole, even when it contains brace or tag bytes', () => {
-		const tricky = Buffer.concat([mp3, Buffer.from('{"service": not json <response> nor xml')]);
-		const { file, status } = splitAppendedStatus(tricky);
-		assert.equal(file.length, tricky.length);
-		assert.equal(status, undefined);
-		assert.equal(splitAppendedStatus(mp3).file.length, mp3.length);
-	});
-
-	test('a WAV whose header claims more than was received is handled like any other file', () => {
-		const cut = Buffer.concat([wav.subarray(0, 5000), Buffer.from(JSON_TRAILER)]);
-		const { file, status } = splitAppendedStatus(cut);
-		assert.equal(file.length, 5000);
-		assert.equal(status?.code, 200);
-	});
-});
-
-describe('buildMultipartBody', () => {
-	test('is parsed back to the same fields and byte-identical file by a multipart parser', async () => {
-		const data = Buffer.concat([makeWav(4000, 300), Buffer.from('\r\n--not-a-boundary\r\n')]);
-		const { body, contentType } = buildMultipartBody({ file_name: 'x "quoted"', other: 'ü' }, [
-			{ field: 'prompt_file', fileName: 'a "b".wav', contentType: 'audio/wav', data },
-		]);
-		const fields: Record<string, string> = {};
-		const files: Array<{ field: string; filename: string; mime: string; data: Buffer }> = [];
-		await new Promise<void>((resolve, reject) => {
-			const parser = busboy({ headers: { 'content-type': contentType }, defParamCharset: 'utf8' });
-			parser.on('field', (name, value) => (fields[name] = value));
-			parser.on('file', (field, stream, info) => {
-				const chunks: Buffer[] = [];
-				stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-				stream.on('end', () =>
-					files.push({
-						field,
-						filename: info.filename ?? '',
-						mime: info.mimeType,
-						data: Buffer.concat(chunks),
-					}),
-				);
-			});
-			parser.on('close', resolve);
-			parser.on('error', reject);
-			parser.end(body);
-		});
-		assert.deepEqual(fields, { file_name: 'x "quoted"', other: 'ü' });
-		assert.equal(files.length, 1);
-		assert.equal(files[0].field, 'prompt_file');
-		assert.equal(files[0].filename, 'a %22b%22.wav');
-		assert.equal(files[0].mime, 'audio/wav');
-		assert.equal(sha256(files[0].data), sha256(data));
-	});
-});
-
-describe('Voice Prompt → Download against unusual answers', () => {
+describe('Voice Prompt → Upload and Download against unusual answers', () => {
 	let server: Server;
 	let url: string;
 	let answer: { status?: number; headers?: Record<string, string>; body: Buffer } = {
 		body: Buffer.alloc(0),
 	};
-	const received: IncomingMessage[] = [];
+	const received: Array<{ headers: Record<string, unknown>; body: Buffer }> = [];
 	before(async () => {
 		server = createServer((req, res) => {
-			received.push(req);
-			req.resume();
-			res.writeHead(answer.status ?? 200, { 'content-type': 'audio/wav', ...answer.headers });
-			res.end(answer.body);
+			const chunks: Buffer[] = [];
+			req.on('data', (chunk: Buffer) => chunks.push(chunk));
+			req.on('end', () => {
+				received.push({ headers: req.headers, body: Buffer.concat(chunks) });
+				res.writeHead(answer.status ?? 200, { 'content-type': 'audio/wav', ...answer.headers });
+				res.end(answer.body);
+			});
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -137,6 +59,118 @@ describe('Voice Prompt → Download against unusual answers', () => {
 			],
 			credentials: { virtualnumApi: { baseUrl: url, accessToken: 'file-token' } },
 		});
+
+	/** The file Download outputs, and how many status bytes it removed; fails when the run failed. */
+	async function downloaded(body: Buffer) {
+		answer = { body };
+		const result = await download();
+		assert.equal(result.error, undefined, result.error?.message);
+		const [item] = result.items('VN');
+		return {
+			file: Buffer.from(item.binary!.data.data, 'base64'),
+			removed: item.json.removed_status_bytes,
+		};
+	}
+
+	const wav = makeWav(10_000, 440);
+	const mp3 = Buffer.concat([...mp3Chunks(9_000)]);
+
+	test('a WAV is cut at the length its RIFF header gives, whatever follows', async () => {
+		for (const trailer of [JSON_TRAILER, XML_TRAILER, '\n']) {
+			const { file, removed } = await downloaded(Buffer.concat([wav, Buffer.from(trailer)]));
+			assert.equal(sha256(file), sha256(wav), JSON.stringify(trailer.slice(0, 20)));
+			assert.equal(removed, trailer.length);
+		}
+	});
+
+	test('other files lose a trailing JSON or XML status answer', async () => {
+		for (const trailer of [JSON_TRAILER, XML_TRAILER, XML_TRAILER.replace(/^<\?xml[^>]*>\n/, '')]) {
+			const { file, removed } = await downloaded(Buffer.concat([mp3, Buffer.from(trailer)]));
+			assert.equal(sha256(file), sha256(mp3), trailer.slice(0, 20));
+			assert.equal(removed, trailer.length);
+		}
+	});
+
+	test('a file without a trailer is kept whole, even when it contains brace or tag bytes', async () => {
+		const tricky = Buffer.concat([mp3, Buffer.from('{"service": not json <response> nor xml')]);
+		const kept = await downloaded(tricky);
+		assert.equal(sha256(kept.file), sha256(tricky));
+		assert.equal(kept.removed, undefined);
+		assert.equal(sha256((await downloaded(mp3)).file), sha256(mp3));
+	});
+
+	test('a WAV whose header claims more than was received, then a status, is an incomplete file', async () => {
+		answer = { body: Buffer.concat([wav.subarray(0, 5000), Buffer.from(JSON_TRAILER)]) };
+		const result = await download();
+		assert.match(
+			String(result.error?.message),
+			/download_prompt\) is incomplete: \d+ of 10000 bytes arrived/,
+		);
+	});
+
+	test('the upload is parsed back to the same field and byte-identical file by a multipart parser', async () => {
+		const data = Buffer.concat([makeWav(4000, 300), Buffer.from('\r\n--not-a-boundary\r\n')]);
+		const input: INodeExecutionData[] = [
+			{
+				json: {},
+				binary: {
+					data: { data: data.toString('base64'), mimeType: 'audio/wav', fileName: 'a "b".wav' },
+				},
+			},
+		];
+		answer = {
+			headers: { 'content-type': 'application/json' },
+			body: Buffer.from('{"service":"upload_prompt","status":{"code":200,"description":"OK"}}'),
+		};
+		received.length = 0;
+		const result = await runWorkflow({
+			nodes: [
+				{
+					name: 'VN',
+					type: 'virtualNumber',
+					parameters: {
+						resource: 'prompt',
+						operation: 'upload',
+						options: { fileName: 'x "quoted" ü' },
+					},
+				},
+			],
+			input,
+			credentials: { virtualnumApi: { baseUrl: url, accessToken: 'file-token' } },
+		});
+		assert.equal(result.error, undefined, result.error?.message);
+		assert.equal(received.length, 1);
+		const fields: Record<string, string> = {};
+		const files: Array<{ field: string; filename: string; mime: string; data: Buffer }> = [];
+		await new Promise<void>((resolve, reject) => {
+			const parser = busboy({
+				headers: { 'content-type': String(received[0].headers['content-type']) },
+				defParamCharset: 'utf8',
+			});
+			parser.on('field', (name, value) => (fields[name] = value));
+			parser.on('file', (field, stream, info) => {
+				const chunks: Buffer[] = [];
+				stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+				stream.on('end', () =>
+					files.push({
+						field,
+						filename: info.filename ?? '',
+						mime: info.mimeType,
+						data: Buffer.concat(chunks),
+					}),
+				);
+			});
+			parser.on('close', resolve);
+			parser.on('error', reject);
+			parser.end(received[0].body);
+		});
+		assert.deepEqual(fields, { file_name: 'x "quoted" ü' });
+		assert.equal(files.length, 1);
+		assert.equal(files[0].field, 'prompt_file');
+		assert.equal(files[0].filename, 'a %22b%22.wav');
+		assert.equal(files[0].mime, 'audio/wav');
+		assert.equal(sha256(files[0].data), sha256(data));
+	});
 
 	test('an MP3 labelled text/html with an XML trailer comes out byte-exact as audio/mpeg', async () => {
 		const mp3 = Buffer.concat([...mp3Chunks(30_000)]);
@@ -196,7 +230,7 @@ describe('Voice Prompt → Download against unusual answers', () => {
 		);
 	});
 
-	test('a failure status appended after the file is an error', async () => {
+	test('a failure status appended after the file is an error, with its description', async () => {
 		const mp3 = Buffer.concat([...mp3Chunks(5_000)]);
 		answer = {
 			body: Buffer.concat([
@@ -206,6 +240,7 @@ describe('Voice Prompt → Download against unusual answers', () => {
 		};
 		const result = await download();
 		assert.match(String(result.error?.message), /Internal error of the service \(code 999\)/);
+		assert.match(String(result.error?.description), /disk/);
 	});
 
 	test('an HTML page, an empty answer and HTTP errors are errors', async () => {

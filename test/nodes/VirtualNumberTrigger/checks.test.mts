@@ -1,15 +1,17 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
+
+import type { IDataObject, IHookFunctions, INode } from 'n8n-workflow';
 
 import { LIMITS } from '../../../nodes/shared/checks.ts';
 import {
 	TRIGGER_LIMITS,
-	callbackUrlProblem,
+	checkTriggerUrl,
 	ipAllowed,
-	parseIpAddress,
-	parseIpAllowList,
+	readSettings,
 } from '../../../nodes/VirtualNumberTrigger/settings.ts';
 import {
+	DEFAULT_OPTION,
 	baseOf,
 	isTriggerUrl,
 	marksOf,
@@ -17,16 +19,31 @@ import {
 } from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
 import { VirtualNumberTrigger } from '../../../nodes/VirtualNumberTrigger/VirtualNumberTrigger.node.ts';
 import { maskSecrets } from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
-import { normalizeRequest, secretMatches } from '../../../nodes/VirtualNumberTrigger/receive.ts';
-import { callbackOptionFor } from '../../../nodes/VirtualNumberTrigger/settings.ts';
+import { TriggerHost } from '../../../dev/harness/trigger.mts';
+
+const node = {
+	id: '1',
+	name: 'Virtual Number Trigger',
+	type: 'x',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+} as INode;
+
+/** The trigger's settings as activation and the webhook read them from the node's parameters. */
+function settingsOf(parameters: IDataObject) {
+	const context = {
+		getNode: () => node,
+		getNodeParameter: (name: string, fallback?: unknown) => parameters[name] ?? fallback,
+	} as unknown as IHookFunctions;
+	return readSettings.call(context);
+}
 
 describe('Virtual Number Trigger → checks', () => {
 	describe('allowed IP list', () => {
-		const allowed = (list: string, ip: string | undefined) => {
-			const { ranges, invalid } = parseIpAllowList(list);
-			assert.deepEqual(invalid, []);
-			return ipAllowed(ip, ranges);
-		};
+		/** Whether the webhook lets `ip` in with Allowed IPs set to `list`. */
+		const allowed = (list: string, ip: string | undefined) =>
+			ipAllowed(ip, settingsOf({ events: ['callEnded'], options: { allowedIps: list } }).allowList);
 
 		test('IPv4 addresses and CIDR ranges', () => {
 			assert.equal(allowed('203.0.113.10', '203.0.113.10'), true);
@@ -72,22 +89,21 @@ describe('Virtual Number Trigger → checks', () => {
 		});
 
 		test('bad entries are reported, bad client addresses never match', () => {
-			assert.deepEqual(
-				parseIpAllowList(
-					'1.2.3.4, 1.2.3, 256.1.1.1, 1.2.3.4/33, 2001:db8::/129, 1::2::3, abc, 1.2.3.4/8/9, 01.2.3.4x',
-				).invalid,
-				[
-					'1.2.3',
-					'256.1.1.1',
-					'1.2.3.4/33',
-					'2001:db8::/129',
-					'1::2::3',
-					'abc',
-					'1.2.3.4/8/9',
-					'01.2.3.4x',
-				],
+			assert.throws(
+				() =>
+					allowed(
+						'1.2.3.4, 1.2.3, 256.1.1.1, 1.2.3.4/33, 2001:db8::/129, 1::2::3, abc, 1.2.3.4/8/9, 01.2.3.4x',
+						'1.2.3.4',
+					),
+				(error: Error) => {
+					assert.equal(
+						error.message,
+						'Allowed IPs: not an IP address or CIDR range: "1.2.3", "256.1.1.1", "1.2.3.4/33", ' +
+							'"2001:db8::/129", "1::2::3", "abc", "1.2.3.4/8/9", "01.2.3.4x"',
+					);
+					return true;
+				},
 			);
-			const { ranges } = parseIpAllowList('0.0.0.0/0');
 			for (const ip of [
 				undefined,
 				'',
@@ -97,37 +113,110 @@ describe('Virtual Number Trigger → checks', () => {
 				'1:2:3:4:5:6:7:8:9',
 				'12345::',
 			]) {
-				assert.equal(ipAllowed(ip, ranges), false, String(ip));
+				assert.equal(allowed('0.0.0.0/0, ::/0', ip), false, String(ip));
 			}
-			assert.equal(parseIpAddress('1:2:3:4:5:6:7:8')?.length, 16);
-			assert.deepEqual(parseIpAddress('1:2:3:4:5:6:7::'), parseIpAddress('1:2:3:4:5:6:7:0'));
+			assert.equal(allowed('1:2:3:4:5:6:7:8', '1:2:3:4:5:6:7:8'), true, 'eight groups');
+			assert.equal(allowed('1:2:3:4:5:6:7::', '1:2:3:4:5:6:7:0'), true, ':: at the end');
+			assert.equal(allowed('1:2:3:4:5:6:7::', '1:2:3:4:5:6:7:1'), false);
 		});
 	});
 
 	test("the callback URL limit is the spec's 511 characters", () => {
-		const base = 'https://n8n.example.com/webhook/';
+		const hook = 'https://n8n.example.com/webhook/abc/webhook';
+		// The shortest URL the trigger registers (on a number without a callback) is what is checked.
+		const withSecret = (length: number) => 'x'.repeat(length);
+		const shortest = registeredUrl(hook, withSecret(1), 'live', {
+			url: '',
+			option: DEFAULT_OPTION,
+		});
+		const fits = withSecret(1 + LIMITS.callbackUrl.maxLength - shortest.length);
 		assert.equal(
-			callbackUrlProblem(base + 'x'.repeat(LIMITS.callbackUrl.maxLength - base.length)),
-			undefined,
+			registeredUrl(hook, fits, 'live', { url: '', option: DEFAULT_OPTION }).length,
+			LIMITS.callbackUrl.maxLength,
 		);
-		assert.match(
-			String(callbackUrlProblem(base + 'x'.repeat(LIMITS.callbackUrl.maxLength - base.length + 1))),
-			/is 512 characters long; the service accepts at most 511/,
+		assert.doesNotThrow(() => checkTriggerUrl(node, hook, fits, 'live'));
+		assert.throws(
+			() => checkTriggerUrl(node, hook, `${fits}x`, 'live'),
+			(error: Error) =>
+				error.message ===
+				"Callback URL: the trigger's URL with the secret is 512 characters long; the service accepts at most 511",
 		);
-		assert.match(String(callbackUrlProblem('ftp://x/y')), /http:\/\/ or https:\/\//);
+		assert.throws(
+			() => checkTriggerUrl(node, 'ftp://x/y', '', 'live'),
+			/Callback URL: the trigger's URL must be an http:\/\/ or https:\/\/ address/,
+		);
 	});
 
 	test('the callback option follows the call events', () => {
-		assert.equal(callbackOptionFor(['callStarted']), 1);
-		assert.equal(callbackOptionFor(['callEnded']), 2);
-		assert.equal(callbackOptionFor(['callEnded', 'callStarted', 'smsDelivery']), 3);
-		assert.equal(callbackOptionFor(['smsDelivery']), undefined);
+		const option = (events: string[]) => settingsOf({ events }).callbackOption;
+		assert.equal(option(['callStarted']), 1);
+		assert.equal(option(['callEnded']), 2);
+		assert.equal(option(['callEnded', 'callStarted', 'smsDelivery']), 3);
+		assert.equal(option(['smsDelivery']), undefined);
 	});
 
-	test('the secret is compared in full', () => {
-		assert.equal(secretMatches('abc', 'abc'), true);
-		for (const given of ['abd', 'ab', 'abcd', '', undefined, ['abc'], { 0: 'abc' }, 1])
-			assert.equal(secretMatches(given, 'abc'), false, JSON.stringify(given));
+	describe('through the webhook', () => {
+		let host: TriggerHost;
+		before(async () => (host = await TriggerHost.start()));
+		after(async () => await host.close());
+		const credentials = { virtualnumApi: { baseUrl: 'http://127.0.0.1:9', accessToken: 'unused' } };
+		const CALL = { event: 'end', call_uuid: '77.1', cdr_ddi: '0722000100' };
+
+		test('the secret is compared in full', async () => {
+			const t = host.add({
+				parameters: { events: ['callEnded'], options: { secret: 'abc' } },
+				credentials,
+			});
+			assert.equal((await t.receive({ query: { secret: 'abc' }, body: CALL })).started, true);
+			for (const given of ['abd', 'ab', 'abcd', '', undefined, ['abc'], { 0: 'abc' }, 1]) {
+				const outcome = await t.receive({ query: { secret: given }, body: CALL });
+				assert.equal(outcome.started, false, JSON.stringify(given));
+				assert.equal(outcome.status, 401, JSON.stringify(given));
+			}
+		});
+
+		test('field aliases: several vocabularies give the same item', async () => {
+			const t = host.add({ parameters: { events: ['callEnded'], options: {} }, credentials });
+			const variants = [
+				{
+					event: 'call.end',
+					call_uuid: '77.1',
+					cdr_ddi: '0722000100',
+					cdr_ani: '0541234567',
+					user_phone: '0501112222',
+					call_duration: 12,
+					call_status: 'ANSWER',
+				},
+				{
+					EVENT: 'END',
+					CDR_UNIQUEID: '77.1',
+					CDR_DDI: '0722000100',
+					CDR_ANI: '0541234567',
+					USER_PHONE: '0501112222',
+					CALL_DURATION: '12',
+					CALL_STATUS: 'ANSWER',
+				},
+				{
+					type: 'hangup',
+					uniqueid: '77.1',
+					did: '0722000100',
+					caller_id: '0541234567',
+					destination: '0501112222',
+					duration: '12',
+					call_status: 'ANSWER',
+				},
+			];
+			const items = [];
+			for (const body of variants) {
+				const outcome = await t.receive({ body });
+				assert.equal(outcome.items.length, 1, JSON.stringify(body));
+				const { body: _b, query: _q, method: _m, receivedAt: _r, ...rest } = outcome.items[0].json;
+				items.push(rest);
+			}
+			assert.deepEqual(items[1], items[0]);
+			assert.deepEqual(items[2], items[0]);
+			assert.equal(items[0].durationSec, 12);
+		});
 	});
 
 	test("the body size option's default is the package's limit", () => {
@@ -143,46 +232,6 @@ describe('Virtual Number Trigger → checks', () => {
 		);
 	});
 
-	test('field aliases: several vocabularies give the same item', () => {
-		const at = '2026-01-01T00:00:00.000Z';
-		const variants = [
-			{
-				event: 'call.end',
-				call_uuid: '77.1',
-				cdr_ddi: '0722000100',
-				cdr_ani: '0541234567',
-				user_phone: '0501112222',
-				call_duration: 12,
-				call_status: 'ANSWER',
-			},
-			{
-				EVENT: 'END',
-				CDR_UNIQUEID: '77.1',
-				CDR_DDI: '0722000100',
-				CDR_ANI: '0541234567',
-				USER_PHONE: '0501112222',
-				CALL_DURATION: '12',
-				CALL_STATUS: 'ANSWER',
-			},
-			{
-				type: 'hangup',
-				uniqueid: '77.1',
-				did: '0722000100',
-				caller_id: '0541234567',
-				destination: '0501112222',
-				duration: '12',
-				call_status: 'ANSWER',
-			},
-		];
-		const items = variants.map((body) => {
-			const { item } = normalizeRequest({ method: 'POST', query: {}, body, headers: {} }, at);
-			const { body: _b, query: _q, method: _m, ...rest } = item;
-			return rest;
-		});
-		assert.deepEqual(items[1], items[0]);
-		assert.deepEqual(items[2], items[0]);
-		assert.equal(items[0].durationSec, 12);
-	});
 	describe('the URL the trigger registers', () => {
 		const hook = 'https://n8n.example.com/webhook/4b1f8c2e-9d3a-4f6b-8e2a-1c5d7e9f0a3b/webhook';
 		test('carries the previous callback, read back exactly, whatever it holds', () => {

@@ -9,9 +9,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import type { IDataObject } from 'n8n-workflow';
+import { isSafeObjectProperty, type IDataObject } from 'n8n-workflow';
 
-import { isRefusedKey } from '../../../nodes/VirtualNumberTrigger/receive.ts';
 import { prng, type Rng } from '../../../dev/harness/prng.mts';
 import {
 	TriggerHost,
@@ -315,11 +314,11 @@ function size(request: FakeRequest): number | undefined {
 	return undefined;
 }
 
-/** Keys, at any depth, that n8n refuses in expressions. */
+/** Keys, at any depth, that n8n refuses in expressions: n8n-workflow's own check decides. */
 function refusedKeys(value: unknown, path = '$json'): string[] {
 	if (value === null || typeof value !== 'object') return [];
 	return Object.keys(value).flatMap((key) => [
-		...(isRefusedKey(key) ? [`${path}.${key}`] : []),
+		...(isSafeObjectProperty(key) ? [] : [`${path}.${key}`]),
 		...refusedKeys((value as Record<string, unknown>)[key], `${path}.${key}`),
 	]);
 }

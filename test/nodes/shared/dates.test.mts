@@ -6,15 +6,11 @@ import { DateTime } from 'luxon';
 
 import { InputChecks } from '../../../nodes/shared/checks.ts';
 import {
-	DATE_INPUT_FORMS,
-	PAST_TOLERANCE_MS,
 	SERVICE_TIME_ZONE,
 	addCallTimesWithOffset,
 	formatSmsSendtime,
 	formatVirtualnumDate,
-	readDate,
 	serviceNow,
-	serviceTimeWithOffset,
 	serviceZone,
 	toDateTime,
 } from '../../../nodes/shared/dates.ts';
@@ -109,8 +105,8 @@ describe('dates: one rule for numbers, for every date input', () => {
 		});
 	}
 	test('the boundary: 99,999,999,999 is seconds (the year 5138), 100,000,000,000 milliseconds (1973)', () => {
-		assert.equal(readDate(99_999_999_999, 'UTC')?.year, 5138);
-		assert.equal(readDate(100_000_000_000, 'UTC')?.year, 1973);
+		assert.match(formatVirtualnumDate(99_999_999_999, 'UTC', 'x', checks), /^5138-/);
+		assert.match(formatVirtualnumDate(100_000_000_000, 'UTC', 'x', checks), /^1973-/);
 	});
 	test('8 digits are an ISO date (basic format), not a Unix time', () => {
 		assert.equal(formatVirtualnumDate('20241201', 'UTC', 'x', checks), '2024-12-01 00:00:00');
@@ -125,10 +121,58 @@ describe('dates: one rule for numbers, for every date input', () => {
 			'2024-12-01 09:05:00',
 		);
 	});
-	test('docs/inputs.md lists every accepted form of the module', () => {
+	// Each form docs/inputs.md lists, with the examples it gives, as the nodes read them (UTC).
+	const DOCUMENTED_FORMS: Array<[string, unknown[], string]> = [
+		[
+			'A DateTime from an expression ({{ $now }}, {{ $today.plus({ days: 1 }) }}) or a JavaScript Date',
+			[DateTime.fromISO('2025-12-31T09:30:00Z'), new Date('2025-12-31T09:30:00Z')],
+			'2025-12-31 09:30:00',
+		],
+		[
+			'A Unix time, as a number or as text of 9 to 13 digits: seconds below 100,000,000,000 ' +
+				'(up to 11 digits), milliseconds from there on (12 or 13 digits)',
+			[1767173400, '1767173400', 1767173400000, '1767173400000'],
+			'2025-12-31 09:30:00',
+		],
+		[
+			'ISO 8601, as the date picker gives it: 2025-12-31T09:30:00, 2025-12-31T09:30, ' +
+				'2025-12-31, with or without an offset (…Z, …+02:00)',
+			[
+				'2025-12-31T09:30:00',
+				'2025-12-31T09:30',
+				'2025-12-31T09:30:00Z',
+				'2025-12-31T11:30:00+02:00',
+			],
+			'2025-12-31 09:30:00',
+		],
+		['', ['2025-12-31'], '2025-12-31 00:00:00'],
+		[
+			'SQL: 2025-12-31 09:30:00, 2025-12-31 09:30, 2025-12-31 9:30',
+			['2025-12-31 09:30:00', '2025-12-31 09:30', '2025-12-31 9:30'],
+			'2025-12-31 09:30:00',
+		],
+		[
+			'Day first, as the SMS service writes dates: 31/12/2025 09:30, 31/12/2025 09:30:00, 31/12/2025',
+			['31/12/2025 09:30', '31/12/2025 09:30:00'],
+			'2025-12-31 09:30:00',
+		],
+		['', ['31/12/2025'], '2025-12-31 00:00:00'],
+		[
+			'RFC 2822 and HTTP dates: Wed, 31 Dec 2025 09:30:00 +0200',
+			['Wed, 31 Dec 2025 11:30:00 +0200', 'Wed, 31 Dec 2025 09:30:00 GMT'],
+			'2025-12-31 09:30:00',
+		],
+	];
+	test('docs/inputs.md lists the accepted forms, and every example it gives is read', () => {
 		const page = readFileSync(new URL('../../../docs/inputs.md', import.meta.url), 'utf8');
-		for (const form of DATE_INPUT_FORMS)
-			assert.ok(page.includes(form), `docs/inputs.md lists: ${form}`);
+		const list = /Accepted, in the order they are tried:\n\n((?:- .*\n)+)/.exec(page)?.[1];
+		assert.deepEqual(
+			list?.trim().split('\n'),
+			DOCUMENTED_FORMS.filter(([form]) => form !== '').map(([form]) => `- ${form}`),
+		);
+		for (const [, values, expected] of DOCUMENTED_FORMS)
+			for (const value of values)
+				assert.equal(formatVirtualnumDate(value, 'UTC', 'x', checks), expected, String(value));
 	});
 });
 
@@ -169,8 +213,12 @@ describe('Send At → sendtime', () => {
 
 	test('a time within the current minute is not "past"', () => {
 		assert.equal(
-			formatSmsSendtime(checks, new Date(NOW - PAST_TOLERANCE_MS + 1000), 'UTC', false, NOW),
+			formatSmsSendtime(checks, new Date(NOW - 59_000), 'UTC', false, NOW),
 			'10/06/2030 11:59',
+		);
+		assert.throws(
+			() => formatSmsSendtime(checks, new Date(NOW - 61_000), 'UTC', false, NOW),
+			/Send At: is in the past/,
 		);
 	});
 
@@ -199,7 +247,10 @@ describe('Send At → sendtime', () => {
 		-5,
 	]) {
 		test(`${JSON.stringify(bad) ?? String(bad)} cannot be read`, () => {
-			assert.equal(readDate(bad, 'UTC'), undefined);
+			assert.throws(
+				() => formatVirtualnumDate(bad, 'UTC', 'Start Time', checks),
+				/Start Time: must be a date/,
+			);
 			assert.throws(
 				() => formatSmsSendtime(checks, bad, 'UTC', true, NOW),
 				/Send At: must be a date/,
@@ -224,17 +275,16 @@ describe("dates: the service's clock (Service Time Zone)", () => {
 	});
 
 	test('the service time with its offset: summer, winter, and what is not a service time', () => {
-		assert.equal(
-			serviceTimeWithOffset('2026-07-01 09:30:00', 'Asia/Jerusalem'),
-			'2026-07-01T09:30:00+03:00',
-		);
-		assert.equal(
-			serviceTimeWithOffset('2026-12-01 09:30:00', 'Asia/Jerusalem'),
-			'2026-12-01T09:30:00+02:00',
-		);
-		assert.equal(serviceTimeWithOffset('2026-12-01 09:30:00', 'UTC'), '2026-12-01T09:30:00Z');
+		const startedAt = (startTime: string, zone: string) =>
+			addCallTimesWithOffset({ startTime }, zone).startedAt;
+		assert.equal(startedAt('2026-07-01 09:30:00', 'Asia/Jerusalem'), '2026-07-01T09:30:00+03:00');
+		assert.equal(startedAt('2026-12-01 09:30:00', 'Asia/Jerusalem'), '2026-12-01T09:30:00+02:00');
+		assert.equal(startedAt('2026-12-01 09:30:00', 'UTC'), '2026-12-01T09:30:00Z');
 		for (const bad of [null, '', 'soon', 12, '0000-00-00 00:00:00'])
-			assert.equal(serviceTimeWithOffset(bad, 'Asia/Jerusalem'), undefined, String(bad));
+			assert.ok(
+				!('startedAt' in addCallTimesWithOffset({ startTime: bad }, 'Asia/Jerusalem')),
+				String(bad),
+			);
 	});
 
 	test('startedAt / endedAt right after startTime / endTime; an alias of the same name is kept', () => {

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { isSafeObjectProperty } from 'n8n-workflow';
+import { isSafeObjectProperty, type IDataObject } from 'n8n-workflow';
 
-import { withSafeKeys } from '../../../nodes/shared/outputKeys.ts';
+import { itemsWithSafeKeys } from '../../../nodes/shared/outputKeys.ts';
+
+/** An output item's json as the router hands it to n8n (nodes/shared/router.ts). */
+const withSafeKeys = (json: unknown) => itemsWithSafeKeys([{ json: json as IDataObject }])[0].json;
 
 /** The name a key comes out under. */
 const safeOutputKey = (key: string) =>

@@ -8,7 +8,10 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { routeOperation, type OperationModule } from '../../../nodes/shared/router.ts';
+import { routeOperation } from '../../../nodes/shared/router.ts';
+
+/** An operation module as the router takes it. */
+type OperationModule = Parameters<typeof routeOperation>[0][string]['operations'][string];
 import { runWorkflow } from '../../../dev/harness/engine.mts';
 import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
 

@@ -17,7 +17,7 @@ import type {
 
 /** The query parameter carrying the recipient (part of the signed URL). */
 export const RECIPIENT_QUERY = 'to';
-export const ANSWER_PAGE_DEFAULTS = { title: 'Your answer' } as const;
+const ANSWER_PAGE_DEFAULTS = { title: 'Your answer' } as const;
 const MAX_TEXT = 2000;
 
 /** What the editor shows on the node while its execution waits (n8n's own nodes show the same). */

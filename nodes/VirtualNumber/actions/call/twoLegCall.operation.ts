@@ -109,7 +109,7 @@ export const description = updateDisplayOptions(
 export const repeatEffect: RepeatEffect = { what: 'place the two-leg call again' };
 
 /** Names of custom parameters: plain names that cannot shadow the operation's own parameters. */
-export const CUSTOM_PARAMETER_NAME = {
+const CUSTOM_PARAMETER_NAME = {
 	pattern: /^[A-Za-z][A-Za-z0-9_]{0,63}$/,
 	reserved: [
 		'service',

@@ -65,7 +65,7 @@ export const waitForRecordFields: INodeProperties[] = [
 	},
 ];
 
-export interface PlacedCall {
+interface PlacedCall {
 	callId?: string;
 	virtualnum: string;
 	/** The number the service called (the record's caller number). */
@@ -74,7 +74,7 @@ export interface PlacedCall {
 	placedAt: DateTime;
 }
 
-export interface WaitSettings {
+interface WaitSettings {
 	maxWaitSec: number;
 	checkEverySec: number;
 }

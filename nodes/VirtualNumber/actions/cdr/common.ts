@@ -5,7 +5,7 @@ import type { InputChecks } from '../../../shared/checks';
 import { VN_LIMITS } from '../../../shared/limits';
 
 /** Timeout option in seconds: up to an hour, by default the spec's run time of heavy requests (10 minutes). */
-export const TIMEOUT_SEC = { min: 1, max: 3600, default: VN_LIMITS.requestRunTimeMs / 1000 };
+const TIMEOUT_SEC = { min: 1, max: 3600, default: VN_LIMITS.requestRunTimeMs / 1000 };
 
 export const timeoutOption: INodeProperties = {
 	displayName: 'Timeout (Seconds)',

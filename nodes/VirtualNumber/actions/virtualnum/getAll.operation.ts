@@ -41,7 +41,7 @@ const FILTER_FIELDS: INodePropertyOptions[] = [
 const OPERATORS = ['EQ', 'NE', 'LT', 'GT', 'LIKE'] as const;
 
 /** Limit without Return All: the service returns at most 10,000 numbers a page (spec, get_virtualnum `limit`). */
-export const GET_MANY_LIMIT = { min: 1, max: 10000 };
+const GET_MANY_LIMIT = { min: 1, max: 10000 };
 
 const byField = { filterBy: ['field'] };
 
