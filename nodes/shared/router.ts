@@ -14,6 +14,7 @@
  * `repeatEffect`: the router then refuses to run while Retry On Fail is on (see `RepeatEffect`).
  */
 import type {
+	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
@@ -21,6 +22,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { forTheModel, runsAsTool, toolAllFieldsField, toolDescriptionField } from './asTool';
 import { asNodeError, errorItem, type NodeError, withItemsProgress } from './errors';
 import { itemsWithSafeKeys } from './outputKeys';
 
@@ -64,6 +66,16 @@ export interface OperationModule {
 	execute?: ItemOperation;
 	executeBatch?: BatchOperation;
 	repeatEffect?: RepeatEffect;
+	/**
+	 * What the model is told the operation does when the node is an AI agent's tool (its cost, the
+	 * phone formats it takes, what it returns); the Operation option's action and description when not set.
+	 */
+	toolDescription?: string;
+	/**
+	 * An output item's JSON as a model needs it (the fields that matter) when the node is a tool;
+	 * the tool's Return All Fields switch gives every field instead. Outside a tool, never used.
+	 */
+	toolOutput?: (json: IDataObject) => IDataObject;
 }
 
 /** A resource: its operations by their Operation value. */
@@ -94,7 +106,21 @@ export function operationProperties(
 			options,
 			default: defaultOperation,
 		},
+		...Object.entries(operations).flatMap(([value, module]) => toolFields(resource, value, module)),
 		...Object.values(operations).flatMap((module) => module.description),
+	];
+}
+
+/** The fields a tool variant shows for one operation: what the model is told, and Return All Fields. */
+function toolFields(
+	resource: string,
+	operation: string,
+	module: OperationModule,
+): INodeProperties[] {
+	const told = module.toolDescription ?? `${module.option.action}: ${module.option.description}`;
+	return [
+		toolDescriptionField(resource, operation, told),
+		...(module.toolOutput ? [toolAllFieldsField(resource, operation)] : []),
 	];
 }
 
@@ -129,10 +155,29 @@ export async function routeOperation(
 		const refused = await guardRetryOnFail.call(this, module.repeatEffect);
 		if (refused) return [refused];
 	}
-	const output = module.executeBatch
-		? await module.executeBatch.call(this)
-		: await runPerItem.call(this, module.execute as ItemOperation);
-	return [itemsWithSafeKeys(output)];
+	let output: INodeExecutionData[];
+	try {
+		output = module.executeBatch
+			? await module.executeBatch.call(this)
+			: await runPerItem.call(this, module.execute as ItemOperation, module.description);
+	} catch (error) {
+		throw forTheModel(asNodeError(this.getNode(), error), this.getNode(), module.description);
+	}
+	return [itemsWithSafeKeys(forToolOutput.call(this, module, output))];
+}
+
+/** In a tool, each item as the operation gives it to a model, unless Return All Fields is on. */
+function forToolOutput(
+	this: IExecuteFunctions,
+	module: OperationModule,
+	output: INodeExecutionData[],
+): INodeExecutionData[] {
+	const compact = module.toolOutput;
+	if (!compact || !runsAsTool(this.getNode())) return output;
+	if (this.getNodeParameter('toolAllFields', 0, false) === true) return output;
+	return output.map((item) =>
+		item.json.error !== undefined ? item : { ...item, json: compact(item.json) },
+	);
 }
 
 function findOperation(
@@ -190,6 +235,7 @@ async function guardRetryOnFail(
 async function runPerItem(
 	this: IExecuteFunctions,
 	execute: ItemOperation,
+	properties: INodeProperties[],
 ): Promise<INodeExecutionData[]> {
 	const items = this.getInputData();
 	const node = this.getNode();
@@ -208,7 +254,13 @@ async function runPerItem(
 					items.length,
 					returnData,
 				);
-			returnData.push(errorItem(node, error, itemIndex));
+			returnData.push(
+				errorItem(
+					node,
+					forTheModel(asNodeError(node, error, itemIndex), node, properties),
+					itemIndex,
+				),
+			);
 		}
 	}
 	return returnData;
