@@ -136,6 +136,21 @@ describe('Bulk SMS as a tool: errors name the argument the model filled', () => 
 		assert.match(JSON.stringify(item), /972501234567/);
 	});
 
+	test('a Send At option the model filled names its argument (a field inside Options)', async () => {
+		const result = await run(
+			'bulkSmsTool',
+			{
+				...send('0501234567', 'Hello'),
+				options: { sendAt: "={{ $fromAI('when', 'When to send', 'string') }}" },
+			},
+			{ when: '' },
+			1.1,
+		);
+		assert.ok(result.error);
+		assert.match(result.error.message, /^The argument "when" \(the Send At field\)/);
+		assert.deepEqual(sandbox.control.requests({ service: 'sms', operation: 'send_sms' }), []);
+	});
+
 	test('the same refusal outside a tool keeps its field wording', async () => {
 		const result = await run('bulkSms', send('call me maybe', 'Hello'));
 		assert.ok(result.error);
@@ -184,6 +199,49 @@ describe('Virtual Number as a tool: compact outputs', () => {
 			assert.equal(row.startedAt, full[i].startedAt);
 			assert.equal(row.startTime, undefined);
 		}
+	});
+
+	test('Click to Call: a phone the model gave that is not one names its argument; no call placed', async () => {
+		const result = await run(
+			'virtualNumberTool',
+			{
+				resource: 'call',
+				operation: 'clickToCall',
+				virtualnum: { __rl: true, mode: 'id', value: '0722000100' },
+				destination: "={{ $fromAI('phone_to_call', 'Who to call', 'string') }}",
+			},
+			{ phone_to_call: 'the manager' },
+			1.1,
+		);
+		assert.ok(result.error);
+		assert.match(
+			result.error.message,
+			/^The argument "phone_to_call" \(the Phone Number to Call field\)/,
+		);
+		assert.deepEqual(
+			sandbox.control.requests({ service: 'vn', operation: 'create_virtualnum_call' }),
+			[],
+		);
+	});
+
+	test('Call Record Query: a date the model gave that is not one names its argument', async () => {
+		const result = await run(
+			'virtualNumberTool',
+			{
+				resource: 'cdr',
+				operation: 'query',
+				from: "={{ $fromAI('since', 'Calls since', 'string') }}",
+				limit: 3,
+			},
+			{ since: 'last Tuesday-ish' },
+			1.1,
+		);
+		assert.ok(result.error);
+		assert.match(
+			result.error.message,
+			/^The argument "since" \(the Calls From field\): must be a date/,
+		);
+		assert.match(result.error.message, /Call the tool again with a corrected "since" argument/);
 	});
 
 	test('a call ID the model gave that is empty names its argument', async () => {
