@@ -12,6 +12,10 @@
  *
  * and, when running it again would repeat something in the world (send, charge, place a call),
  * `repeatEffect`: the router then refuses to run while Retry On Fail is on (see `RepeatEffect`).
+ *
+ * As an AI agent's tool (the `<name>Tool` variant, nodes/shared/asTool.ts) an operation may also
+ * export `toolDescription` (what the model is told) and `toolOutput` (its items as a model reads
+ * them); the router turns its errors into errors the model can act on.
  */
 import type {
 	IDataObject,
