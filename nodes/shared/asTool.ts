@@ -19,7 +19,7 @@ export function runsAsTool(node: INode): boolean {
 const FROM_AI = /\$fromAI\(\s*(['"`])([^'"`]+)\1/;
 
 /** The key of the first `$fromAI('key', …)` in a parameter's raw value, if there is one. */
-export function fromAiKey(raw: unknown): string | undefined {
+function fromAiKey(raw: unknown): string | undefined {
 	if (typeof raw === 'string') return FROM_AI.exec(raw)?.[2];
 	// A resource locator keeps its expression in `value`.
 	if (raw && typeof raw === 'object' && 'value' in raw)
@@ -46,7 +46,7 @@ function rawValuesOf(
 }
 
 /** The argument the model filled for the field shown as `field`, if the model fills it. */
-export function aiArgumentOf(
+function aiArgumentOf(
 	node: INode,
 	properties: INodeProperties[],
 	field: string,

@@ -244,6 +244,26 @@ describe('Virtual Number as a tool: compact outputs', () => {
 		assert.match(result.error.message, /Call the tool again with a corrected "since" argument/);
 	});
 
+	test('a number the model put in a resource locator names its argument', async () => {
+		const result = await run(
+			'virtualNumberTool',
+			{
+				resource: 'virtualnum',
+				operation: 'get',
+				virtualnum: {
+					__rl: true,
+					mode: 'id',
+					value: "={{ $fromAI('number', 'The virtual number', 'string') }}",
+				},
+			},
+			{ number: 'sales line' },
+			1.1,
+		);
+		assert.ok(result.error);
+		assert.match(result.error.message, /^The argument "number" \(the Virtual Number field\)/);
+		assert.deepEqual(sandbox.control.requests({ service: 'vn' }), []);
+	});
+
 	test('a call ID the model gave that is empty names its argument', async () => {
 		const result = await run(
 			'virtualNumberTool',
