@@ -7,13 +7,13 @@
  * n8n's agent (version 3) hands the model only an error's message, not its description: in a
  * tool, the fix goes into the message.
  */
-import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { NodeError } from './errors';
 
 /** Whether the node runs as an AI agent's tool (n8n names the variant `<name>Tool`). */
 export function runsAsTool(node: INode): boolean {
-	return node.type.endsWith('Tool');
+	return typeof node.type === 'string' && node.type.endsWith('Tool');
 }
 
 const FROM_AI = /\$fromAI\(\s*(['"`])([^'"`]+)\1/;
@@ -59,10 +59,20 @@ function aiArgumentOf(
 }
 
 /** The field an input check named (see InputChecks.fail and withErrorDetails). */
-function fieldOf(error: NodeError): string | undefined {
-	const details = error.context.errorDetails as IDataObject | undefined;
-	return typeof details?.field === 'string' ? details.field : undefined;
+function fieldOf(details: unknown): string | undefined {
+	const field = (details as IDataObject | undefined)?.field;
+	return typeof field === 'string' ? field : undefined;
 }
+
+/** A check's message (`To: …`) with the argument the model filled named beside the field. */
+function namingArgument(message: string, field: string, argument: string): string {
+	const named = `The argument "${argument}" (the ${field} field)`;
+	return message.startsWith(`${field}: `)
+		? `${named}: ${message.slice(field.length + 2)}`
+		: `${named}: ${message}`;
+}
+
+const fixFor = (argument: string) => `Call the tool again with a corrected "${argument}" argument.`;
 
 /**
  * The error as the model needs it: the argument it filled named beside the field
@@ -73,14 +83,11 @@ export function forTheModel(
 	node: INode,
 	properties: INodeProperties[],
 ): NodeError {
-	const field = fieldOf(error);
+	const field = fieldOf(error.context.errorDetails);
 	const argument = field === undefined ? undefined : aiArgumentOf(node, properties, field);
 	if (field !== undefined && argument !== undefined) {
-		const named = `The argument "${argument}" (the ${field} field)`;
-		error.message = error.message.startsWith(`${field}: `)
-			? `${named}: ${error.message.slice(field.length + 2)}`
-			: `${named}: ${error.message}`;
-		error.description = `Call the tool again with a corrected "${argument}" argument.`;
+		error.message = namingArgument(error.message, field, argument);
+		error.description = fixFor(argument);
 		error.context.errorDetails = {
 			...(error.context.errorDetails as IDataObject),
 			argument,
@@ -89,6 +96,35 @@ export function forTheModel(
 	if (runsAsTool(node) && error.description && !error.message.includes(error.description))
 		error.message = `${error.message.replace(/\.$/, '')}. ${error.description}`;
 	return error;
+}
+
+/**
+ * An error item an operation built itself (Send checks all items before its batches) as the model
+ * needs it under Continue On Fail: the argument named, the fix in `errorDescription`.
+ */
+export function errorItemForTheModel(
+	item: INodeExecutionData,
+	node: INode,
+	properties: INodeProperties[],
+): INodeExecutionData {
+	const { error, errorDetails } = item.json;
+	const field = fieldOf(errorDetails);
+	// Items of per-item operations were named already (forTheModel): their details carry the argument.
+	if (
+		typeof error !== 'string' ||
+		field === undefined ||
+		'argument' in (errorDetails as IDataObject)
+	)
+		return item;
+	const argument = aiArgumentOf(node, properties, field);
+	if (argument === undefined) return item;
+	const json = {
+		...item.json,
+		error: namingArgument(error, field, argument),
+		errorDescription: fixFor(argument),
+		errorDetails: { ...(errorDetails as IDataObject), argument },
+	};
+	return { ...item, json };
 }
 
 // ---- What the model is told, and what it reads back ------------------------------------------

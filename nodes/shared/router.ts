@@ -26,7 +26,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { forTheModel, runsAsTool, toolAllFieldsField, toolDescriptionField } from './asTool';
+import {
+	errorItemForTheModel,
+	forTheModel,
+	runsAsTool,
+	toolAllFieldsField,
+	toolDescriptionField,
+} from './asTool';
 import { asNodeError, errorItem, type NodeError, withItemsProgress } from './errors';
 import { itemsWithSafeKeys } from './outputKeys';
 
@@ -170,18 +176,23 @@ export async function routeOperation(
 	return [itemsWithSafeKeys(forToolOutput.call(this, module, output))];
 }
 
-/** In a tool, each item as the operation gives it to a model, unless Return All Fields is on. */
+/**
+ * In a tool: each item as the operation gives it to a model (unless Return All Fields is on),
+ * error items naming the argument the model filled.
+ */
 function forToolOutput(
 	this: IExecuteFunctions,
 	module: OperationModule,
 	output: INodeExecutionData[],
 ): INodeExecutionData[] {
-	const compact = module.toolOutput;
-	if (!compact || !runsAsTool(this.getNode())) return output;
-	if (this.getNodeParameter('toolAllFields', 0, false) === true) return output;
-	return output.map((item) =>
-		item.json.error !== undefined ? item : { ...item, json: compact(item.json) },
-	);
+	const node = this.getNode();
+	if (!runsAsTool(node)) return output;
+	const compact =
+		this.getNodeParameter('toolAllFields', 0, false) === true ? undefined : module.toolOutput;
+	return output.map((item) => {
+		if (item.json.error !== undefined) return errorItemForTheModel(item, node, module.description);
+		return compact ? { ...item, json: compact(item.json) } : item;
+	});
 }
 
 function findOperation(

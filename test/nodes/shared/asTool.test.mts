@@ -151,6 +151,30 @@ describe('Bulk SMS as a tool: errors name the argument the model filled', () => 
 		assert.deepEqual(sandbox.control.requests({ service: 'sms', operation: 'send_sms' }), []);
 	});
 
+	test('under Continue On Fail the error item names the argument once, with the fix', async () => {
+		const result = await runWorkflow({
+			nodes: [
+				{
+					name: NODE,
+					type: `${PACKAGE}.bulkSmsTool`,
+					typeVersion: 1.1,
+					parameters: send("={{ $fromAI('phone', 'The recipient', 'string') }}", 'Hello'),
+					credentials: { virtualnumSmsApi: { id: 'sms', name: 'SMS' } },
+					continueOnFail: true,
+				},
+			],
+			input: [{ json: { phone: 'call me maybe' } }],
+			nodeTypes,
+			credentials: {
+				virtualnumSmsApi: { baseUrl: sandbox.smsUrl, accessToken: sandbox.tokens.sms },
+			},
+		});
+		const [item] = jsonsOf(result);
+		assert.match(String(item.error), /^The argument "phone" \(the To field\): (?!The argument)/);
+		assert.equal(item.errorDescription, 'Call the tool again with a corrected "phone" argument.');
+		assert.deepEqual(sandbox.control.requests({ service: 'sms', operation: 'send_sms' }), []);
+	});
+
 	test('the same refusal outside a tool keeps its field wording', async () => {
 		const result = await run('bulkSms', send('call me maybe', 'Hello'));
 		assert.ok(result.error);
@@ -262,6 +286,34 @@ describe('Virtual Number as a tool: compact outputs', () => {
 		assert.ok(result.error);
 		assert.match(result.error.message, /^The argument "number" \(the Virtual Number field\)/);
 		assert.deepEqual(sandbox.control.requests({ service: 'vn' }), []);
+	});
+
+	test('under Continue On Fail a per-item operation names the argument once', async () => {
+		const result = await runWorkflow({
+			nodes: [
+				{
+					name: NODE,
+					type: `${PACKAGE}.virtualNumberTool`,
+					typeVersion: 1.1,
+					parameters: {
+						resource: 'cdr',
+						operation: 'getTranscript',
+						callUuid: "={{ $fromAI('call_id', 'The callId of the call', 'string') }}",
+					},
+					credentials: { virtualnumApi: { id: 'vn', name: 'Virtual Number' } },
+					continueOnFail: true,
+				},
+			],
+			input: [{ json: { call_id: '' } }],
+			nodeTypes,
+			credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn } },
+		});
+		const [item] = jsonsOf(result);
+		assert.match(
+			String(item.error),
+			/^The argument "call_id" \(the Call ID field\): (?!The argument)/,
+		);
+		assert.match(String(item.errorDescription), /corrected "call_id" argument/);
 	});
 
 	test('a call ID the model gave that is empty names its argument', async () => {
