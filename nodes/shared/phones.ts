@@ -282,6 +282,9 @@ export const PHONE_FIX =
 	'write each number with its area or mobile prefix, locally (0501234567) or ' +
 	'with the country code (+972 50-123-4567)';
 
+/** The phone forms every operation accepts, told to a model when a node is an AI agent's tool. */
+export const PHONES_FOR_MODEL = `Phone numbers: ${PHONE_RULE}; ${PHONE_FIX}.`;
+
 /** Send Numbers As and the country code beside it, as the credential holds them. */
 export function numberStyleOf(credentials: object | undefined): NumberStyle {
 	const { sendNumbersAs: format, countryCode } = (credentials ?? {}) as Record<string, unknown>;

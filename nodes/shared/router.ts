@@ -12,8 +12,13 @@
  *
  * and, when running it again would repeat something in the world (send, charge, place a call),
  * `repeatEffect`: the router then refuses to run while Retry On Fail is on (see `RepeatEffect`).
+ *
+ * As an AI agent's tool (the `<name>Tool` variant, nodes/shared/asTool.ts) an operation may also
+ * export `toolDescription` (what the model is told) and `toolOutput` (its items as a model reads
+ * them); the router turns its errors into errors the model can act on.
  */
 import type {
+	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
@@ -21,6 +26,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import {
+	errorItemForTheModel,
+	forTheModel,
+	runsAsTool,
+	toolAllFieldsField,
+	toolDescriptionField,
+} from './asTool';
 import { asNodeError, errorItem, type NodeError, withItemsProgress } from './errors';
 import { itemsWithSafeKeys } from './outputKeys';
 
@@ -64,6 +76,16 @@ interface OperationModule {
 	execute?: ItemOperation;
 	executeBatch?: BatchOperation;
 	repeatEffect?: RepeatEffect;
+	/**
+	 * What the model is told the operation does when the node is an AI agent's tool (its cost, the
+	 * phone formats it takes, what it returns); the Operation option's action and description when not set.
+	 */
+	toolDescription?: string;
+	/**
+	 * An output item's JSON as a model needs it (the fields that matter) when the node is a tool;
+	 * the tool's Return All Fields switch gives every field instead. Outside a tool, never used.
+	 */
+	toolOutput?: (json: IDataObject) => IDataObject;
 }
 
 /** A resource: its operations by their Operation value. */
@@ -94,7 +116,21 @@ export function operationProperties(
 			options,
 			default: defaultOperation,
 		},
+		...Object.entries(operations).flatMap(([value, module]) => toolFields(resource, value, module)),
 		...Object.values(operations).flatMap((module) => module.description),
+	];
+}
+
+/** The fields a tool variant shows for one operation: what the model is told, and Return All Fields. */
+function toolFields(
+	resource: string,
+	operation: string,
+	module: OperationModule,
+): INodeProperties[] {
+	const told = module.toolDescription ?? `${module.option.action}: ${module.option.description}`;
+	return [
+		toolDescriptionField(resource, operation, told),
+		...(module.toolOutput ? [toolAllFieldsField(resource, operation)] : []),
 	];
 }
 
@@ -129,10 +165,34 @@ export async function routeOperation(
 		const refused = await guardRetryOnFail.call(this, module.repeatEffect);
 		if (refused) return [refused];
 	}
-	const output = module.executeBatch
-		? await module.executeBatch.call(this)
-		: await runPerItem.call(this, module.execute as ItemOperation);
-	return [itemsWithSafeKeys(output)];
+	let output: INodeExecutionData[];
+	try {
+		output = module.executeBatch
+			? await module.executeBatch.call(this)
+			: await runPerItem.call(this, module.execute as ItemOperation, module.description);
+	} catch (error) {
+		throw forTheModel(asNodeError(this.getNode(), error), this.getNode(), module.description);
+	}
+	return [itemsWithSafeKeys(forToolOutput.call(this, module, output))];
+}
+
+/**
+ * In a tool: each item as the operation gives it to a model (unless Return All Fields is on),
+ * error items naming the argument the model filled.
+ */
+function forToolOutput(
+	this: IExecuteFunctions,
+	module: OperationModule,
+	output: INodeExecutionData[],
+): INodeExecutionData[] {
+	const node = this.getNode();
+	if (!runsAsTool(node)) return output;
+	const compact =
+		this.getNodeParameter('toolAllFields', 0, false) === true ? undefined : module.toolOutput;
+	return output.map((item) => {
+		if (item.json.error !== undefined) return errorItemForTheModel(item, node, module.description);
+		return compact ? { ...item, json: compact(item.json) } : item;
+	});
 }
 
 function findOperation(
@@ -190,6 +250,7 @@ async function guardRetryOnFail(
 async function runPerItem(
 	this: IExecuteFunctions,
 	execute: ItemOperation,
+	properties: INodeProperties[],
 ): Promise<INodeExecutionData[]> {
 	const items = this.getInputData();
 	const node = this.getNode();
@@ -208,7 +269,13 @@ async function runPerItem(
 					items.length,
 					returnData,
 				);
-			returnData.push(errorItem(node, error, itemIndex));
+			returnData.push(
+				errorItem(
+					node,
+					forTheModel(asNodeError(node, error, itemIndex), node, properties),
+					itemIndex,
+				),
+			);
 		}
 	}
 	return returnData;

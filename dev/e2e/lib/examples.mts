@@ -4,11 +4,15 @@
  * or, for schedules and forms, as a manual run started from the trigger with its pinned data.
  */
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 import type { Sandbox } from '../../sandbox/index.mts';
 import type { N8nServer } from './n8n.mts';
 import { executionsOf, finished, type ExecutionSummary } from './n8nExecutions.mts';
+import { runFromPinned } from './n8nExecutions.mts';
+import { startScriptedModel, textOf } from './scriptedModel.mts';
 import { ROOT_DIR } from './setup.mts';
 import { waitUntil } from './workflows.mts';
 
@@ -196,7 +200,93 @@ export async function runExamples(
 		`call-ended-download-recording: n8n fetched the call record and downloaded ${String(call.cdr_uniqueid)}.wav (${recordingRun?.status ?? 'no execution'})`,
 	);
 	await deactivate('call-ended-download-recording.json');
+	await transcriptSummaryExample(n8n, credentials, check, log);
 	log('example workflows done');
+}
+
+/** The summary the scripted model gives, which the CRM step must receive as the note. */
+const SUMMARY = '- Caller asked about the Tel Aviv billboard\n- Wants a call back';
+
+/** A stand-in CRM on loopback: records the bodies of the notes posted to it. */
+async function startCrm(): Promise<{ url: string; notes: unknown[]; close(): Promise<void> }> {
+	const notes: unknown[] = [];
+	const server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			notes.push(JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null'));
+			res.writeHead(201, { 'content-type': 'application/json' });
+			res.end('{"id":1}');
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}/api/notes`,
+		notes,
+		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+/**
+ * examples/ai/call-transcript-summary-to-crm.json with a model: the pinned Call Ended item → wait
+ * for the recording → Get Transcript → Basic LLM Chain with the OpenAI Chat Model (its credential's
+ * Base URL on a scripted model) → the CRM note, posted to a stand-in CRM on loopback. The demo
+ * cannot run it (Node 20 cannot load n8n's LangChain nodes): this run is its proof.
+ */
+async function transcriptSummaryExample(
+	n8n: N8nServer,
+	credentials: { virtualnumApi: string; virtualnumSmsApi: string },
+	check: Check,
+	log: (line: string) => void,
+): Promise<void> {
+	const model = await startScriptedModel(() => ({ text: SUMMARY }));
+	const crm = await startCrm();
+	try {
+		const openAi = await n8n.rest<{ id: string }>('POST', '/credentials', {
+			name: 'OpenAI account',
+			type: 'openAiApi',
+			data: { apiKey: 'sk-scripted', url: model.baseUrl, header: false },
+		});
+		const workflow = loadExample('ai/call-transcript-summary-to-crm.json', {
+			...credentials,
+			openAiApi: openAi.id,
+		});
+		const crmNode = workflow.nodes.find(
+			(node) => node.name === 'Add note to CRM',
+		) as ExampleNode & {
+			parameters: Record<string, unknown>;
+		};
+		crmNode.parameters.url = crm.url;
+		const execution = await runFromPinned(
+			n8n,
+			workflow as Example & { pinData: Record<string, unknown[]> },
+			'Call ended',
+		);
+		check(
+			execution?.status === 'success',
+			`call-transcript-summary-to-crm: the example ran in n8n with the OpenAI Chat Model (${execution?.status ?? 'no execution'})`,
+		);
+		const prompt = model.requests
+			.map((request) => request.messages.map(textOf).join('\n'))
+			.join('\n');
+		check(
+			model.requests.length === 1 && prompt.includes('Hello, I am calling about'),
+			`call-transcript-summary-to-crm: the model received the call's transcript in the prompt (${model.requests.length} request)`,
+		);
+		const note = crm.notes[0] as { note?: string; callId?: string; phone?: string } | undefined;
+		check(
+			crm.notes.length === 1 &&
+				note?.note === SUMMARY &&
+				note.callId === '1733049840.1337' &&
+				note.phone === '0501702585',
+			`call-transcript-summary-to-crm: the CRM step received the model's summary as the note (${JSON.stringify(note)})`,
+		);
+	} finally {
+		await crm.close();
+		await model.close();
+	}
+	log('call-transcript-summary-to-crm: ran with a (scripted) model');
 }
 
 async function waitForExecution(

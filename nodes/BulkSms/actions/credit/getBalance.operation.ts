@@ -27,6 +27,10 @@ export const option: OperationOption = {
 	action: 'Get the credit balance',
 };
 
+/** What the model is told when the node is an AI agent's tool. */
+export const toolDescription =
+	'Get the SMS credit left on the account. Free. Every recipient of a sent SMS uses one credit per part.';
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['credit'], operation: ['getBalance'] } },
 	properties,

@@ -16,7 +16,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { asNodeError, type NodeError } from '../../../shared/errors';
 import { SMS_LIMITS } from '../../../shared/limits';
 import { addRunHint } from '../../../shared/n8nCompat';
-import { DEFAULT_NUMBER_STYLE, numberStyleOf } from '../../../shared/phones';
+import { PHONES_FOR_MODEL, DEFAULT_NUMBER_STYLE, numberStyleOf } from '../../../shared/phones';
 import type { OperationOption, RepeatEffect } from '../../../shared/router';
 import {
 	creditBalance,
@@ -273,6 +273,16 @@ export const option: OperationOption = {
 		'Send an SMS to one or more numbers per item; all items go out together in batches, now or at a scheduled time',
 	action: 'Send an SMS',
 };
+
+/** What the model is told when the node is an AI agent's tool. */
+export const toolDescription =
+	'Send an SMS text message now. Costs one SMS credit per recipient (more for a text longer than one SMS: ' +
+	'160 Latin or 70 Hebrew/emoji characters per part); a sent SMS cannot be recalled, so send only when asked. ' +
+	'To: one or more phone numbers separated by commas. ' +
+	`${PHONES_FOR_MODEL} ` +
+	"Message: up to 600 characters by default. The sender the recipient sees is the one set in the node's " +
+	'Sender field, never chosen by the model. Returns one result per recipient: status, recipient, sender, ' +
+	'parts; a refused number or text comes back as an error naming the argument to fix.';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['message'], operation: ['send'] } },

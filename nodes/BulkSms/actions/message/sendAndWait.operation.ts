@@ -19,7 +19,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { InputChecks } from '../../../shared/checks';
 import { toDateTime } from '../../../shared/dates';
 import { asNodeError, errorItem } from '../../../shared/errors';
-import { checkPhone, splitPhoneList } from '../../../shared/phones';
+import { PHONES_FOR_MODEL, checkPhone, splitPhoneList } from '../../../shared/phones';
 import { addRunHint } from '../../../shared/n8nCompat';
 import type { OperationOption, RepeatEffect } from '../../../shared/router';
 import { isSmsSent, sendSmsBatch, SMS_LABEL } from '../../../shared/transport/smsApi';
@@ -221,6 +221,12 @@ export const option: OperationOption = {
 		'Send one SMS with a link to an answer page, and wait until the recipient approves, declines or answers',
 	action: 'Send an SMS and wait for response',
 };
+
+/** What the model is told when the node is an AI agent's tool. */
+export const toolDescription =
+	'Send one SMS with a link to an answer page and wait until the recipient answers (costs one SMS credit). ' +
+	`${PHONES_FOR_MODEL} ` +
+	"The sender is the one set in the node's Sender field.";
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['message'], operation: ['sendAndWait'] } },

@@ -25,6 +25,10 @@ export const option: OperationOption = {
 	action: 'List senders',
 };
 
+/** What the model is told when the node is an AI agent's tool. */
+export const toolDescription =
+	'List the approved sender names and verified sender numbers of the SMS account. Free, changes nothing.';
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['sender'], operation: ['list'] } },
 	properties,

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import { checkPhoneToSend } from '../../../shared/phones';
+import { PHONES_FOR_MODEL, checkPhoneToSend } from '../../../shared/phones';
 import type { ItemOperation, OperationOption, RepeatEffect } from '../../../shared/router';
 import { VIRTUALNUM_CREDENTIAL } from '../../../shared/transport/virtualnumApi';
 import { virtualnumLocator } from '../../../shared/virtualnums';
@@ -51,6 +51,13 @@ export const option: OperationOption = {
 	description: 'Call a phone number and connect it to a virtual number',
 	action: 'Place a click to call call',
 };
+
+/** What the model is told when the node is an AI agent's tool. */
+export const toolDescription =
+	'Place a real phone call now: the phone number rings, and when answered it is connected to the virtual ' +
+	"number's destination. Costs call minutes and disturbs a person, so call only when asked. " +
+	`${PHONES_FOR_MODEL} ` +
+	'Returns the call ID of the placed call.';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['call'], operation: ['clickToCall'] } },

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import { checkPhoneToSend, checkVirtualnum } from '../../../shared/phones';
+import { PHONES_FOR_MODEL, checkPhoneToSend, checkVirtualnum } from '../../../shared/phones';
 import type { ItemOperation, OperationOption, RepeatEffect } from '../../../shared/router';
 import { VIRTUALNUM_CREDENTIAL } from '../../../shared/transport/virtualnumApi';
 import { virtualnumLocator } from '../../../shared/virtualnums';
@@ -99,6 +99,12 @@ export const option: OperationOption = {
 	description: 'Call two numbers and connect them, with custom parameters stored on the call',
 	action: 'Place a two leg call',
 };
+
+/** What the model is told when the node is an AI agent's tool. */
+export const toolDescription =
+	'Place a real phone call now that rings two phone numbers and connects them. Costs call minutes and ' +
+	'rings people, so call only when asked. ' +
+	`${PHONES_FOR_MODEL}`;
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['call'], operation: ['twoLegCall'] } },

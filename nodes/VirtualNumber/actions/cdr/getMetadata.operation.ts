@@ -26,6 +26,11 @@ export const option: OperationOption = {
 	action: 'Get call metadata',
 };
 
+/** What the model is told when the node is an AI agent's tool. */
+export const toolDescription =
+	'Get the marketing, advertising and transcription data of one call, by its call ID (the callId of a ' +
+	'call record, e.g. 1714557600.123). Free, changes nothing.';
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['cdr'], operation: ['getMetadata'] } },
 	properties,

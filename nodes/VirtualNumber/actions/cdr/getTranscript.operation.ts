@@ -25,6 +25,11 @@ export const option: OperationOption = {
 	action: 'Get a call transcript',
 };
 
+/** What the model is told when the node is an AI agent's tool. */
+export const toolDescription =
+	'Get the transcript of one recorded call as plain text, by its call ID (the callId of a call record, ' +
+	'e.g. 1714557600.123). Free, changes nothing. Fails when the call has no recording or transcript yet.';
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['cdr'], operation: ['getTranscript'] } },
 	properties,

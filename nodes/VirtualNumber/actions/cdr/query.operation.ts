@@ -2,8 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { simplifyCallRows } from '../../../shared/callFields';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { withoutEmptyFields } from '../../../shared/asTool';
 import { InputChecks } from '../../../shared/checks';
-import { checkPhoneList } from '../../../shared/phones';
+import { PHONES_FOR_MODEL, checkPhoneList } from '../../../shared/phones';
 import {
 	addCallTimesWithOffset,
 	savedServiceZone,
@@ -180,6 +181,21 @@ export const option: OperationOption = {
 	description: 'Get call records, built from filters or with a read-only SQL statement',
 	action: 'Query call records',
 };
+
+/** What the model is told when the node is an AI agent's tool. */
+export const toolDescription =
+	'Search the call records (the history of calls to the virtual numbers). Free, changes nothing. ' +
+	'Filters, as the node sets them: calls from and until a date and time (ISO 8601 such as ' +
+	'2024-05-01T09:00:00+03:00, or 2024-05-01 09:00), call statuses, virtual numbers, caller numbers. ' +
+	`${PHONES_FOR_MODEL} ` +
+	'Returns one row per call, newest first by default: callId, virtualNumber, callerNumber, ' +
+	'destinationPhone (who answered), callStatus (ANSWER, NO ANSWER, BUSY, …), startedAt (with its UTC offset), ' +
+	'durationSec, recordingExists. Use a callId with Get Metadata or Get Transcript.';
+
+/** In a tool: a row without its empty fields, and without startTime (startedAt says the same with its offset). */
+export function toolOutput(json: IDataObject): IDataObject {
+	return withoutEmptyFields(json, json.startedAt !== undefined ? ['startTime'] : []);
+}
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['cdr'], operation: ['query'] } },

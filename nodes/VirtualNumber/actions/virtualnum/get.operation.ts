@@ -17,6 +17,14 @@ export const option: OperationOption = {
 	action: 'Get a virtual number',
 };
 
+/** What the model is told when the node is an AI agent's tool. */
+export const toolDescription =
+	'Get one virtual number of the account by its number (active or suspended). Free, changes nothing. ' +
+	'Returns virtualnum, description, active_status (1 active, 0 suspended), call_destination_phone (where ' +
+	'calls ring), email, extenstion, create_time.';
+
+export { toolOutput } from './toolOutput';
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['virtualnum'], operation: ['get'] } },
 	properties,

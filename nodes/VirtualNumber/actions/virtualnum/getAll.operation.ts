@@ -135,6 +135,14 @@ export const option: OperationOption = {
 	action: 'Get many virtual numbers',
 };
 
+/** What the model is told when the node is an AI agent's tool. */
+export const toolDescription =
+	'List the virtual numbers of the account (active ones by default). Free, changes nothing. Returns per ' +
+	'number: virtualnum, description, active_status (1 active, 0 suspended), call_destination_phone (where ' +
+	'calls ring), email, extenstion, create_time.';
+
+export { toolOutput } from './toolOutput';
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['virtualnum'], operation: ['getAll'] } },
 	properties,
