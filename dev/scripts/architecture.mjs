@@ -38,7 +38,9 @@ function localImports(file) {
 
 /** A module named after one concept (nodes/shared/<concept>.ts; before the redesign also nodes/<Node>/rules.ts). */
 const CONCEPT =
-	/^nodes\/(shared\/(phones|dates|limits|statusCodes|errors|itemsProgress|pool|outputKeys|n8nCompat|checks|callFields|masking|paging)|[A-Za-z]+\/(rules|limits))\.ts$/;
+	/^nodes\/(shared\/(phones|dates|limits|statusCodes|errors|itemsProgress|pool|outputKeys|n8nCompat|checks|callFields|masking|paging|asTool)|[A-Za-z]+\/(rules|limits))\.ts$/;
+/** Shared field definitions (what the editor draws): read once when the node loads, not a step of a run. */
+const DESCRIPTIONS = /(\/|\.)descriptions\.ts$/;
 /** Entry points of the editor, not of a run: list searches, option loaders, the credential tests. */
 const EDITOR = /\/methods\/|\/credentialTests\.ts$/;
 
@@ -60,7 +62,7 @@ function path(start, keep, { concepts = true } = {}) {
 			if (/\/events\/[^/]+\.ts$/.test(rel) && !(keep && rel.endsWith(keep))) continue;
 			if (keep && /\/actions\/[^/]+\//.test(rel) && !rel.startsWith(dirname(keep) + '/')) continue;
 			if (EDITOR.test(rel)) continue;
-			if (!concepts && CONCEPT.test(rel)) continue;
+			if (!concepts && (CONCEPT.test(rel) || DESCRIPTIONS.test(rel))) continue;
 			stack.push(next);
 		}
 	}

@@ -18,10 +18,19 @@ const ENTRY = /\.(node|credentials)\.ts$/;
  * resource's (`Resource`). Anything else it exports is not used by passing it on.
  */
 const MODULE_SHAPES = [
-	[/\.operation\.ts$/, ['option', 'description', 'execute', 'executeBatch', 'repeatEffect']],
-	[/\/actions\/[^/]+\/index\.ts$/, ['operations', 'description']],
+	[/\.operation\.ts$/, 'OperationModule'],
+	[/\/actions\/[^/]+\/index\.ts$/, 'Resource'],
 ];
-const shapeOf = (file) => MODULE_SHAPES.find(([re]) => re.test(file))?.[1] ?? ['*'];
+/** The property names of an interface of the router, read from its source (so they never drift). */
+function routerFields(root, name) {
+	const source = readFileSync(join(root, 'nodes/shared/router.ts'), 'utf8');
+	const body = new RegExp(`interface ${name} \\{([\\s\\S]*?)\\n\\}`).exec(source)?.[1] ?? '';
+	return [...body.matchAll(/^\t(\w+)\??:/gm)].map((m) => m[1]);
+}
+function shapeOf(root, file) {
+	const shape = MODULE_SHAPES.find(([re]) => re.test(file))?.[1];
+	return shape ? routerFields(root, shape) : ['*'];
+}
 
 function resolveLocal(root, fromFile, spec) {
 	if (!spec.startsWith('.')) return undefined;
@@ -85,7 +94,7 @@ function importsOf(root, file, sf) {
 			const members = [...text.matchAll(new RegExp(`\\b${ns}\\.([A-Za-z_$][\\w$]*)`, 'g'))];
 			for (const m of members) used.push([target, m[1]]);
 			const bare = [...text.matchAll(new RegExp(`\\b${ns}\\b(?![.\\w$])`, 'g'))].length;
-			if (bare > 1) for (const name of shapeOf(target)) used.push([target, name]);
+			if (bare > 1) for (const name of shapeOf(root, target)) used.push([target, name]);
 		}
 	}
 	return used;

@@ -44,7 +44,7 @@ import {
 	recipientsFailed,
 	unfinishedRun,
 } from './report';
-import { senderField } from '../common';
+import { senderField } from '../descriptions';
 
 const RETRY_NOTICE =
 	'Every message is sent once. With Retry On Fail on (node Settings), a retry ' +

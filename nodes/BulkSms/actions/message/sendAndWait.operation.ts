@@ -25,7 +25,7 @@ import type { OperationOption, RepeatEffect } from '../../../shared/router';
 import { isSmsSent, sendSmsBatch, SMS_LABEL } from '../../../shared/transport/smsApi';
 import { normalizeSmsSender, SMS_LIMITS, SMS_SENDER_RULES } from '../../../shared/limits';
 import { RECIPIENT_QUERY } from './answerPage';
-import { senderField } from '../common';
+import { senderField } from '../descriptions';
 
 // The answer page is this operation's: the node class serves it as its webhook.
 export { answerWebhook, answerWebhooks, WAITING_TOOLTIP } from './answerPage';

@@ -5,7 +5,8 @@ import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { smsSenderRequest } from '../../../shared/transport/smsApi';
 import { SMS_LIMITS } from '../../../shared/limits';
-import { phoneSenderField, readPhoneSender } from '../common';
+import { phoneSenderField } from '../descriptions';
+import { readPhoneSender } from '../common';
 
 const properties: INodeProperties[] = [
 	phoneSenderField('The same phone number (or speed dial *XXXX) as in Request Phone Verification'),
