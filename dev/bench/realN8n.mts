@@ -28,6 +28,7 @@
  * (its Batching option only adds pauses), so the hand-built sides have more requests in flight than
  * Send's 4, which only favours them.
  */
+import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -37,7 +38,7 @@ import { startSandbox } from '../sandbox/index.mts';
 import { startN8n, type N8nServer } from '../e2e/lib/n8n.mts';
 import { executionsOf, finished } from '../e2e/lib/n8nExecutions.mts';
 import { installExitHandlers } from '../e2e/lib/processes.mts';
-import { E2E_DIR, ensureN8nInstall, ROOT_DIR } from '../e2e/lib/setup.mts';
+import { E2E_DIR, MARKER_NAME, ROOT_DIR } from '../e2e/lib/setup.mts';
 import { node, waitUntil, type NodeJson } from '../e2e/lib/workflows.mts';
 import { sampleMemory, type MemoryFigures } from './n8nMemory.mts';
 import { summarise, writeResults, type Measured, type SideKey } from './realN8nReport.mts';
@@ -58,9 +59,10 @@ const log = (line: string) =>
 	console.log(`[bench n8n ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 
 /** n8n keeps run data in its "flatted" form; the same package reads it back. */
-const flatted = createRequire(join(E2E_DIR, 'node_modules', 'n8n', 'package.json'))('flatted') as {
-	parse(text: string): unknown;
-};
+const flatted = () =>
+	createRequire(join(E2E_DIR, 'node_modules', 'n8n', 'package.json'))('flatted') as {
+		parse(text: string): unknown;
+	};
 
 const MESSAGE = `{ service: "send_sms", dest: String($json.${PHONE_FIELD}).replace(/\\D/g, ""), sender: ${JSON.stringify(SENDER)}, message: ${JSON.stringify(TEXT)} }`;
 
@@ -279,7 +281,7 @@ async function runOnce(
 		figures = sampler?.stop();
 	}
 	const detail = await n8n.rest<Detail>('GET', `/executions/${executionId}`);
-	const data = flatted.parse(detail.data) as RunData;
+	const data = flatted().parse(detail.data) as RunData;
 	if (detail.status !== 'success')
 		throw new Error(
 			`${side.name}: ${detail.status} (${data.resultData.error?.message ?? 'no error'})`,
@@ -346,7 +348,13 @@ async function measureSize(
 	return results;
 }
 
-await ensureN8nInstall(log);
+// The e2e's n8n install is shared and prepared separately (npm run e2e): the bench only uses it.
+if (!existsSync(join(E2E_DIR, 'node_modules', MARKER_NAME))) {
+	log(
+		'the real n8n is not installed (dev/e2e/node_modules has no ready marker): run npm run e2e once',
+	);
+	process.exit(1);
+}
 // Credit for every run's messages (the default account runs out within the first 10,000).
 const sandbox = await startSandbox({ log: () => {}, seed: { credit: 1_000_000_000 } });
 let n8n: N8nServer | undefined;
