@@ -169,7 +169,7 @@ function targetLines(size: SizeSummary): string[] {
 export function section(results: Results): string {
 	const lines = [
 		START,
-		`Run of ${results.measuredAt.slice(0, 16).replace('T', ' ')} UTC: \`${results.command}\`, n8n ${results.n8n}, ` +
+		`Run finished at ${results.measuredAt.slice(0, 16).replace('T', ' ')} UTC: \`${results.command}\`, n8n ${results.n8n}, ` +
 			`medians of ${results.reps} runs per side, sides alternating; load average (1, 5, 15 min) ` +
 			`${results.loadAverage.atStart.map((v) => v.toFixed(2)).join(', ')} at the start, ` +
 			`${results.loadAverage.atEnd.map((v) => v.toFixed(2)).join(', ')} at the end.`,
