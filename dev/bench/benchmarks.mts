@@ -1,6 +1,6 @@
 /**
  * The benchmarks: for each, the tasks of its sides (run alternately in fresh processes), and the
- * rows made of their medians. Descriptions and targets: docs/benchmarks.md.
+ * rows made of their medians. Descriptions and targets: dev/docs/benchmarks.md.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -38,7 +38,7 @@ export const CAMPAIGN = 10_000;
 const WARM_UP_DEST = '972506';
 const BATCH_SIZES = [100, 1000];
 const FIELDS_MISSING =
-	'no Send parameters for the "recipients from input fields" rows (bench/tasks/sms.mts FIELDS_PARAMETERS, or --fields-parameters)';
+	'no Send parameters for the "recipients from input fields" rows (dev/bench/tasks/sms.mts FIELDS_PARAMETERS, or --fields-parameters)';
 
 const nodeBaseMissing = () => {
 	const status = baseNodesStatus();
@@ -78,7 +78,8 @@ const VARIANT_NAME: Record<Variant, string> = {
 };
 const VARIANT_WORDS: Record<Variant, string> = {
 	expression: "To = {{ $json.phone }} (each item's own number, an n8n expression per item)",
-	fixed: 'To a fixed text (one value for all items: no n8n expression per item)',
+	fixed:
+		'To a fixed text (one value for all items: no n8n expression per item), Batches in Flight 4',
 	fields:
 		"recipients from input fields (the number read from each item's `phone` field by the node, no expression), Batches in Flight 4",
 };

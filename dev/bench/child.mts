@@ -1,12 +1,12 @@
 /**
- * One measurement, in a fresh process (forked by bench/run.mts), so that one measurement's heap
+ * One measurement, in a fresh process (forked by dev/bench/run.mts), so that one measurement's heap
  * does not pollute the next one's memory figures. The sandbox runs in the parent; this process
  * holds only n8n-core with the package (or n8n's own nodes, or the plain client of a baseline).
- * How a run is measured: bench/measure.mts.
+ * How a run is measured: dev/bench/measure.mts.
  *
  * By hand (the measurement goes to stdout), e.g. with a CPU profile of the measured run:
- *   BENCH_PROFILE=send.cpuprofile node --import tsx --expose-gc bench/child.mts --task '{"kind":"smsNode",…}'
- * (the tasks are built in bench/benchmarks.mts; most need the sandbox's URLs and tokens, so the
+ *   BENCH_PROFILE=send.cpuprofile node --import tsx --expose-gc dev/bench/child.mts --task '{"kind":"smsNode",…}'
+ * (the tasks are built in dev/bench/benchmarks.mts; most need the sandbox's URLs and tokens, so the
  * usual way is BENCH_PROFILE naming a directory with npm run bench -- --only …).
  */
 import type { Measurement } from './measure.mts';

@@ -4,7 +4,7 @@
  * with `concurrency` requests in flight (keep-alive connections, as a call centre's client keeps),
  * and prints the latency of each (time to the response) and the wall time, as JSON on stdout.
  * It prints `ready` once loaded and starts on a line on stdin, so its start-up is not measured.
- *   tsx bench/load.mts '{"url":"http://127.0.0.1:…/webhook/…/webhook","count":20000,"concurrency":4,"first":0}'
+ *   tsx dev/bench/load.mts '{"url":"http://127.0.0.1:…/webhook/…/webhook","count":20000,"concurrency":4,"first":0}'
  */
 import { Agent, request } from 'node:http';
 

@@ -1,6 +1,6 @@
 /**
  * n8n's own nodes (HTTP Request, Code, Webhook) for the bench's "what users build instead" rows,
- * loaded from the e2e install (e2e/node_modules/n8n-nodes-base, n8n 2.40.7) when it is there, and
+ * loaded from the e2e install (dev/e2e/node_modules/n8n-nodes-base, n8n 2.40.7) when it is there, and
  * the bench-only node types (the floor's pass-through node) beside this package's.
  *
  * One n8n-workflow, one n8n-core: n8n-nodes-base is made to use the worktree's copies of the
@@ -28,7 +28,7 @@ import type {
 import { NodeTypes, loadPackage } from '../harness/engine.mts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const E2E_MODULES = join(ROOT, 'e2e', 'node_modules');
+const E2E_MODULES = join(ROOT, 'dev', 'e2e', 'node_modules');
 const BASE_DIR = join(E2E_MODULES, 'n8n-nodes-base');
 /** Packages n8n-nodes-base must share with the harness (one instance each, as in an n8n install). */
 const SHARED = ['n8n-workflow', 'n8n-core', '@n8n/di'];
@@ -57,7 +57,7 @@ export function baseNodesStatus():
 		return {
 			available: false,
 			reason:
-				'n8n-nodes-base is not installed: e2e/node_modules is absent or incomplete (see docs/benchmarks.md, "n8n\'s own nodes")',
+				'n8n-nodes-base is not installed: dev/e2e/node_modules is absent or incomplete (see dev/docs/benchmarks.md, "n8n\'s own nodes")',
 		};
 	}
 	for (const name of SHARED) {

@@ -1,9 +1,9 @@
 /**
- * Whose time is it: sums the samples of `.cpuprofile` files (BENCH_PROFILE, see bench/measure.mts)
+ * Whose time is it: sums the samples of `.cpuprofile` files (BENCH_PROFILE, see dev/bench/measure.mts)
  * by owner (idle time and the profiler's own start and stop left out) — the node's own code, n8n's HTTP helper, n8n's expression engine, the rest of n8n's
  * engine, Node.js internals, garbage collection. A frame without a script (a V8 builtin such as
  * JSON.parse) counts for the owner of the frame that called it.
- *   npx tsx bench/profile.mts <file.cpuprofile>… [--top 15]
+ *   npx tsx dev/bench/profile.mts <file.cpuprofile>… [--top 15]
  */
 import { readFileSync } from 'node:fs';
 

@@ -1,46 +1,68 @@
 /**
- * 10,000 recipients in the real n8n 2.40.7 (the e2e's install, as users run it: the Code node in n8n's
- * task runner), side by side in one run: Bulk SMS Send (Recipients From: Input Fields, Batch Size 100,
- * Batches in Flight 4) against what users build by hand with n8n's own nodes: a Code node grouping the
- * items into batches of 100 and an HTTP Request node posting each batch, and an HTTP Request node
- * posting one message per item. Each workflow starts from a Manual Trigger with the 10,000 items pinned;
- * the time is n8n's own execution record (stoppedAt − startedAt), with the sending nodes' execution
- * time from its run data beside it. Runs alternate between the three (a small warm-up run of each
- * first); the medians are printed and written to dev/bench/results-n8n.json.
+ * Bulk SMS Send in the real n8n 2.40.7 (the e2e's install, as users run it: the Code node in n8n's
+ * task runner), side by side in one run, at 10,000 and 100,000 recipients:
  *
- *   npm run build && npx tsx dev/bench/realN8n.mts [--items 10000] [--reps 3]
+ * - Send: Bulk SMS Send (Recipients From: Input Fields, Batch Size 100, Batches in Flight 4);
+ * - Code + HTTP Request: what users build by hand with n8n's own nodes, a Code node grouping the
+ *   items into batches of 100 and an HTTP Request node posting each batch;
+ * - HTTP Request per item: one request per recipient (10,000 only: 100,000 takes many minutes);
+ * - No Operation: the same input items through n8n's No Operation node, sending nothing: what n8n
+ *   itself needs in memory for those items (the memory target is against it);
+ * - Edit Fields (100,000 only, a diagnostic): n8n's Edit Fields node adding the fields of Send's
+ *   output to every item, sending nothing: what n8n spends on 100,000 new items of that shape.
+ *
+ * Each workflow starts from a Manual Trigger with the recipients pinned (about 6.7 MB of JSON for
+ * 100,000: under n8n's N8N_PAYLOAD_SIZE_MAX of 16 MB, so the REST API takes them as the editor
+ * would send them; the same pinned items for every side). The time is n8n's own execution record
+ * (stoppedAt − startedAt), with the nodes' execution time from its run data beside it. Memory: the
+ * RSS of n8n's main process and of its task runner, sampled from /proc during the run (n8nMemory.mts);
+ * growth = peak − the RSS just before the run; at 100,000 every run gets a freshly started n8n
+ * (FRESH_FROM). Runs alternate between the sides (a 200-recipient
+ * warm-up of each first); medians are printed, written to dev/bench/results-n8n.json and to the
+ * "In the real n8n" section of dev/docs/benchmarks.md (realN8nReport.mts).
+ *
+ *   npm run build && npx tsx dev/bench/realN8n.mts [--items 10000,100000] [--reps 3] [--sides send,noOp]
+ *   npm run bench -- --real-n8n [--items …] [--reps …]     (the same)
  *
  * HTTP Request has no setting for how many requests it sends at once: it starts all of them together
- * (its Batching option only adds pauses), so the hand-built rows have more requests in flight than
- * Send's 4.
+ * (its Batching option only adds pauses), so the hand-built sides have more requests in flight than
+ * Send's 4, which only favours them.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { startSandbox } from '../sandbox/index.mts';
 import { startN8n, type N8nServer } from '../e2e/lib/n8n.mts';
-import { finished } from '../e2e/lib/n8nExecutions.mts';
+import { executionsOf, finished } from '../e2e/lib/n8nExecutions.mts';
 import { installExitHandlers } from '../e2e/lib/processes.mts';
-import { E2E_DIR, ensureN8nInstall, ROOT_DIR } from '../e2e/lib/setup.mts';
+import { E2E_DIR, MARKER_NAME, ROOT_DIR } from '../e2e/lib/setup.mts';
 import { node, waitUntil, type NodeJson } from '../e2e/lib/workflows.mts';
+import { sampleMemory, type MemoryFigures } from './n8nMemory.mts';
+import { summarise, writeResults, type Measured, type SideKey } from './realN8nReport.mts';
 import { FIELDS_PARAMETERS, PHONE_FIELD, SENDER, TEXT } from './tasks/sms.mts';
 
 const { values } = parseArgs({
-	options: { items: { type: 'string' }, reps: { type: 'string' } },
+	options: { items: { type: 'string' }, reps: { type: 'string' }, sides: { type: 'string' } },
 });
-const ITEMS = Number(values.items ?? 10_000);
+/** Only these sides (send, codeHttp, perItem, noOp), for a quick look; all by default. */
+const ONLY = values.sides?.split(',');
+const SIZES = (values.items ?? '10000,100000').split(',').map(Number);
 const REPS = Number(values.reps ?? 3);
 const BATCH = 100;
+/** One request per item is measured up to this many recipients. */
+const PER_ITEM_MAX = 10_000;
 const started = Date.now();
 const log = (line: string) =>
 	console.log(`[bench n8n ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 
 /** n8n keeps run data in its "flatted" form; the same package reads it back. */
-const flatted = createRequire(join(E2E_DIR, 'node_modules', 'n8n', 'package.json'))('flatted') as {
-	parse(text: string): unknown;
-};
+const flatted = () =>
+	createRequire(join(E2E_DIR, 'node_modules', 'n8n', 'package.json'))('flatted') as {
+		parse(text: string): unknown;
+	};
 
 const MESSAGE = `{ service: "send_sms", dest: String($json.${PHONE_FIELD}).replace(/\\D/g, ""), sender: ${JSON.stringify(SENDER)}, message: ${JSON.stringify(TEXT)} }`;
 
@@ -75,66 +97,120 @@ const CODE = [
 	'return batches;',
 ].join('\n');
 
-interface Row {
+interface Side {
+	key: SideKey;
 	name: string;
 	/** The nodes after the trigger, in a row. */
 	nodes: NodeJson[];
-	/** Items its last node outputs for `items` recipients. */
-	outputs: (items: number) => number;
+	/** Whether it sends the messages (No Operation does not). */
+	sends: boolean;
+	/** The smallest and the largest number of recipients it is measured with. */
+	minItems?: number;
+	maxItems: number;
 }
 
-function rows(smsUrl: string, credentials: { sms: string; header: string }): Row[] {
+/**
+ * The fields of Send's output item besides the input's phone and name (fixed values): Edit Fields
+ * adding them to every item shows what n8n itself spends on 100,000 new items of that shape.
+ */
+const RESULT_FIELDS = Object.entries({
+	service: 'send_sms',
+	status: 'OK',
+	message_id: 1,
+	message: TEXT,
+	sender: SENDER,
+	sendtime: '24/11/2026 12:00',
+	total_charge: 1,
+	segments: 1,
+	encoding: 'GSM-7',
+	estimatedCredits: 1,
+}).map(([name, value], index) => ({
+	id: String(index + 1),
+	name,
+	value,
+	type: typeof value === 'number' ? 'number' : 'string',
+}));
+
+function sides(smsUrl: string, credentials: { sms: string; header: string }): Side[] {
+	const send = node(
+		'Send',
+		'n8n-nodes-virtualnum.bulkSms',
+		1,
+		{
+			resource: 'message',
+			operation: 'send',
+			sender: { __rl: true, mode: 'id', value: SENDER },
+			message: TEXT,
+			...FIELDS_PARAMETERS,
+			options: { batchSize: BATCH, batchesInFlight: 4 },
+		},
+		{ credentials: { virtualnumSmsApi: { id: credentials.sms, name: 'SMS sandbox' } } },
+	);
+	const code = node('Code', 'n8n-nodes-base.code', 2, {
+		language: 'javaScript',
+		mode: 'runOnceForAllItems',
+		jsCode: CODE,
+	});
+	const batched = httpRequest(smsUrl, credentials.header, '={{ JSON.stringify($json.messages) }}');
+	const perItem = httpRequest(smsUrl, credentials.header, `={{ JSON.stringify([${MESSAGE}]) }}`);
+	const noOp = node('No Operation', 'n8n-nodes-base.noOp', 1, {});
+	const editFields = node('Edit Fields', 'n8n-nodes-base.set', 3.4, {
+		mode: 'manual',
+		includeOtherFields: true,
+		assignments: { assignments: RESULT_FIELDS },
+		options: {},
+	});
 	return [
 		{
+			key: 'send',
 			name: 'Bulk SMS Send (Input Fields, Batch Size 100, 4 in flight)',
-			nodes: [
-				node(
-					'Send',
-					'n8n-nodes-virtualnum.bulkSms',
-					1,
-					{
-						resource: 'message',
-						operation: 'send',
-						sender: { __rl: true, mode: 'id', value: SENDER },
-						message: TEXT,
-						...FIELDS_PARAMETERS,
-						options: { batchSize: BATCH, batchesInFlight: 4 },
-					},
-					{ credentials: { virtualnumSmsApi: { id: credentials.sms, name: 'SMS sandbox' } } },
-				),
-			],
-			outputs: (items) => items,
+			nodes: [send],
+			sends: true,
+			maxItems: Infinity,
 		},
 		{
+			key: 'codeHttp',
 			name: 'Code (batches of 100) + HTTP Request',
-			nodes: [
-				node('Code', 'n8n-nodes-base.code', 2, {
-					language: 'javaScript',
-					mode: 'runOnceForAllItems',
-					jsCode: CODE,
-				}),
-				httpRequest(smsUrl, credentials.header, '={{ JSON.stringify($json.messages) }}'),
-			],
-			// n8n splits each answer (one result per message) into items.
-			outputs: (items) => items,
+			nodes: [code, batched],
+			sends: true,
+			maxItems: Infinity,
 		},
 		{
+			key: 'perItem',
 			name: 'HTTP Request, one request per item',
-			nodes: [httpRequest(smsUrl, credentials.header, `={{ JSON.stringify([${MESSAGE}]) }}`)],
-			outputs: (items) => items,
+			nodes: [perItem],
+			sends: true,
+			maxItems: PER_ITEM_MAX,
+		},
+		{
+			key: 'editFields',
+			name: "Edit Fields: Send's 12 output fields, nothing sent (diagnostic)",
+			nodes: [editFields],
+			sends: false,
+			minItems: 100_000,
+			maxItems: Infinity,
+		},
+		{
+			key: 'noOp',
+			name: 'No Operation (the same items, nothing sent)',
+			nodes: [noOp],
+			sends: false,
+			maxItems: Infinity,
 		},
 	];
 }
 
-/** The row's workflow, its Manual Trigger pinned with the recipients (as "Execute workflow" runs it). */
-function workflowOf(row: Row, items: ReturnType<typeof recipients>): Record<string, unknown> {
-	const nodes = [node('Start', 'n8n-nodes-base.manualTrigger', 1, {}), ...row.nodes];
+type Recipients = ReturnType<typeof recipients>;
+
+/** The side's workflow, its Manual Trigger pinned with the recipients (as "Execute workflow" runs it). */
+function workflowOf(side: Side, items: Recipients): Record<string, unknown> {
+	const nodes = [node('Start', 'n8n-nodes-base.manualTrigger', 1, {}), ...side.nodes];
 	nodes.forEach((n, index) => (n.position = [index * 240, 0]));
 	const connections: Record<string, unknown> = {};
 	for (let i = 0; i + 1 < nodes.length; i++)
 		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
 	return {
-		name: `bench: ${row.name} (${items.length} recipients)`,
+		name: `bench: ${side.name} (${items.length} recipients)`,
 		active: false,
 		settings: { executionOrder: 'v1' },
 		nodes,
@@ -151,12 +227,6 @@ const recipients = (count: number, offset: number) =>
 		},
 	}));
 
-interface Measured {
-	executionMs: number;
-	nodesMs: number;
-	outputItems: number;
-}
-
 interface RunData {
 	resultData: {
 		runData: Record<
@@ -167,48 +237,124 @@ interface RunData {
 	};
 }
 
-/** Runs the workflow from its Manual Trigger's pinned recipients, and reads n8n's record of the execution. */
-async function runOnce(n8n: N8nServer, workflowId: string, row: Row): Promise<Measured> {
-	const answer = await n8n.rest<{ executionId?: string }>('POST', `/workflows/${workflowId}/run`, {
-		triggerToStartFrom: { name: 'Start' },
-	});
-	const detail = await waitUntil(
-		async () => {
-			const found = await n8n
-				.rest<{
-					status: string;
-					startedAt: string;
-					stoppedAt: string;
-					data: string;
-				}>('GET', `/executions/${String(answer.executionId)}`)
-				.catch(() => undefined);
-			return found && finished(found) && found.stoppedAt ? found : undefined;
-		},
-		600_000,
-		250,
-	);
-	if (!detail) throw new Error(`${row.name}: no finished execution within 10 minutes`);
-	const data = flatted.parse(detail.data) as RunData;
+interface Detail {
+	status: string;
+	startedAt: string;
+	stoppedAt: string;
+	data: string;
+}
+
+/**
+ * Runs the workflow from its Manual Trigger's pinned recipients with n8n's memory sampled until
+ * n8n lists the execution as finished (the light list, not the run data: reading 100,000 items back
+ * would add to n8n's memory), then reads n8n's record of the execution.
+ */
+async function runOnce(
+	n8n: N8nServer,
+	workflowId: string,
+	side: Side,
+	memory = false,
+): Promise<Omit<Measured, 'received'>> {
+	const sampler = memory ? sampleMemory() : undefined;
+	let figures: MemoryFigures | undefined;
+	let executionId: string;
+	try {
+		const answer = await n8n.rest<{ executionId?: string }>(
+			'POST',
+			`/workflows/${workflowId}/run`,
+			{
+				triggerToStartFrom: { name: 'Start' },
+			},
+		);
+		executionId = String(answer.executionId);
+		const done = await waitUntil(
+			async () => {
+				const list = await executionsOf(n8n, workflowId).catch(() => []);
+				const found = list.find((execution) => execution.id === executionId);
+				return found && finished(found) ? found : undefined;
+			},
+			900_000,
+			100,
+		);
+		if (!done) throw new Error(`${side.name}: no finished execution within 15 minutes`);
+	} finally {
+		figures = sampler?.stop();
+	}
+	const detail = await n8n.rest<Detail>('GET', `/executions/${executionId}`);
+	const data = flatted().parse(detail.data) as RunData;
 	if (detail.status !== 'success')
 		throw new Error(
-			`${row.name}: ${detail.status} (${data.resultData.error?.message ?? 'no error'})`,
+			`${side.name}: ${detail.status} (${data.resultData.error?.message ?? 'no error'})`,
 		);
 	const runData = data.resultData.runData;
-	const last = row.nodes.at(-1)!.name;
+	const last = side.nodes.at(-1)!.name;
 	return {
 		executionMs: Date.parse(detail.stoppedAt) - Date.parse(detail.startedAt),
-		nodesMs: row.nodes.reduce((sum, n) => sum + (runData[n.name]?.[0]?.executionTime ?? 0), 0),
+		nodesMs: side.nodes.reduce((sum, n) => sum + (runData[n.name]?.[0]?.executionTime ?? 0), 0),
 		outputItems: runData[last]?.[0]?.data?.main[0]?.length ?? 0,
+		memory: figures,
 	};
 }
 
-const median = (list: number[]) => {
-	const sorted = [...list].sort((a, b) => a - b);
-	const mid = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
+/**
+ * From this many recipients on, each measured run gets a freshly started n8n (the same database),
+ * warmed up with 200 recipients through the same side: the growth of a long-running n8n depends
+ * on how much garbage earlier runs left in its heap (the RSS "before" rose from 0.6 to 1.4 GB over
+ * one run of this bench), so only a fresh process compares the sides' memory fairly.
+ */
+const FRESH_FROM = 100_000;
+const warmUpIds = new Map<Side, string>();
 
-await ensureN8nInstall(log);
+async function freshN8n(n8n: N8nServer, side: Side): Promise<void> {
+	await n8n.restart();
+	await runOnce(n8n, warmUpIds.get(side)!, side);
+}
+
+/** One size: every side `REPS` times, alternating, each run checked (messages received, items out). */
+async function measureSize(
+	n8n: N8nServer,
+	sandbox: Awaited<ReturnType<typeof startSandbox>>,
+	table: Side[],
+	items: number,
+	create: (side: Side, recipients: Recipients) => Promise<string>,
+): Promise<Map<Side, Measured[]>> {
+	const measured = table.filter((side) => items <= side.maxItems && items >= (side.minItems ?? 0));
+	const ids = new Map<Side, string>();
+	const input = recipients(items, 0);
+	for (const side of measured) ids.set(side, await create(side, input));
+	const results = new Map<Side, Measured[]>(measured.map((side) => [side, []]));
+	for (let rep = 0; rep < REPS; rep++) {
+		// The order rotates every repetition, so a slow phase of the machine hits every side.
+		const order = measured.map((_, i) => measured[(i + rep) % measured.length]);
+		for (const side of order) {
+			if (items >= FRESH_FROM) await freshN8n(n8n, side);
+			const before = sandbox.control.messages().length;
+			const run = await runOnce(n8n, ids.get(side)!, side, true);
+			const received = sandbox.control.messages().length - before;
+			sandbox.control.reset({ credit: 1_000_000_000 });
+			const expected = side.sends ? items : 0;
+			if (received !== expected || run.outputItems !== items)
+				throw new Error(
+					`${side.name}: the sandbox received ${received} messages (${expected} expected), n8n output ${run.outputItems} items (${items} expected)`,
+				);
+			results.get(side)!.push({ ...run, received });
+			const m = run.memory!;
+			log(
+				`${items} ${side.name}: ${run.executionMs} ms (its nodes ${run.nodesMs} ms), ${received} messages; ` +
+					`n8n main +${m.mainGrowthMB} MB (from ${m.mainBeforeMB}), runner +${m.runnerGrowthMB} MB (from ${m.runnerBeforeMB})`,
+			);
+		}
+	}
+	return results;
+}
+
+// The e2e's n8n install is shared and prepared separately (npm run e2e): the bench only uses it.
+if (!existsSync(join(E2E_DIR, 'node_modules', MARKER_NAME))) {
+	log(
+		'the real n8n is not installed (dev/e2e/node_modules has no ready marker): run npm run e2e once',
+	);
+	process.exit(1);
+}
 // Credit for every run's messages (the default account runs out within the first 10,000).
 const sandbox = await startSandbox({ log: () => {}, seed: { credit: 1_000_000_000 } });
 let n8n: N8nServer | undefined;
@@ -217,6 +363,7 @@ installExitHandlers(async () => {
 	await sandbox.close();
 }, log);
 let failed = false;
+const loadAtStart = loadavg();
 try {
 	n8n = await startN8n(log);
 	const sms = await n8n.rest<{ id: string }>('POST', '/credentials', {
@@ -229,59 +376,35 @@ try {
 		type: 'httpHeaderAuth',
 		data: { name: 'Authorization', value: `Bearer ${sandbox.tokens.sms}` },
 	});
-	const table = rows(sandbox.smsUrl, { sms: sms.id, header: header.id });
-	const create = async (row: Row, items: ReturnType<typeof recipients>) =>
-		(await n8n!.rest<{ id: string }>('POST', '/workflows', workflowOf(row, items))).id;
-	const ids: string[] = [];
-	for (const row of table) {
-		await runOnce(n8n, await create(row, recipients(200, 5_000_000)), row);
-		ids.push(await create(row, recipients(ITEMS, 0)));
-	}
-	log(`warm-up done (200 recipients through each); ${REPS} runs of ${ITEMS} recipients each`);
-
-	const results = table.map(() => [] as Measured[]);
-	for (let rep = 0; rep < REPS; rep++) {
-		for (const [index, row] of table.entries()) {
-			const before = sandbox.control.messages().length;
-			const measured = await runOnce(n8n, ids[index], row);
-			const received = sandbox.control.messages().length - before;
-			if (received !== ITEMS || measured.outputItems !== row.outputs(ITEMS))
-				throw new Error(
-					`${row.name}: the sandbox received ${received} messages (${ITEMS} expected), n8n output ${measured.outputItems} items`,
-				);
-			results[index].push(measured);
-			log(
-				`${row.name}: ${measured.executionMs} ms (its nodes ${measured.nodesMs} ms), ${received} messages`,
-			);
-		}
-	}
-	const summary = table.map((row, index) => ({
-		row: row.name,
-		runs: results[index].map((m) => m.executionMs),
-		medianExecutionMs: median(results[index].map((m) => m.executionMs)),
-		medianNodesMs: median(results[index].map((m) => m.nodesMs)),
-	}));
-	const send = summary[0].medianExecutionMs;
-	console.log(`\n${ITEMS.toLocaleString('en')} recipients in n8n 2.40.7, medians of ${REPS} runs:`);
-	for (const entry of summary)
-		console.log(
-			`  ${entry.row.padEnd(58)} ${String(entry.medianExecutionMs).padStart(7)} ms  (nodes ${String(entry.medianNodesMs).padStart(7)} ms)  ${(entry.medianExecutionMs / send).toFixed(2)}× Send`,
-		);
-	writeFileSync(
-		join(ROOT_DIR, 'dev', 'bench', 'results-n8n.json'),
-		`${JSON.stringify(
-			{
-				measuredAt: new Date().toISOString(),
-				n8n: '2.40.7',
-				items: ITEMS,
-				reps: REPS,
-				batchSize: BATCH,
-				rows: summary,
-			},
-			null,
-			'\t',
-		)}\n`,
+	const table = sides(sandbox.smsUrl, { sms: sms.id, header: header.id }).filter(
+		(side) => !ONLY || ONLY.includes(side.key),
 	);
+	const create = async (side: Side, items: Recipients) =>
+		(await n8n!.rest<{ id: string }>('POST', '/workflows', workflowOf(side, items))).id;
+	for (const side of table) {
+		warmUpIds.set(side, await create(side, recipients(200, 5_000_000)));
+		await runOnce(n8n, warmUpIds.get(side)!, side);
+	}
+	log(`warm-up done (200 recipients through each); ${REPS} runs of each side per size`);
+	const sizes = [];
+	for (const items of SIZES) {
+		const results = await measureSize(n8n, sandbox, table, items, create);
+		sizes.push(
+			summarise(
+				items,
+				[...results].map(([side, runs]) => ({ ...side, runs })),
+			),
+		);
+	}
+	writeResults(ROOT_DIR, {
+		measuredAt: new Date().toISOString(),
+		command: `npx tsx dev/bench/realN8n.mts --items ${SIZES.join(',')} --reps ${REPS}`,
+		n8n: '2.40.7',
+		reps: REPS,
+		batchSize: BATCH,
+		loadAverage: { atStart: loadAtStart, atEnd: loadavg() },
+		sizes,
+	});
 } catch (error) {
 	failed = true;
 	log(`FAIL ${(error as Error).stack ?? String(error)}`);

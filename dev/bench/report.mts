@@ -1,6 +1,6 @@
 /**
- * What a run writes: bench/results.json (the run, the targets of issue 15 and every row with its
- * figures) and the results section of docs/benchmarks.md (between its two markers; the rest of the
+ * What a run writes: dev/bench/results.json (the run, the targets of issue 15 and every row with its
+ * figures) and the results section of dev/docs/benchmarks.md (between its two markers; the rest of the
  * page is written by hand).
  */
 import { readFileSync, writeFileSync } from 'node:fs';

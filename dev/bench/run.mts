@@ -2,25 +2,28 @@
  * `npm run bench`: the package's benchmarks against the sandbox on loopback, each node run going
  * through the test harness (n8n-core's real WorkflowExecute), each side by side with what it is
  * compared with in the same run (n8n's floor, a plain fetch client, n8n's own nodes), the sides
- * alternating, several repetitions, medians reported. docs/benchmarks.md says what each row is.
+ * alternating, several repetitions, medians reported. dev/docs/benchmarks.md says what each row is.
  *
  * The sandbox runs in this process; every measurement runs in a fresh child process
- * (bench/child.mts), so one measurement's heap never pollutes another's memory figures.
+ * (dev/bench/child.mts), so one measurement's heap never pollutes another's memory figures.
  *
- * Writes bench/results.json and the results section of docs/benchmarks.md, and prints the tables.
+ * Writes dev/bench/results.json and the results section of dev/docs/benchmarks.md, and prints the tables.
  *   npm run bench                               all benchmarks
  *   npm run bench -- --only bulk-send,trigger   some (matched against the row names)
  *   npm run bench -- --reps 3                   repetitions of every measurement
  *   npm run bench -- --no-write                 print only (--json: every row's figures too)
  *   npm run bench -- --rewrite                  measure nothing: write the page's results section again
- *                                               from bench/results.json (after editing report.mts)
+ *                                               from dev/bench/results.json (after editing report.mts)
  *   npm run bench -- --only bulk-send --merge    the rows measured replace the same rows of
- *                                               bench/results.json; the others are kept, and the page
+ *                                               dev/bench/results.json; the others are kept, and the page
  *                                               says which rows were run again, when
+ *   npm run bench -- --real-n8n [--items 10000,100000] [--reps 3]
+ *                                               measure in the real n8n 2.40.7 instead (realN8n.mts)
  *   npm run bench -- --fields-parameters '{…}'  other Send parameters for the "recipients from input
  *                                               fields" rows (also BENCH_FIELDS_PARAMETERS; default:
  *                                               Recipients From: Input Fields, the phone field)
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,14 +67,28 @@ const settings: Settings = {
 	fieldsParameters: fields ? (JSON.parse(fields) as IDataObject) : FIELDS_PARAMETERS,
 };
 
+/** `--real-n8n`: the rows measured in the real n8n (realN8n.mts), with the other arguments (--items, --reps). */
+function realN8n(): never {
+	const rest = args.filter((arg) => arg !== '--real-n8n');
+	const child = spawnSync(
+		process.execPath,
+		['--import', 'tsx', join(HERE, 'realN8n.mts'), ...rest],
+		{
+			stdio: 'inherit',
+		},
+	);
+	process.exit(child.status ?? 1);
+}
+
 async function main() {
+	if (args.includes('--real-n8n')) realN8n();
 	if (args.includes('--rewrite')) {
 		const saved = JSON.parse(readFileSync(join(HERE, 'results.json'), 'utf8')) as {
 			run: Run;
 			rows: Row[];
 		};
 		writePage(join(HERE, '..', 'docs', 'benchmarks.md'), saved.run, saved.rows);
-		log('written: docs/benchmarks.md (results section, from bench/results.json)');
+		log('written: dev/docs/benchmarks.md (results section, from dev/bench/results.json)');
 		return;
 	}
 	const atStart = machine();
@@ -82,7 +99,7 @@ async function main() {
 	);
 	log(
 		base.available
-			? `n8n-nodes-base ${base.version} from e2e/node_modules`
+			? `n8n-nodes-base ${base.version} from dev/e2e/node_modules`
 			: `n8n's own nodes skipped: ${base.reason}`,
 	);
 	const sandbox = await startSandbox();
@@ -137,11 +154,11 @@ async function main() {
 			{ ...saved.run, reruns: [...earlier, rerun] },
 			merged,
 		);
-		log(`merged into bench/results.json and docs/benchmarks.md: ${rerun.rows.join(', ')}`);
+		log(`merged into dev/bench/results.json and dev/docs/benchmarks.md: ${rerun.rows.join(', ')}`);
 		return;
 	}
 	write(join(HERE, 'results.json'), join(HERE, '..', 'docs', 'benchmarks.md'), run, rows);
-	log('written: bench/results.json, docs/benchmarks.md (results section)');
+	log('written: dev/bench/results.json, dev/docs/benchmarks.md (results section)');
 }
 
 await main();

@@ -1,5 +1,5 @@
 /**
- * The runner's side of a measurement: each task in a fresh child process (bench/child.mts), the
+ * The runner's side of a measurement: each task in a fresh child process (dev/bench/child.mts), the
  * sides of one benchmark alternated (the order rotates every repetition, so a slow phase of the
  * machine hits every side), and the statistics of the results.
  */

@@ -89,7 +89,9 @@ function sendParameters(
 		options: { batchSize: task.batchSize },
 	};
 	if (task.variant === 'expression') return { ...common, to: `={{ $json.${PHONE_FIELD} }}` };
-	if (task.variant === 'fixed') return { ...common, to: fixedTo };
+	// A fixed To sends as large lists are documented to be sent: Batches in Flight 4, as the fields rows.
+	if (task.variant === 'fixed')
+		return { ...common, to: fixedTo, options: { ...common.options, batchesInFlight: 4 } };
 	if (!task.fieldsParameters)
 		throw new Error('the "recipients from input fields" variant needs --fields-parameters');
 	// The mode's options add to the row's (its Batch Size stays); the floor reads the same field the node is told to read.

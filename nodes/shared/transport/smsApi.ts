@@ -2,7 +2,12 @@
  * Transport of the SMS service: `POST {sms_base_url}/api/ws_json_bulk.php` with a JSON array,
  * `{sms_base_url}/api/ws.php?service=…` for the sender operations, and the credit operation.
  */
-import type { IDataObject, IHttpRequestMethods, INodeProperties } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestMethods,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { InputChecks } from '../checks';
 import { maskSecrets } from '../masking';
@@ -54,16 +59,21 @@ export interface SmsResult extends IDataObject {
 export interface SmsCredentials {
 	baseUrl: string;
 	accountToken?: string;
+	/** The credential as read, for the requests of the run (never in output or errors). */
+	decrypted?: ICredentialDataDecryptedObject;
 }
 
 export async function smsCredentials(this: RequestContext): Promise<SmsCredentials> {
 	const credentials = await this.getCredentials(SMS_CREDENTIAL);
 	const accountToken =
 		typeof credentials.accountToken === 'string' ? credentials.accountToken.trim() : '';
-	return {
+	const read: SmsCredentials = {
 		baseUrl: baseUrlFrom(credentials.baseUrl, SMS_LABEL, this.getNode()),
 		accountToken: accountToken || undefined,
 	};
+	// Not enumerable: a copy or a log of these settings never holds the token.
+	Object.defineProperty(read, 'decrypted', { value: credentials, enumerable: false });
+	return read;
 }
 
 function context(
@@ -86,7 +96,8 @@ export async function sendSmsBatch(
 	messages: SmsMessage[],
 	options: { timeoutMs?: number; credentials?: SmsCredentials } = {},
 ): Promise<SmsResult[]> {
-	const { baseUrl, accountToken } = options.credentials ?? (await smsCredentials.call(this));
+	const credentials = options.credentials ?? (await smsCredentials.call(this));
+	const { baseUrl, accountToken } = credentials;
 	const failure = context.call(this, 'send_sms', undefined, true);
 	const body = accountToken
 		? messages.map((message) => ({ ...message, token: accountToken }))
@@ -106,6 +117,7 @@ export async function sendSmsBatch(
 			timeout: options.timeoutMs,
 		},
 		failure,
+		credentials.decrypted,
 	);
 	if (raw.statusCode === TOO_MANY_REQUESTS) throw batchRateLimited(failure, raw, messages.length);
 	const decoded = checkHttp(raw, failure);

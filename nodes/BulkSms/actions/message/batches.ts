@@ -17,6 +17,7 @@ import {
 	smsCredentials,
 	SMS_LABEL,
 	type SmsCredentials,
+	type SmsMessage,
 	type SmsResult,
 } from '../../../shared/transport/smsApi';
 import { neverReachedService } from '../../../shared/transport/http';
@@ -159,6 +160,7 @@ function recordResults(batch: Batch, results: SmsResult[], attempt: number): boo
 	for (let index = 0; index < results.length; index++) {
 		const result = results[index];
 		const entry = batch.entries[index];
+		shareEchoedText(result, entry.message, results[index - 1]);
 		if (isSmsSent(result)) {
 			// The result object was just parsed for this run: extended in place, not copied.
 			result.inputItem = entry.itemIndex;
@@ -180,6 +182,25 @@ function recordResults(batch: Batch, results: SmsResult[], attempt: number): boo
 	}
 	return allSent;
 }
+
+/**
+ * The service echoes the text, the sender and the batch's send time in every result, each parsed
+ * into a string of its own: where equal, the result holds the one already kept (the message's, or
+ * the previous result's), so that 100,000 results do not hold 100,000 copies of the same text.
+ */
+function shareEchoedText(result: SmsResult, message: SmsMessage, previous?: SmsResult): void {
+	if (result === null || typeof result !== 'object') return;
+	if (result.message === message.message) result.message = message.message;
+	if (result.sender === message.sender) result.sender = message.sender;
+	if (result.dest === message.dest) result.dest = message.dest;
+	if (previous === undefined || previous === null || typeof previous !== 'object') return;
+	for (const key of ECHOED_ALIKE)
+		if (result[key] === previous[key] && typeof previous[key] === 'string')
+			result[key] = previous[key];
+}
+
+/** Fields whose value is usually the same in every result of a batch. */
+const ECHOED_ALIKE = ['service', 'status', 'sendtime'] as const;
 
 /** Results match messages by position (the count is checked by the transport) and, when given, by dest. */
 function checkDests(

@@ -125,7 +125,7 @@ export function prepareRun(
 		run.items.push(item);
 		try {
 			const check = new InputChecks(node, itemIndex);
-			const settings = prepareItem(check, read, checker, item.entries, runContext.style);
+			const settings = prepareItem(check, read, checker, item.entries);
 			for (const entry of item.entries) {
 				const first = settings.oncePerNumber ? sentWith.get(entry.identity) : undefined;
 				if (first !== undefined) entry.duplicateOf = first;
@@ -151,11 +151,10 @@ function prepareItem(
 	read: ItemReader,
 	checker: ItemChecker,
 	entries: Entry[],
-	style: NumberStyle,
 ): ItemSettings {
 	const { itemIndex } = check;
 	const sender = checker.sender(read.sender(itemIndex), check);
-	const recipients = readRecipients(check, read.to.field, read.to.value(itemIndex), style);
+	const recipients = checker.recipients(read.to.value(itemIndex), check, read.to.field);
 	const rawText = read.message.value(itemIndex);
 	check.required(read.message.field, rawText);
 	const text = String(rawText);
@@ -302,6 +301,8 @@ function inputField(json: IDataObject, name: string): unknown {
  */
 interface ItemChecker {
 	sender(raw: unknown, check: InputChecks): string;
+	/** The same To for every item (a fixed text) is split and checked once, not 10,000 times. */
+	recipients(value: unknown, check: InputChecks, field: string): Map<string, string>;
 	settings(options: SendOptions, check: InputChecks): ItemSettings;
 	estimate(text: string): SegmentEstimate;
 }
@@ -309,6 +310,9 @@ interface ItemChecker {
 function itemChecker(context: IExecuteFunctions, runContext: RunContext): ItemChecker {
 	return {
 		sender: remembered(readSender),
+		recipients: remembered((value: unknown, check: InputChecks, field: string) =>
+			readRecipients(check, field, value, runContext.style),
+		),
 		settings: remembered((options: SendOptions, check: InputChecks) =>
 			checkOptions(context, check, options, runContext),
 		),
