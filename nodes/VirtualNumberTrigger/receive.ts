@@ -17,6 +17,7 @@ import type {
 
 import { CALL_FIELDS } from '../shared/callFields';
 import { addCallTimesWithOffset, savedServiceZone, usableZone } from '../shared/dates';
+import { withSafeKeys } from '../shared/outputKeys';
 import {
 	IDENTIFIER_WORD,
 	identifierWordOf,
@@ -80,7 +81,7 @@ function gatherFields(body: unknown, query: Record<string, unknown>): Fields {
 /**
  * One request as one item: `event`, the main fields under the vocabulary's names (null when
  * absent), the time received, the method, and the caller's query and body as sent (each key n8n
- * refuses in expressions renamed with a trailing underscore, withSafeKeys). A body that could not
+ * refuses in expressions renamed with a trailing underscore: shared/outputKeys). A body that could not
  * be read at all comes out as `rawBody` text.
  */
 function normalizeRequest(
@@ -485,79 +486,6 @@ function readRequest(context: IWebhookFunctions): ReceivedRequest {
 		headers: isPlainObject(headers) ? headers : {},
 		ip: typeof ip === 'string' ? ip : undefined,
 	};
-}
-
-// ---- keys n8n accepts --------------------------------------------------------------------------------
-
-/**
- * Keys n8n refuses in expressions ("Cannot access "caller" due to security concerns"): n8n-workflow's
- * `isSafeObjectProperty` list as of n8n 2.40 (a superset of what older versions refuse; kept here
- * because n8n-workflow 1.83 does not export it). A callback's untouched `query` and `body` are
- * passed on with each refused key renamed by a trailing underscore (`caller` → `caller_`, one more
- * when that name is taken too), at any depth, so that every value stays reachable by expression.
- */
-const REFUSED_KEYS = new Set([
-	'__proto__',
-	'prototype',
-	'constructor',
-	'getPrototypeOf',
-	'setPrototypeOf',
-	'getOwnPropertyDescriptor',
-	'getOwnPropertyDescriptors',
-	'defineProperty',
-	'defineProperties',
-	'mainModule',
-	'binding',
-	'_linkedBinding',
-	'_load',
-	'prepareStackTrace',
-	'__lookupGetter__',
-	'__lookupSetter__',
-	'__defineGetter__',
-	'__defineSetter__',
-	'caller',
-	'callee',
-	'arguments',
-	'getBuiltinModule',
-	'dlopen',
-	'execve',
-	'loadEnvFile',
-]);
-
-/** Nesting kept as objects; anything deeper is passed on as its JSON text (no callback nests this deep). */
-const MAX_DEPTH = 32;
-
-/** The name a key gets in the output. */
-function safeName(key: string, taken: (name: string) => boolean): string {
-	if (!REFUSED_KEYS.has(key)) return key;
-	let name = `${key}_`;
-	while (REFUSED_KEYS.has(name) || taken(name)) name += '_';
-	return name;
-}
-
-/** A copy of a parsed value whose object keys, at any depth, are all names n8n accepts. */
-function withSafeKeys(value: unknown, depth = 0): unknown {
-	if (value === null || typeof value !== 'object') return value;
-	if (depth >= MAX_DEPTH) return JSON.stringify(value);
-	if (Array.isArray(value)) return value.map((entry) => withSafeKeys(entry, depth + 1));
-	if (Buffer.isBuffer(value)) return value.toString('utf8');
-	const source = value as Record<string, unknown>;
-	const keys = Object.keys(source);
-	const out: Record<string, unknown> = {};
-	for (const key of keys) {
-		const name = safeName(
-			key,
-			(candidate) =>
-				keys.includes(candidate) || Object.prototype.hasOwnProperty.call(out, candidate),
-		);
-		Object.defineProperty(out, name, {
-			value: withSafeKeys(source[key], depth + 1),
-			enumerable: true,
-			writable: true,
-			configurable: true,
-		});
-	}
-	return out;
 }
 
 // ---- fields and event --------------------------------------------------------------------------

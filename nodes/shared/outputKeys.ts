@@ -24,7 +24,7 @@ function safeOutputKey(key: string, taken: (name: string) => boolean): string {
  * `value` with every refused key renamed; the same object when none is (no copy of large results).
  * Used for every output item of both action nodes, and for the trigger's callbacks.
  */
-function withSafeKeys<T>(value: T, depth = 0): T {
+export function withSafeKeys<T>(value: T, depth = 0): T {
 	if (depth >= MAX_DEPTH && value !== null && typeof value === 'object')
 		return JSON.stringify(value) as T;
 	if (Array.isArray(value)) {
