@@ -2,7 +2,7 @@
  * Runs the example workflows of `examples/` headlessly on n8n-core, through the test harness.
  *
  * An example file is n8n workflow JSON with exactly one trigger node; every other node is one of
- * this package's nodes. The trigger (an n8n core trigger, or the Virtual Number Trigger) cannot
+ * this package's nodes, or one of n8n's own that the caller supplies (`installed`, see ./aiSummary.mts). The trigger (an n8n core trigger, or the Virtual Number Trigger) cannot
  * run without an n8n server, so the harness's start node takes its place and is fed the items the
  * trigger would output: the file's pinned data, or what the real Virtual Number Trigger produced.
  * Everything after the trigger runs as it is in the file: same nodes, parameters, connections,
@@ -12,7 +12,13 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INodeExecutionData,
+	INodeTypes,
+	NodeConnectionType,
+} from 'n8n-workflow';
 
 import { runWorkflow, type RunResult, type WorkflowNode } from '../harness/engine.mts';
 
@@ -133,11 +139,33 @@ export function pinnedItems(workflow: ExampleWorkflow, nodeName: string): INodeE
 	return pinned.map((item) => ({ json: structuredClone(item.json) }));
 }
 
-/** Every main connection as [from, output, to]. */
-function mainConnections(workflow: ExampleWorkflow): Array<[string, number, string]> {
+/** Sub-node connections (a chat model into a chain) as [from, to, type]: n8n's `ai_*` types only. */
+function subNodeConnections(
+	workflow: ExampleWorkflow,
+): Array<[string, string, NodeConnectionType]> {
+	const found: Array<[string, string, NodeConnectionType]> = [];
+	for (const [from, byType] of Object.entries(workflow.connections)) {
+		for (const [type, outputs] of Object.entries(byType)) {
+			if (!type.startsWith('ai_')) continue;
+			for (const target of outputs.flat()) {
+				if (target?.type !== type || target.index !== 0)
+					throw new Error(`"${workflow.name}": ${from} → ${target?.node} is not ${type} 0`);
+				found.push([from, target.node, type as NodeConnectionType]);
+			}
+		}
+	}
+	return found;
+}
+
+/** Every main connection as [from, output, to] (with `subNodes`, the ai_* ones are left to subNodeConnections). */
+function mainConnections(
+	workflow: ExampleWorkflow,
+	subNodes = false,
+): Array<[string, number, string]> {
 	const pairs: Array<[string, number, string]> = [];
 	for (const [from, byType] of Object.entries(workflow.connections)) {
 		for (const [type, outputs] of Object.entries(byType)) {
+			if (subNodes && type.startsWith('ai_')) continue;
 			if (type !== 'main')
 				throw new Error(
 					`"${workflow.name}": only main connections can run headlessly (${from} has ${type})`,
@@ -166,6 +194,11 @@ export interface RunExampleOptions {
 	overrides?: Record<string, IDataObject>;
 	/** Used when the workflow's settings name no time zone. */
 	timezone?: string;
+	/**
+	 * Node types beyond this package's (n8n's own or LangChain nodes, from the e2e install): nodes of
+	 * `types` may be in the workflow, sub-nodes among them connected by their ai_* connections.
+	 */
+	installed?: { nodeTypes: INodeTypes; types: string[] };
 }
 
 function merge(parameters: IDataObject, patch: IDataObject | undefined): IDataObject {
@@ -191,19 +224,21 @@ export async function runExample(
 	options: RunExampleOptions,
 ): Promise<RunResult> {
 	const trigger = triggerOf(workflow);
-	const connections = mainConnections(workflow);
+	const installed = options.installed;
+	const connections = mainConnections(workflow, Boolean(installed));
+	const subNodes = installed ? subNodeConnections(workflow) : [];
 	const rest = workflow.nodes.filter((node) => node !== trigger);
 	for (const node of rest) {
-		if (!isOurs(node.type))
+		// n8n's own nodes check their version themselves (n8n-workflow picks the node's class by it).
+		const foreign = installed?.types.includes(node.type) ?? false;
+		if (!foreign && !isOurs(node.type))
 			throw new Error(
 				`"${workflow.name}": ${node.name} (${node.type}) is not a node of this package`,
 			);
-		if (!NODE_VERSIONS.includes(node.typeVersion))
+		if (!foreign && !NODE_VERSIONS.includes(node.typeVersion))
 			throw new Error(
 				`"${workflow.name}": ${node.name} has typeVersion ${node.typeVersion}; the nodes have versions ${NODE_VERSIONS.join(', ')}`,
 			);
-		if (node.name === 'Start')
-			throw new Error(`"${workflow.name}": the name "Start" is taken by the harness's start node`);
 		const unknown = Object.keys(node).filter((key) => !NODE_FIELDS.has(key));
 		if (unknown.length > 0)
 			throw new Error(
@@ -222,7 +257,7 @@ export async function runExample(
 	}
 	// Order: the node after the trigger first (the harness connects its start node to nodes[0]), then the others as reached.
 	const ordered: ExampleNode[] = [];
-	const queue = [first[0][2]];
+	const queue = [first[0][2], ...subNodes.map(([from]) => from)];
 	while (queue.length > 0) {
 		const name = queue.shift()!;
 		if (ordered.some((node) => node.name === name)) continue;
@@ -262,5 +297,8 @@ export async function runExample(
 		input: options.input,
 		credentials: options.credentials,
 		timezone: workflow.settings?.timezone ?? options.timezone,
+		// The start node takes the trigger's name: later nodes may read the trigger's items with $('<trigger>').
+		startName: trigger.name,
+		...(installed ? { nodeTypes: installed.nodeTypes, subNodes } : {}),
 	});
 }

@@ -21,6 +21,7 @@ import type {
 	IRun,
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
+	NodeConnectionType,
 	Workflow as WorkflowType,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
@@ -201,6 +202,13 @@ export interface RunOptions {
 	nodeTypes?: INodeTypes;
 	/** Overrides of what n8n hands the execution (the bench supplies the Code node's task runner). */
 	additionalData?: Partial<IWorkflowExecuteAdditionalData>;
+	/**
+	 * Sub-node connections [from, to, type], e.g. a chat model into a chain (`ai_languageModel`):
+	 * n8n-core calls the sub-node's `supplyData` when the node it is connected to asks for it.
+	 */
+	subNodes?: Array<[string, string, NodeConnectionType]>;
+	/** The start node's name (default "Start"): a trigger's, so that `$('<trigger>')` in later nodes finds it. */
+	startName?: string;
 }
 
 export interface RunResult {
@@ -224,7 +232,8 @@ export interface RunResult {
 export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	const loader = await loadPackage();
 	const nodeTypes = options.nodeTypes ?? new NodeTypes(loader);
-	const startNode: WorkflowNode = { name: 'Start', type: START_TYPE };
+	const startName = options.startName ?? 'Start';
+	const startNode: WorkflowNode = { name: startName, type: START_TYPE };
 	const nodes = [startNode, ...options.nodes].map(
 		(node, index): INode => ({
 			id: `node-${index}`,
@@ -246,14 +255,19 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 		}),
 	);
 	const pairs = options.connections ?? chain(nodes.map((n) => n.name));
-	if (options.connections) pairs.unshift(['Start', options.nodes[0].name]);
+	if (options.connections) pairs.unshift([startName, options.nodes[0].name]);
 	const connections: Record<
 		string,
-		{ main: Array<Array<{ node: string; type: 'main'; index: number }>> }
+		Record<string, Array<Array<{ node: string; type: NodeConnectionType; index: number }>>>
 	> = {};
 	for (const [from, to] of pairs) {
-		connections[from] ??= { main: [[]] };
+		connections[from] ??= {};
+		connections[from].main ??= [[]];
 		connections[from].main[0].push({ node: to, type: 'main', index: 0 });
+	}
+	for (const [from, to, type] of options.subNodes ?? []) {
+		connections[from] ??= {};
+		(connections[from][type] ??= [[]])[0].push({ node: to, type, index: 0 });
 	}
 
 	const workflow = new Workflow({
@@ -290,7 +304,7 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 		executionData: {
 			nodeExecutionStack: [
 				{
-					node: workflow.getNode('Start')!,
+					node: workflow.getNode(startName)!,
 					data: { main: [options.input ?? [{ json: {} }]] },
 					source: null,
 				},

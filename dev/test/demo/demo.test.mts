@@ -11,7 +11,16 @@ import { basename, join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
+import { STUB_SUMMARY } from '../../demo/aiSummary.mts';
 import { runDemo, table, type DemoResult } from '../../demo/demo.mts';
+import { installStatus } from '../../harness/n8nInstall.mts';
+
+/** The AI step runs when the e2e install of n8n is here (and then must pass), else it says why not. */
+const aiInstall = installStatus(['@n8n/n8n-nodes-langchain', 'n8n-nodes-base']);
+const AI_STEP = 'Call ended → transcript → AI summary → CRM note (stub model)';
+const allPassed = aiInstall.available
+	? '✓ 7 of 7 steps passed'
+	: '✓ 6 of 7 steps passed (1 not run)';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -36,14 +45,20 @@ describe('npm run demo (runDemo)', () => {
 			print: (line) => lines.push(line),
 		});
 		assert.deepEqual(
-			result.steps.map((step) => [step.title, step.ok, step.error]),
+			result.steps.map((step) => [step.title, step.ok, step.error, step.notRun]),
 			[
-				['Scheduled SMS campaign, with delivery reports into the trigger', true, undefined],
-				['Call ended → call record → recording', true, undefined],
-				['Nightly call-record export', true, undefined],
-				['Voice prompt uploaded and downloaded', true, undefined],
-				['Blacklist a caller from a form', true, undefined],
-				['Click-to-call from a webhook', true, undefined],
+				[
+					'Scheduled SMS campaign, with delivery reports into the trigger',
+					true,
+					undefined,
+					undefined,
+				],
+				['Call ended → call record → recording', true, undefined, undefined],
+				['Nightly call-record export', true, undefined, undefined],
+				['Voice prompt uploaded and downloaded', true, undefined, undefined],
+				['Blacklist a caller from a form', true, undefined, undefined],
+				['Click-to-call from a webhook', true, undefined, undefined],
+				[AI_STEP, true, undefined, aiInstall.available ? undefined : aiInstall.reason],
 			],
 		);
 		assert.equal(result.ok, true);
@@ -118,6 +133,32 @@ describe('npm run demo (runDemo)', () => {
 		assert.equal(call.webhookAnswer.callId, call.callId);
 	});
 
+	test('AI example: the transcript of the pinned call reached the stub model, its summary the CRM note', (t) => {
+		if (!aiInstall.available) {
+			assert.ok(lines.join('\n').includes(`– not run: ${aiInstall.reason}`));
+			return t.skip(`the step is not run here: ${aiInstall.reason}`);
+		}
+		const ai = result.facts.aiSummary!;
+		assert.equal(ai.callId, '1733049840.1337');
+		assert.match(ai.transcript, /Billboard Tel Aviv 2/);
+		assert.equal(ai.modelRequests, 1);
+		assert.equal(ai.summary, STUB_SUMMARY);
+		assert.deepEqual(ai.note, {
+			phone: '0501702585',
+			callId: '1733049840.1337',
+			startTime: '2024-12-01 10:44:00',
+			note: STUB_SUMMARY,
+			transcript: ai.transcript,
+		});
+		const report = lines.join('\n');
+		for (const expected of [
+			'Transcript read by Get Transcript:',
+			'Summary the model gave (Summarize the call: one request to model gpt-5-mini',
+			'CRM note received by the stand-in CRM (1 POST):',
+		])
+			assert.ok(report.includes(expected), `the report says "${expected}"`);
+	});
+
 	test('the report says what happened, names the files, and never shows a token', () => {
 		const report = lines.join('\n');
 		for (const expected of [
@@ -127,10 +168,10 @@ describe('npm run demo (runDemo)', () => {
 			'byte-identical to the upload',
 			'Blacklist entry: 0509876543, blocked on all virtual numbers',
 			'The webhook answers the request with:',
-			'✓ 6 of 6 steps passed',
+			allPassed,
 		])
 			assert.ok(report.includes(expected), `the report says "${expected}"`);
-		for (const token of ['vn-sandbox-token', 'sms-sandbox-token'])
+		for (const token of ['vn-sandbox-token', 'sms-sandbox-token', 'sk-demo-stub'])
 			assert.ok(!report.includes(token), 'no token in the report');
 		assert.ok(existsSync(join(outputDir, 'demo_greeting.wav')));
 	});
@@ -158,8 +199,11 @@ describe('a failing step', () => {
 			['Blacklist a caller from a form'],
 		);
 		assert.match(failed[0].error!, /Add to blacklist failed: .*2023/);
-		assert.equal(result.steps.length, 6);
-		assert.match(lines.join('\n'), /✗ 5 of 6 steps passed/);
+		assert.equal(result.steps.length, 7);
+		const summary = aiInstall.available
+			? '✗ 6 of 7 steps passed'
+			: '✗ 5 of 7 steps passed (1 not run)';
+		assert.ok(lines.join('\n').includes(summary), `the report says "${summary}"`);
 	});
 });
 
@@ -170,10 +214,10 @@ describe('table()', () => {
 });
 
 describe('demo/run.mts (what npm run demo starts after the build)', () => {
-	const cli = (outputDir: string) =>
+	const cli = (outputDir: string, env: Record<string, string> = {}) =>
 		spawnSync(process.execPath, ['--import', 'tsx', 'dev/demo/run.mts'], {
 			cwd: fileURLToPath(new URL('../../../', import.meta.url)),
-			env: { ...process.env, DEMO_OUTPUT_DIR: outputDir },
+			env: { ...process.env, DEMO_OUTPUT_DIR: outputDir, ...env },
 			encoding: 'utf8',
 			timeout: 60_000,
 		});
@@ -183,8 +227,20 @@ describe('demo/run.mts (what npm run demo starts after the build)', () => {
 		const run = cli(outputDir);
 		assert.equal(run.status, 0, run.stderr);
 		assert.match(run.stdout, /^n8n-nodes-virtualnum demo/);
-		assert.match(run.stdout, /✓ 6 of 6 steps passed in [\d.]+ s/);
+		assert.ok(run.stdout.includes(`${allPassed} in `), run.stdout.slice(-500));
 		assert.ok(existsSync(join(outputDir, 'demo_greeting.wav')));
+	});
+
+	test('without the e2e install of n8n, the AI step is not run, says why, and the demo still passes', () => {
+		const run = cli(tempDir(), { N8N_INSTALL_MODULES: tempDir() });
+		assert.equal(run.status, 0, run.stderr);
+		assert.ok(
+			run.stdout.includes(
+				'– not run: the e2e install of n8n (dev/e2e/node_modules) is absent or incomplete',
+			),
+			run.stdout.slice(-500),
+		);
+		assert.ok(run.stdout.includes('✓ 6 of 7 steps passed (1 not run) in '));
 	});
 
 	test('exits 1 with the reason when the demo cannot run', () => {
