@@ -231,8 +231,8 @@ async function startCrm(): Promise<{ url: string; notes: unknown[]; close(): Pro
 /**
  * examples/ai/call-transcript-summary-to-crm.json with a model: the pinned Call Ended item → wait
  * for the recording → Get Transcript → Basic LLM Chain with the OpenAI Chat Model (its credential's
- * Base URL on a scripted model) → the CRM note, posted to a stand-in CRM on loopback. The demo
- * cannot run it (Node 20 cannot load n8n's LangChain nodes): this run is its proof.
+ * Base URL on a scripted model) → the CRM note, posted to a stand-in CRM on loopback. The demo runs
+ * it too, in-process (dev/demo/aiSummary.mts); this is the run in n8n itself.
  */
 async function transcriptSummaryExample(
 	n8n: N8nServer,
