@@ -43,6 +43,16 @@ const versionOf = (dir: string, name: string): string | undefined => {
 		: undefined;
 };
 
+/**
+ * The node_modules folder the harness takes `name` from: the package's own, or another engine's when
+ * one is put in its place (`npm run test:n8n1` gives it n8n 1.x's, whose nodes the install's do not fit).
+ */
+function engineModules(name: string): string {
+	const resolved = createRequire(import.meta.url).resolve(name);
+	const at = resolved.lastIndexOf('/node_modules/');
+	return at < 0 ? join(ROOT, 'node_modules') : resolved.slice(0, at + '/node_modules'.length);
+}
+
 /** Whether these packages of the install can be loaded here, and why not (nothing is loaded). */
 export function installStatus(packages: string[]): InstallStatus {
 	if (!existsSync(join(E2E_MODULES, '.virtualnum-e2e-ready')))
@@ -57,7 +67,7 @@ export function installStatus(packages: string[]): InstallStatus {
 		versions[name] = version;
 	}
 	for (const name of SHARED) {
-		const here = versionOf(join(ROOT, 'node_modules'), name);
+		const here = versionOf(engineModules(name), name);
 		const there = versionOf(E2E_MODULES, name);
 		if (here !== there)
 			return {
