@@ -1,12 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { callIdOutput, readCallId, resultObject } from '../../helpers/utils';
+import { callIdOutput } from '../../helpers/utils';
 import { callIdField } from '../common.descriptions';
-import { withTranscript } from './transcript';
+import { readCallMetadata, withTranscript } from './transcript';
 
 const properties: INodeProperties[] = [
 	{
@@ -37,14 +35,6 @@ export const description = updateDisplayOptions(
 );
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
-	const checks = new InputChecks(this.getNode(), itemIndex);
-	const callId = readCallId.call(this, checks);
-	const answer = await virtualnumRequest.call(this, {
-		service: 'get_cdr_metadata_by_call_uuid',
-		params: { call_uuid: callId },
-		itemIndex,
-	});
-	return this.helpers.returnJsonArray(
-		callIdOutput(callId, withTranscript(resultObject(answer.result))),
-	);
+	const { callId, metadata } = await readCallMetadata.call(this, itemIndex);
+	return this.helpers.returnJsonArray(callIdOutput(callId, withTranscript(metadata)));
 };

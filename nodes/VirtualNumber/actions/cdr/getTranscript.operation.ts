@@ -1,12 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
-import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
-import { callIdOutput, readCallId, resultObject } from '../../helpers/utils';
+import { callIdOutput } from '../../helpers/utils';
 import { callIdField } from '../common.descriptions';
-import { SPEECH_SECTION, transcriptText } from './transcript';
+import { readCallMetadata, SPEECH_SECTION, transcriptText } from './transcript';
 
 const properties: INodeProperties[] = [
 	{
@@ -36,14 +34,8 @@ export const description = updateDisplayOptions(
 );
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
-	const checks = new InputChecks(this.getNode(), itemIndex);
-	const callId = readCallId.call(this, checks);
-	const answer = await virtualnumRequest.call(this, {
-		service: 'get_cdr_metadata_by_call_uuid',
-		params: { call_uuid: callId },
-		itemIndex,
-	});
-	const section = resultObject(answer.result)[SPEECH_SECTION];
+	const { callId, metadata } = await readCallMetadata.call(this, itemIndex);
+	const section = metadata[SPEECH_SECTION];
 	const transcript = transcriptText(section);
 	if (transcript === undefined) {
 		throw new NodeOperationError(this.getNode(), `No transcript for call ${callId}`, {

@@ -5,7 +5,11 @@
  * utterances, …) each with its text and, where present, its speaker and start and end times.
  * A turn becomes one line: `[0:03-0:05] agent: Sure, how can I help?`.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { InputChecks } from '../../../shared/checks';
+import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
+import { readCallId, resultObject } from '../../helpers/utils';
 
 export const SPEECH_SECTION = 'speech_recognition';
 
@@ -77,4 +81,18 @@ export function withTranscript(metadata: IDataObject): IDataObject {
 		if (key === SPEECH_SECTION) out.transcript = text;
 	}
 	return out;
+}
+
+/** The call ID of the item (the Call ID field) and the call's metadata sections as the service gives them. */
+export async function readCallMetadata(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<{ callId: string; metadata: IDataObject }> {
+	const callId = readCallId.call(this, new InputChecks(this.getNode(), itemIndex));
+	const answer = await virtualnumRequest.call(this, {
+		service: 'get_cdr_metadata_by_call_uuid',
+		params: { call_uuid: callId },
+		itemIndex,
+	});
+	return { callId, metadata: resultObject(answer.result) };
 }
