@@ -5,13 +5,12 @@
  *
  * One n8n-workflow, one n8n-core: n8n-nodes-base is made to use the worktree's copies of the
  * packages whose state is shared (n8n-workflow, n8n-core, @n8n/di), as in an n8n install where
- * they exist once. The e2e install holds the same versions (checked below); if they differ, the
- * rows that need n8n's nodes are skipped with the reason.
+ * they exist once (dev/harness/n8nInstall.mts, which the demo's AI step uses too). The e2e install
+ * holds the same versions (checked there); if they differ, the rows that need n8n's nodes are
+ * skipped with the reason.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import Module, { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 
 import type {
@@ -26,12 +25,14 @@ import type {
 } from 'n8n-workflow';
 
 import { NodeTypes, loadPackage } from '../harness/engine.mts';
+import {
+	E2E_MODULES,
+	installStatus,
+	loadInstalledNodes,
+	type InstalledNode,
+} from '../harness/n8nInstall.mts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const E2E_MODULES = join(ROOT, 'dev', 'e2e', 'node_modules');
-const BASE_DIR = join(E2E_MODULES, 'n8n-nodes-base');
-/** Packages n8n-nodes-base must share with the harness (one instance each, as in an n8n install). */
-const SHARED = ['n8n-workflow', 'n8n-core', '@n8n/di'];
+const BASE_PACKAGE = 'n8n-nodes-base';
 
 export const HTTP_REQUEST = 'n8n-nodes-base.httpRequest';
 export const CODE = 'n8n-nodes-base.code';
@@ -42,61 +43,25 @@ export type BaseNodes =
 	| { available: true; version: string; types: Record<string, INodeType | IVersionedNodeType> }
 	| { available: false; reason: string };
 
-const versionOf = (dir: string, name: string): string | undefined => {
-	const file = join(dir, name, 'package.json');
-	return existsSync(file)
-		? (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version
-		: undefined;
-};
-
 /** Whether n8n's own nodes can be loaded here, and why not (checked without loading anything). */
 export function baseNodesStatus():
 	| { available: true; version: string }
 	| { available: false; reason: string } {
-	if (!existsSync(join(E2E_MODULES, '.virtualnum-e2e-ready')) || !existsSync(BASE_DIR)) {
+	const status = installStatus([BASE_PACKAGE]);
+	if (!status.available && !existsSync(join(E2E_MODULES, BASE_PACKAGE)))
 		return {
 			available: false,
 			reason:
 				'n8n-nodes-base is not installed: dev/e2e/node_modules is absent or incomplete (see dev/docs/benchmarks.md, "n8n\'s own nodes")',
 		};
-	}
-	for (const name of SHARED) {
-		const here = versionOf(join(ROOT, 'node_modules'), name);
-		const there = versionOf(E2E_MODULES, name);
-		if (here !== there)
-			return {
-				available: false,
-				reason: `${name} differs: ${here ?? 'absent'} in the package, ${there ?? 'absent'} in the e2e install`,
-			};
-	}
-	return { available: true, version: versionOf(E2E_MODULES, 'n8n-nodes-base') ?? '?' };
+	return status.available ? { available: true, version: status.versions[BASE_PACKAGE] } : status;
 }
 
-let redirected = false;
-
-/** Makes requires of the shared packages from inside the e2e install resolve to the worktree's copies. */
-function shareEngine(): void {
-	if (redirected) return;
-	redirected = true;
-	const fromRoot = createRequire(join(ROOT, 'package.json'));
-	const internals = Module as unknown as {
-		_resolveFilename: (
-			request: string,
-			parent: { filename?: string } | undefined,
-			...rest: unknown[]
-		) => string;
-	};
-	const original = internals._resolveFilename;
-	internals._resolveFilename = function (request, parent, ...rest) {
-		if (
-			parent?.filename?.startsWith(E2E_MODULES) &&
-			SHARED.some((name) => request === name || request.startsWith(`${name}/`))
-		) {
-			return fromRoot.resolve(request);
-		}
-		return original.call(this, request, parent, ...rest);
-	};
-}
+const baseNode = (path: string, exported: string): InstalledNode => ({
+	pkg: BASE_PACKAGE,
+	file: join('dist', 'nodes', path),
+	exported,
+});
 
 let loaded: BaseNodes | undefined;
 
@@ -105,25 +70,14 @@ export function baseNodes(): BaseNodes {
 	if (loaded) return loaded;
 	const status = baseNodesStatus();
 	if (!status.available) return (loaded = status);
-	shareEngine();
-	const require = createRequire(join(BASE_DIR, 'package.json'));
-	const load = (path: string, exported: string) => {
-		const NodeClass = (
-			require(join(BASE_DIR, 'dist', 'nodes', path)) as Record<
-				string,
-				new () => INodeType | IVersionedNodeType
-			>
-		)[exported];
-		return new NodeClass();
-	};
 	loaded = {
 		available: true,
 		version: status.version,
-		types: {
-			[HTTP_REQUEST]: load('HttpRequest/HttpRequest.node.js', 'HttpRequest'),
-			[CODE]: load('Code/Code.node.js', 'Code'),
-			[WEBHOOK]: load('Webhook/Webhook.node.js', 'Webhook'),
-		},
+		types: loadInstalledNodes({
+			[HTTP_REQUEST]: baseNode('HttpRequest/HttpRequest.node.js', 'HttpRequest'),
+			[CODE]: baseNode('Code/Code.node.js', 'Code'),
+			[WEBHOOK]: baseNode('Webhook/Webhook.node.js', 'Webhook'),
+		}),
 	};
 	return loaded;
 }
