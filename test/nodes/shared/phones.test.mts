@@ -134,6 +134,30 @@ describe('phones: one rule for what a phone number is, digits for what is sent',
 		assert.equal(phoneDigits('1'.repeat(65)), undefined);
 	});
 
+	test('a single number is read as the one-entry list it is, on 20,000 random texts (results and errors alike)', () => {
+		const outcome = (read: () => string[]) => {
+			try {
+				return read();
+			} catch (error) {
+				return (error as Error).message;
+			}
+		};
+		const rng = prng(Number(process.env.FUZZ_SEED ?? 2027));
+		const alphabet = ['+', '(', ')', '.', '-', ' ', '\t', 'a', '*', '\u00a0', '٣', '0'];
+		for (let i = 0; i < 20_000; i++) {
+			const text = Array.from({ length: rng.int(0, 19) }, () =>
+				rng.chance(0.7) ? String(rng.int(0, 9)) : rng.pick(alphabet),
+			).join('');
+			// An array takes the list's full path; the text alone, the one-pass reading of one number.
+			const asList = outcome(() => checkPhoneList(checks, 'To', [text]));
+			assert.deepEqual(
+				outcome(() => checkPhoneList(checks, 'To', text)),
+				asList,
+				JSON.stringify(text),
+			);
+		}
+	});
+
 	test('splitPhoneList splits on commas, semicolons and new lines, and takes arrays', () => {
 		assert.deepEqual(splitPhoneList('1, 2;3\n4\r\n5,,; '), ['1', '2', '3', '4', '5']);
 		assert.deepEqual(splitPhoneList(['1', '2;3', 972501234567]), ['1', '2', '3', '972501234567']);
