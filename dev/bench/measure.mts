@@ -7,7 +7,10 @@
  *   BENCH_PROFILE=<file.cpuprofile>        CPU profile (Chrome DevTools, speedscope…)
  *   BENCH_HEAP_PROFILE=<file.heapprofile>  sampled allocations still alive at the end of the run
  *                                          (a name ending .all.heapprofile, or BENCH_HEAP_ALL=1:
- *                                          every sampled allocation, collected or not)
+ *                                          every sampled allocation, collected or not; a name ending
+ *                                          .promoted.heapprofile, or BENCH_HEAP_PROMOTED=1: those
+ *                                          that outlived the young generation, collected later or
+ *                                          not: what grows the old space)
  *   BENCH_BREAKDOWN=1                      peak growth of the V8 heap and of the buffers outside it
  */
 import { writeFileSync } from 'node:fs';
@@ -67,10 +70,13 @@ async function cpuProfiler(file: string): Promise<Profiler> {
 async function heapProfiler(file: string): Promise<Profiler> {
 	const { post, close } = await inspector();
 	const all = file.endsWith('.all.heapprofile') || process.env.BENCH_HEAP_ALL === '1';
+	// Allocations that outlived the young generation, collected later or not: what grows the old space.
+	const promoted =
+		file.endsWith('.promoted.heapprofile') || process.env.BENCH_HEAP_PROMOTED === '1';
 	await post('HeapProfiler.enable');
 	await post('HeapProfiler.startSampling', {
 		samplingInterval: 16 * 1024,
-		includeObjectsCollectedByMajorGC: all,
+		includeObjectsCollectedByMajorGC: all || promoted,
 		includeObjectsCollectedByMinorGC: all,
 	});
 	return {

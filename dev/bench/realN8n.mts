@@ -21,7 +21,7 @@
  * warm-up of each first); medians are printed, written to dev/bench/results-n8n.json and to the
  * "In the real n8n" section of dev/docs/benchmarks.md (realN8nReport.mts).
  *
- *   npm run build && npx tsx dev/bench/realN8n.mts [--items 10000,100000] [--reps 3] [--sides send,noOp]
+ *   npm run build && npx tsx dev/bench/realN8n.mts [--items 10000,100000] [--reps 3] [--sides send,noOp] [--trace-gc]
  *   npm run bench -- --real-n8n [--items …] [--reps …]     (the same)
  *
  * HTTP Request has no setting for how many requests it sends at once: it starts all of them together
@@ -40,13 +40,20 @@ import { executionsOf, finished } from '../e2e/lib/n8nExecutions.mts';
 import { installExitHandlers } from '../e2e/lib/processes.mts';
 import { E2E_DIR, MARKER_NAME, ROOT_DIR } from '../e2e/lib/setup.mts';
 import { node, waitUntil, type NodeJson } from '../e2e/lib/workflows.mts';
-import { sampleMemory, type MemoryFigures } from './n8nMemory.mts';
+import { gcSummary, n8nProcesses, sampleMemory, type MemoryFigures } from './n8nMemory.mts';
 import { summarise, writeResults, type Measured, type SideKey } from './realN8nReport.mts';
 import { FIELDS_PARAMETERS, PHONE_FIELD, SENDER, TEXT } from './tasks/sms.mts';
 
 const { values } = parseArgs({
-	options: { items: { type: 'string' }, reps: { type: 'string' }, sides: { type: 'string' } },
+	options: {
+		items: { type: 'string' },
+		reps: { type: 'string' },
+		sides: { type: 'string' },
+		'trace-gc': { type: 'boolean' },
+	},
 });
+/** n8n's main process logs its garbage collections (V8's --trace-gc), summed up after each measured run. */
+const TRACE_GC = values['trace-gc'] === true;
 /** Only these sides (send, codeHttp, perItem, noOp), for a quick look; all by default. */
 const ONLY = values.sides?.split(',');
 const SIZES = (values.items ?? '10000,100000').split(',').map(Number);
@@ -256,6 +263,7 @@ async function runOnce(
 	memory = false,
 ): Promise<Omit<Measured, 'received'>> {
 	const sampler = memory ? sampleMemory() : undefined;
+	const logStart = n8n.logs.length;
 	let figures: MemoryFigures | undefined;
 	let executionId: string;
 	try {
@@ -280,6 +288,7 @@ async function runOnce(
 	} finally {
 		figures = sampler?.stop();
 	}
+	if (memory && TRACE_GC) log(`  GC: ${gcSummary(n8n.logs.slice(logStart), n8nProcesses().main)}`);
 	const detail = await n8n.rest<Detail>('GET', `/executions/${executionId}`);
 	const data = flatted().parse(detail.data) as RunData;
 	if (detail.status !== 'success')
@@ -365,7 +374,7 @@ installExitHandlers(async () => {
 let failed = false;
 const loadAtStart = loadavg();
 try {
-	n8n = await startN8n(log);
+	n8n = await startN8n(log, TRACE_GC ? { nodeFlags: ['--trace-gc'] } : {});
 	const sms = await n8n.rest<{ id: string }>('POST', '/credentials', {
 		name: 'SMS sandbox',
 		type: 'virtualnumSmsApi',

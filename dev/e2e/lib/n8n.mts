@@ -174,10 +174,13 @@ export function restClient(url: string): RestClient {
 	};
 }
 
-/** `port`: the editor's port when it is free (the playground asks for n8n's usual 5678), else any free one. */
+/**
+ * `port`: the editor's port when it is free (the playground asks for n8n's usual 5678), else any free
+ * one. `nodeFlags`: Node.js flags for n8n's process (the bench's `--trace-gc`, which NODE_OPTIONS refuses).
+ */
 export async function startN8n(
 	log: (line: string) => void,
-	options: { port?: number } = {},
+	options: { port?: number; nodeFlags?: string[] } = {},
 ): Promise<N8nServer> {
 	const userFolder = mkdtempSync(join(tmpdir(), 'virtualnum-n8n-'));
 	installPackage(userFolder);
@@ -188,7 +191,7 @@ export async function startN8n(
 	const brokerPort = await freePort();
 	const url = `http://127.0.0.1:${port}`;
 	const launch = async (): Promise<Tracked> => {
-		const child = spawnTracked('n8n', NODE24, [N8N_BIN, 'start'], {
+		const child = spawnTracked('n8n', NODE24, [...(options.nodeFlags ?? []), N8N_BIN, 'start'], {
 			env: n8nEnv(userFolder, {
 				N8N_PORT: String(port),
 				N8N_RUNNERS_BROKER_PORT: String(brokerPort),
