@@ -101,7 +101,9 @@ if (process.argv[1]?.endsWith('profile.mts')) {
 	const args = process.argv.slice(2);
 	const topIndex = args.indexOf('--top');
 	const top = topIndex >= 0 ? Number(args[topIndex + 1]) : 15;
-	const files = args.filter((arg, index) => arg !== '--top' && index !== topIndex + 1);
+	const files = args.filter(
+		(arg, index) => arg !== '--top' && (topIndex < 0 || index !== topIndex + 1),
+	);
 	for (const file of files) {
 		const { totalMs, owners, functions } = summarise(
 			JSON.parse(readFileSync(file, 'utf8')) as Profile,
