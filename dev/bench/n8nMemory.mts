@@ -96,28 +96,41 @@ export function sampleMemory(): { stop(): MemoryFigures } {
 
 /** A line of V8's `--trace-gc`: `[pid:0x…]  1234 ms: Scavenge 421.9 (499.0) -> 398.6 (506.0) MB, …`. */
 const GC_LINE =
-	/^\[(\d+):0x[0-9a-f]+\]\s+\d+ ms: ([A-Za-z -]+?)(?: \([a-z ]+\))? ([\d.]+) \(([\d.]+)\) -> ([\d.]+) \(([\d.]+)\) MB/;
+	/^\[(\d+):(0x[0-9a-f]+)\]\s+\d+ ms: ([A-Za-z -]+?)(?: \([a-z ]+\))? ([\d.]+) \(([\d.]+)\) -> ([\d.]+) \(([\d.]+)\) MB/;
+
+interface HeapTrace {
+	kinds: Map<string, number>;
+	first: number;
+	last: number;
+	reserved: number;
+}
 
 /**
  * The garbage collections of n8n's main process (`pid`) in its log lines of one run (`npm run bench --
  * --real-n8n --trace-gc`): how many of each kind, and the heap in use before the first and after the
  * last, with the largest heap V8 had reserved. Shows whether a growth is live data or garbage no full
- * collection (Mark-Compact) has reclaimed yet.
+ * collection (Mark-Compact) has reclaimed yet. The process's worker threads have heaps of their own
+ * (another isolate in the same lines): the largest heap is the main one.
  */
 export function gcSummary(lines: string[], pid: number): string {
-	const kinds = new Map<string, number>();
-	let first: number | undefined;
-	let last: number | undefined;
-	let reserved = 0;
+	const heaps = new Map<string, HeapTrace>();
 	for (const line of lines) {
 		const match = GC_LINE.exec(line);
 		if (!match || Number(match[1]) !== pid) continue;
-		kinds.set(match[2], (kinds.get(match[2]) ?? 0) + 1);
-		first ??= Number(match[3]);
-		last = Number(match[5]);
-		reserved = Math.max(reserved, Number(match[4]), Number(match[6]));
+		const [, , isolate, kind, before, reservedBefore, after, reservedAfter] = match;
+		const heap = heaps.get(isolate) ?? {
+			kinds: new Map<string, number>(),
+			first: Number(before),
+			last: 0,
+			reserved: 0,
+		};
+		heaps.set(isolate, heap);
+		heap.kinds.set(kind, (heap.kinds.get(kind) ?? 0) + 1);
+		heap.last = Number(after);
+		heap.reserved = Math.max(heap.reserved, Number(reservedBefore), Number(reservedAfter));
 	}
-	if (first === undefined) return 'no garbage collection of the main process during the run';
-	const counts = [...kinds].map(([kind, count]) => `${count} ${kind}`).join(', ');
-	return `${counts}; heap in use ${first} → ${last} MB, at most ${reserved} MB reserved`;
+	const main = [...heaps.values()].sort((a, b) => b.reserved - a.reserved)[0];
+	if (main === undefined) return 'no garbage collection of the main process during the run';
+	const counts = [...main.kinds].map(([kind, count]) => `${count} ${kind}`).join(', ');
+	return `${counts}; heap in use ${main.first} → ${main.last} MB, at most ${main.reserved} MB reserved`;
 }
