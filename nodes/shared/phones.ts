@@ -125,14 +125,15 @@ export function checkVirtualnum(checks: InputChecks, field: string, value: unkno
 	return checkPhone(checks, field, value, { minDigits: PHONE_LIMITS.virtualnumMinDigits });
 }
 
+/** What separates the numbers of a list. */
+const LIST_SEPARATOR = /[,;\n]/;
+
 /**
  * A list of phone numbers as users type or map it: separated by commas, semicolons or new lines,
  * or an array from an expression. Returns the entries trimmed; separators at the start and the end
  * are ignored, and an empty entry between two numbers is kept as '' (a value missing from a
  * mapping), for `checkPhoneList` to refuse.
  */
-const LIST_SEPARATOR = /[,;\n]/;
-
 export function splitPhoneList(raw: unknown): string[] {
 	// One number, the usual case of a mapped list: no splitting (10,000 items of a bulk send).
 	if (typeof raw === 'string' && !LIST_SEPARATOR.test(raw)) {
