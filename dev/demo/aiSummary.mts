@@ -6,11 +6,10 @@
  * as the credential's Base URL; the CRM is a stand-in on loopback too. Without the install (or
  * when its nodes cannot load here) the step is not run, and says why.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import type { ICredentialDataDecryptedObject, IDataObject, INodeTypes } from 'n8n-workflow';
 
+import { startCrm } from '../e2e/lib/standInCrm.mts';
 import { startScriptedModel, textOf } from '../e2e/lib/scriptedModel.mts';
 import { loadPackage } from '../harness/engine.mts';
 import {
@@ -74,27 +73,6 @@ export async function aiNodes(): Promise<AiNodes> {
 		loaded = { available: false, reason: `n8n's LangChain nodes do not load here: ${message}` };
 	}
 	return loaded;
-}
-
-/** A stand-in CRM on loopback: records the JSON bodies of the notes posted to it. */
-async function startCrm(): Promise<{ url: string; notes: IDataObject[]; close(): Promise<void> }> {
-	const notes: IDataObject[] = [];
-	const server = createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			notes.push(JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') as IDataObject);
-			res.writeHead(201, { 'content-type': 'application/json' });
-			res.end(JSON.stringify({ id: notes.length }));
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return {
-		url: `http://127.0.0.1:${port}/api/notes`,
-		notes,
-		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
-	};
 }
 
 export interface AiSummaryFacts {

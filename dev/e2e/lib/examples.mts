@@ -4,11 +4,10 @@
  * or, for schedules and forms, as a manual run started from the trigger with its pinned data.
  */
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 import type { Sandbox } from '../../sandbox/index.mts';
+import { startCrm } from './standInCrm.mts';
 import type { N8nServer } from './n8n.mts';
 import { executionsOf, finished, type ExecutionSummary } from './n8nExecutions.mts';
 import { runFromPinned } from './n8nExecutions.mts';
@@ -206,27 +205,6 @@ export async function runExamples(
 
 /** The summary the scripted model gives, which the CRM step must receive as the note. */
 const SUMMARY = '- Caller asked about the Tel Aviv billboard\n- Wants a call back';
-
-/** A stand-in CRM on loopback: records the bodies of the notes posted to it. */
-async function startCrm(): Promise<{ url: string; notes: unknown[]; close(): Promise<void> }> {
-	const notes: unknown[] = [];
-	const server = createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			notes.push(JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null'));
-			res.writeHead(201, { 'content-type': 'application/json' });
-			res.end('{"id":1}');
-		});
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return {
-		url: `http://127.0.0.1:${port}/api/notes`,
-		notes,
-		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
-	};
-}
 
 /**
  * examples/ai/call-transcript-summary-to-crm.json with a model: the pinned Call Ended item → wait
