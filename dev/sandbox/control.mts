@@ -147,9 +147,35 @@ export function createControl(core: Core): SandboxControl {
 		...row,
 		has_recording: core.state.cdr.recordings.has(row.id),
 	});
-	const control: SandboxControl = {
-		reset: (seed) => core.reset(seed),
+	return {
+		reset: (seedOptions) => core.reset(seedOptions),
 		seed: (request) => seed(core, request, view),
+		...recordControls(core),
+		...settingControls(core),
+		...stateViews(core, view),
+		inboundSms: (input) => fireInboundSms(core, input),
+		addCalls: (input = {}) => addCalls(core, input).map(view),
+	};
+}
+
+/** What the servers recorded and sent (requests, callbacks, faults), and waiting for it. */
+function recordControls(
+	core: Core,
+): Pick<
+	SandboxControl,
+	| 'requests'
+	| 'clearRequests'
+	| 'placeCall'
+	| 'callbacks'
+	| 'clearCallbacks'
+	| 'injectFaults'
+	| 'faults'
+	| 'clearFaults'
+	| 'flushScheduled'
+	| 'settle'
+	| 'routes'
+> {
+	return {
 		requests: (filter = {}) =>
 			copy(
 				core.state.requests.filter(
@@ -170,6 +196,32 @@ export function createControl(core: Core): SandboxControl {
 		injectFaults: (fault) => core.faults.add(fault),
 		faults: () => core.faults.list(),
 		clearFaults: () => core.faults.clear(),
+		flushScheduled: async () => {
+			const before = core.state.callbacks.length;
+			await core.flushScheduled();
+			await core.settle();
+			return copy(core.state.callbacks.slice(before));
+		},
+		settle: () => core.settle(),
+		routes: () => copy(core.state.routes),
+	};
+}
+
+/** The account's settings, the field profile, credit and tokens. */
+function settingControls(
+	core: Core,
+): Pick<
+	SandboxControl,
+	| 'otp'
+	| 'setIpAllowed'
+	| 'setCredit'
+	| 'credit'
+	| 'configure'
+	| 'issueToken'
+	| 'setProfile'
+	| 'profile'
+> {
+	return {
 		otp: (sender) => core.state.otps.get(String(sender).trim()),
 		setIpAllowed: (allowed) => {
 			core.state.account.ipAllowed = allowed;
@@ -179,50 +231,70 @@ export function createControl(core: Core): SandboxControl {
 			core.state.credit = Math.floor(credit);
 		},
 		credit: () => core.state.credit,
-		flushScheduled: async () => {
-			const before = core.state.callbacks.length;
-			await core.flushScheduled();
-			await core.settle();
-			return copy(core.state.callbacks.slice(before));
-		},
-		settle: () => core.settle(),
-		configure: (settings) => {
-			if (settings.callbackStyle !== undefined) {
-				if (!['json', 'form', 'query', 'upper', 'lower'].includes(settings.callbackStyle))
-					throw new Error('callbackStyle must be json, form, query, upper or lower');
-				core.config.callbackStyle = settings.callbackStyle;
-			}
-			if (settings.callbackDelayMs !== undefined)
-				core.config.callbackDelayMs = Math.max(0, Number(settings.callbackDelayMs));
-			if (settings.callStartRepeats !== undefined) {
-				const repeats = Number(settings.callStartRepeats);
-				if (!Number.isInteger(repeats) || repeats < 1 || repeats > 10)
-					throw new Error('callStartRepeats must be a whole number from 1 to 10');
-				core.config.callStartRepeats = repeats;
-			}
-			if (settings.callsAllowed !== undefined)
-				core.state.account.callsAllowed = Boolean(settings.callsAllowed);
-			if (settings.speechRecognition !== undefined)
-				core.state.account.speechRecognition = Boolean(settings.speechRecognition);
-			if (settings.recordingBytes !== undefined)
-				core.state.recordingBytes = Math.max(46, Math.floor(Number(settings.recordingBytes)));
-			if (settings.apiToken !== undefined) core.state.account.apiToken = Boolean(settings.apiToken);
-			return {
-				callbackStyle: core.config.callbackStyle,
-				callbackDelayMs: core.config.callbackDelayMs,
-				callStartRepeats: core.config.callStartRepeats ?? 1,
-				callsAllowed: core.state.account.callsAllowed,
-				speechRecognition: core.state.account.speechRecognition,
-				recordingBytes: core.state.recordingBytes,
-				apiToken: core.state.account.apiToken,
-			};
-		},
+		configure: (settings) => configure(core, settings),
 		issueToken: (userId) => {
 			if (!core.state.users.has(Number(userId))) throw new Error(`no user ${userId}`);
 			const token = `vn-user-${userId}-${sha256(`${userId}:${core.state.tokens.size}:${Date.now()}`).slice(0, 16)}`;
 			core.state.tokens.set(token, { service: 'vn', status: 'valid', userId: Number(userId) });
 			return token;
 		},
+		setProfile: (settings) => setProfile(core, settings),
+		profile: () => profileView(core),
+	};
+}
+
+function configure(core: Core, settings: SandboxSettings): Required<SandboxSettings> {
+	if (settings.callbackStyle !== undefined) {
+		if (!['json', 'form', 'query', 'upper', 'lower'].includes(settings.callbackStyle))
+			throw new Error('callbackStyle must be json, form, query, upper or lower');
+		core.config.callbackStyle = settings.callbackStyle;
+	}
+	if (settings.callbackDelayMs !== undefined)
+		core.config.callbackDelayMs = Math.max(0, Number(settings.callbackDelayMs));
+	if (settings.callStartRepeats !== undefined) {
+		const repeats = Number(settings.callStartRepeats);
+		if (!Number.isInteger(repeats) || repeats < 1 || repeats > 10)
+			throw new Error('callStartRepeats must be a whole number from 1 to 10');
+		core.config.callStartRepeats = repeats;
+	}
+	if (settings.callsAllowed !== undefined)
+		core.state.account.callsAllowed = Boolean(settings.callsAllowed);
+	if (settings.speechRecognition !== undefined)
+		core.state.account.speechRecognition = Boolean(settings.speechRecognition);
+	if (settings.recordingBytes !== undefined)
+		core.state.recordingBytes = Math.max(46, Math.floor(Number(settings.recordingBytes)));
+	if (settings.apiToken !== undefined) core.state.account.apiToken = Boolean(settings.apiToken);
+	return {
+		callbackStyle: core.config.callbackStyle,
+		callbackDelayMs: core.config.callbackDelayMs,
+		callStartRepeats: core.config.callStartRepeats ?? 1,
+		callsAllowed: core.state.account.callsAllowed,
+		speechRecognition: core.state.account.speechRecognition,
+		recordingBytes: core.state.recordingBytes,
+		apiToken: core.state.account.apiToken,
+	};
+}
+
+/** Copies of the services' records: numbers, users, tags, prompts, senders, messages, call rows. */
+function stateViews(
+	core: Core,
+	view: (row: CdrRow) => CdrView,
+): Pick<
+	SandboxControl,
+	| 'virtualnum'
+	| 'virtualnums'
+	| 'pool'
+	| 'users'
+	| 'tags'
+	| 'blacklist'
+	| 'prompts'
+	| 'promptData'
+	| 'senders'
+	| 'messages'
+	| 'cdrs'
+	| 'cdr'
+> {
+	return {
 		virtualnum: (number) => {
 			const record = core.state.numbers.get(digitsOnly(String(number)));
 			return record ? copy(record) : undefined;
@@ -248,26 +320,25 @@ export function createControl(core: Core): SandboxControl {
 		promptData: (name) => core.state.prompts.get(name)?.data,
 		senders: () => copy([...core.state.senders.values()]),
 		messages: () => copy(core.state.messages),
-		cdrs: (filter = {}) => {
-			const limit = Math.max(1, Math.min(filter.limit ?? 1000, 100000));
-			const where = filter.virtualnum ? 'WHERE cdr_ddi = ?' : '';
-			const params = filter.virtualnum ? [digitsOnly(filter.virtualnum)] : [];
-			const recordings = core.state.cdr.recordings;
-			const accept = (row: CdrRow) =>
-				filter.hasRecording === undefined || recordings.has(row.id) === filter.hasRecording;
-			return core.state.cdr.scan(where, params, accept, limit).map(view);
-		},
+		cdrs: (filter = {}) => cdrRows(core, filter).map(view),
 		cdr: (callUuid) => {
 			const row = core.state.cdr.byUuid(String(callUuid));
 			return row ? view(row) : undefined;
 		},
-		setProfile: (settings) => setProfile(core, settings),
-		profile: () => profileView(core),
-		inboundSms: (input) => fireInboundSms(core, input),
-		routes: () => copy(core.state.routes),
-		addCalls: (input = {}) => addCalls(core, input).map(view),
 	};
-	return control;
+}
+
+function cdrRows(
+	core: Core,
+	filter: { hasRecording?: boolean; virtualnum?: string; limit?: number },
+): CdrRow[] {
+	const limit = Math.max(1, Math.min(filter.limit ?? 1000, 100000));
+	const where = filter.virtualnum ? 'WHERE cdr_ddi = ?' : '';
+	const params = filter.virtualnum ? [digitsOnly(filter.virtualnum)] : [];
+	const recordings = core.state.cdr.recordings;
+	const accept = (row: CdrRow) =>
+		filter.hasRecording === undefined || recordings.has(row.id) === filter.hasRecording;
+	return core.state.cdr.scan(where, params, accept, limit);
 }
 
 function profileView(core: Core): ProfileView {
@@ -308,13 +379,22 @@ function setProfile(core: Core, settings: ProfileSettings): ProfileView {
 }
 
 function seed(core: Core, request: SeedRequest, view: (row: CdrRow) => CdrView): SeedResult {
-	const state = core.state;
+	const out = seedCounts(core.state, request);
+	if (request.virtualnum !== undefined)
+		out.virtualnum = seedVirtualnum(core.state, request.virtualnum);
+	if (request.cdr !== undefined) out.cdr = view(seedCdr(core.state, request.cdr));
+	return out;
+}
+
+function count(value: unknown, name: string): number {
+	const n = Number(value ?? 0);
+	if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer`);
+	return n;
+}
+
+/** The seeds given as a count: numbers, pool numbers, users, call rows, credit, recording size. */
+function seedCounts(state: Core['state'], request: SeedRequest): SeedResult {
 	const out: SeedResult = {};
-	const count = (value: unknown, name: string): number => {
-		const n = Number(value ?? 0);
-		if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer`);
-		return n;
-	};
 	if (request.numbers !== undefined)
 		out.numbers = state.addNumbers(count(request.numbers, 'numbers')).map((r) => r.virtualnum);
 	if (request.poolNumbers !== undefined)
@@ -336,55 +416,55 @@ function seed(core: Core, request: SeedRequest, view: (row: CdrRow) => CdrView):
 	if (request.recordingBytes !== undefined)
 		state.recordingBytes = Math.max(46, count(request.recordingBytes, 'recordingBytes'));
 	if (request.credit !== undefined) out.credit = state.credit = count(request.credit, 'credit');
-	if (request.virtualnum !== undefined) {
-		const fields = Object.fromEntries(
-			Object.entries(request.virtualnum).filter(([key]) => (VN_FIELDS as string[]).includes(key)),
-		) as Partial<VnRecord>;
-		let number = digitsOnly(String(fields.virtualnum ?? ''));
-		if (number === '') number = state.addNumbers(1)[0].virtualnum;
-		if (number.length < 5) throw new Error('virtualnum must have at least 5 digits');
-		state.pool.delete(number);
-		state.released.delete(number);
-		const existing = state.numbers.get(number);
-		const record = existing
-			? Object.assign(existing, fields, { virtualnum: number })
-			: state.newRecord(number, fields);
-		if (fields.call_destination_phone && fields.default_dest === undefined)
-			record.default_dest = fields.call_destination_phone.split(',')[0].trim();
-		state.numbers.set(number, record);
-		out.virtualnum = copy(record);
-	}
-	if (request.cdr !== undefined) {
-		const fields = request.cdr;
-		const number =
-			state.numbers.get(digitsOnly(String(fields.cdr_ddi ?? ''))) ?? [...state.numbers.values()][0];
-		const status = fields.call_status ?? 'ANSWER';
-		const duration = fields.call_duration ?? (status === 'ANSWER' ? 60 : 0);
-		const start = fields.start_call ?? formatDateTime(new Date());
-		const startDate = new Date(start.replace(' ', 'T'));
-		const row = state.cdr.insert(
-			{
-				start_call: start,
-				end_call:
-					fields.end_call ??
-					(Number.isNaN(startDate.getTime())
-						? start
-						: formatDateTime(new Date(startDate.getTime() + duration * 1000))),
-				call_duration: duration,
-				cdr_ani: fields.cdr_ani ?? '0501234000',
-				cdr_ddi: fields.cdr_ddi ?? number?.virtualnum ?? '',
-				user_phone: fields.user_phone ?? number?.default_dest ?? '',
-				user_name: fields.user_name ?? number?.description ?? '',
-				call_status: status,
-				onetouch: fields.onetouch ?? '',
-				cdr_meta_data: fields.cdr_meta_data ?? '',
-				gclid: fields.gclid ?? '',
-			},
-			fields.has_recording ?? status === 'ANSWER',
-		);
-		out.cdr = view(row);
-	}
 	return out;
+}
+
+function seedVirtualnum(state: Core['state'], given: Partial<VnRecord>): VnRecord {
+	const fields = Object.fromEntries(
+		Object.entries(given).filter(([key]) => (VN_FIELDS as string[]).includes(key)),
+	) as Partial<VnRecord>;
+	let number = digitsOnly(String(fields.virtualnum ?? ''));
+	if (number === '') number = state.addNumbers(1)[0].virtualnum;
+	if (number.length < 5) throw new Error('virtualnum must have at least 5 digits');
+	state.pool.delete(number);
+	state.released.delete(number);
+	const existing = state.numbers.get(number);
+	const record = existing
+		? Object.assign(existing, fields, { virtualnum: number })
+		: state.newRecord(number, fields);
+	if (fields.call_destination_phone && fields.default_dest === undefined)
+		record.default_dest = fields.call_destination_phone.split(',')[0].trim();
+	state.numbers.set(number, record);
+	return copy(record);
+}
+
+function seedCdr(state: Core['state'], fields: NonNullable<SeedRequest['cdr']>): CdrRow {
+	const number =
+		state.numbers.get(digitsOnly(String(fields.cdr_ddi ?? ''))) ?? [...state.numbers.values()][0];
+	const status = fields.call_status ?? 'ANSWER';
+	const duration = fields.call_duration ?? (status === 'ANSWER' ? 60 : 0);
+	const start = fields.start_call ?? formatDateTime(new Date());
+	const startDate = new Date(start.replace(' ', 'T'));
+	return state.cdr.insert(
+		{
+			start_call: start,
+			end_call:
+				fields.end_call ??
+				(Number.isNaN(startDate.getTime())
+					? start
+					: formatDateTime(new Date(startDate.getTime() + duration * 1000))),
+			call_duration: duration,
+			cdr_ani: fields.cdr_ani ?? '0501234000',
+			cdr_ddi: fields.cdr_ddi ?? number?.virtualnum ?? '',
+			user_phone: fields.user_phone ?? number?.default_dest ?? '',
+			user_name: fields.user_name ?? number?.description ?? '',
+			call_status: status,
+			onetouch: fields.onetouch ?? '',
+			cdr_meta_data: fields.cdr_meta_data ?? '',
+			gclid: fields.gclid ?? '',
+		},
+		fields.has_recording ?? status === 'ANSWER',
+	);
 }
 
 // ---- HTTP ----------------------------------------------------------------------------------------
@@ -422,6 +502,119 @@ function bool(value: unknown): boolean {
 	return value === true || value === 'true' || value === 1 || value === '1';
 }
 
+/** One control request as a route handler sees it; `refuse` answers with another status than 200. */
+interface ControlCall {
+	control: SandboxControl;
+	body: Record<string, unknown>;
+	q: Record<string, string | undefined>;
+	refuse: (status: number, answer: unknown) => Refused;
+}
+/** A route's answer sent with its own status (a 404 with the reason) instead of 200. */
+class Refused {
+	constructor(
+		readonly status: number,
+		readonly answer: unknown,
+	) {}
+}
+type RouteHandler = (call: ControlCall) => unknown;
+
+const OK = { ok: true };
+
+/** The routes that record, inject or wait: requests, calls, callbacks, faults, flushing. */
+const RECORD_ROUTES: Record<string, RouteHandler> = {
+	'POST /_sandbox/reset': ({ control, body }) => (control.reset(body as SeedOptions), OK),
+	'POST /_sandbox/seed': ({ control, body }) => control.seed(body as SeedRequest),
+	'GET /_sandbox/requests': ({ control, q }) =>
+		control.requests({ service: q.service as 'vn' | 'sms' | undefined, operation: q.operation }),
+	'DELETE /_sandbox/requests': ({ control }) => (control.clearRequests(), OK),
+	'POST /_sandbox/calls': ({ control, body }) =>
+		control.placeCall({
+			virtualnum: String(body.virtualnum ?? ''),
+			caller: String(body.caller ?? ''),
+			answered: body.answered === undefined ? undefined : bool(body.answered),
+			status: body.status as PlaceCallInput['status'],
+			durationSec: body.durationSec === undefined ? undefined : Number(body.durationSec),
+		}),
+	'GET /_sandbox/callbacks': ({ control, q }) =>
+		control.callbacks({ kind: q.kind as CallbackRecord['kind'] | undefined }),
+	'DELETE /_sandbox/callbacks': ({ control }) => (control.clearCallbacks(), OK),
+	'POST /_sandbox/faults': ({ control, body }) => control.injectFaults(body as unknown as Fault),
+	'GET /_sandbox/faults': ({ control }) => control.faults(),
+	'DELETE /_sandbox/faults': ({ control }) => (control.clearFaults(), OK),
+	'POST /_sandbox/flush': async ({ control }) => ({ callbacks: await control.flushScheduled() }),
+	'POST /_sandbox/settle': async ({ control }) => (await control.settle(), OK),
+	'POST /_sandbox/sms/inbound': ({ control, body }) =>
+		control.inboundSms(body as unknown as InboundSmsInput),
+	'GET /_sandbox/routes': ({ control }) => control.routes(),
+	'POST /_sandbox/cdrs': ({ control, body }) => control.addCalls(body as AddCallsInput),
+};
+
+/** The routes that read or change the account's settings, profile, credit and tokens. */
+const SETTING_ROUTES: Record<string, RouteHandler> = {
+	'GET /_sandbox/otp': ({ control, q, refuse }) => {
+		const otp = control.otp(q.sender ?? '');
+		if (otp === undefined)
+			return refuse(404, { error: `no verification code for sender "${q.sender ?? ''}"` });
+		return { sender: q.sender, otp };
+	},
+	'POST /_sandbox/ip': ({ control, body }) => {
+		control.setIpAllowed(bool(body.allowed));
+		return { allowed: bool(body.allowed) };
+	},
+	'GET /_sandbox/credit': ({ control }) => ({ credit: control.credit() }),
+	'POST /_sandbox/credit': ({ control, body }) => {
+		control.setCredit(Number(body.credit));
+		return { credit: control.credit() };
+	},
+	'POST /_sandbox/config': ({ control, body }) => control.configure(body as SandboxSettings),
+	'GET /_sandbox/profile': ({ control }) => control.profile(),
+	'POST /_sandbox/profile': ({ control, body }) => control.setProfile(body as ProfileSettings),
+	'POST /_sandbox/tokens': ({ control, body }) => ({
+		token: control.issueToken(Number(body.user_id)),
+	}),
+};
+
+/** GET /_sandbox/state/<name>: copies of the state. */
+function stateGetter(control: SandboxControl, name: string, q: ControlCall['q']) {
+	const getters: Record<string, () => unknown> = {
+		virtualnums: control.virtualnums,
+		pool: control.pool,
+		users: control.users,
+		tags: control.tags,
+		blacklist: control.blacklist,
+		prompts: control.prompts,
+		senders: control.senders,
+		messages: control.messages,
+		cdrs: () =>
+			control.cdrs({
+				hasRecording: q.hasRecording === undefined ? undefined : bool(q.hasRecording),
+				virtualnum: q.virtualnum,
+				limit: q.limit ? Number(q.limit) : undefined,
+			}),
+		virtualnum: () => control.virtualnum(q.virtualnum ?? '') ?? null,
+		cdr: () => control.cdr(q.call_uuid ?? '') ?? null,
+	};
+	return Object.hasOwn(getters, name) ? getters[name] : undefined;
+}
+
+function routeHandler(core: Core, call: ControlCall, route: string): RouteHandler | undefined {
+	if (route === 'GET /_sandbox')
+		return () => ({
+			routes: ROUTES,
+			tokens: DEFAULT_TOKENS,
+			vnUrl: core.vnUrl,
+			smsUrl: core.smsUrl,
+		});
+	const own = (table: Record<string, RouteHandler>) =>
+		Object.hasOwn(table, route) ? table[route] : undefined;
+	const state = /^GET \/_sandbox\/state\/(\w+)$/.exec(route);
+	return (
+		own(RECORD_ROUTES) ??
+		own(SETTING_ROUTES) ??
+		(state ? stateGetter(call.control, state[1], call.q) : undefined)
+	);
+}
+
 export async function handleControl(
 	core: Core,
 	control: SandboxControl,
@@ -434,132 +627,14 @@ export async function handleControl(
 		unknown
 	>;
 	const route = `${req.method} ${req.path.replace(/\/+$/, '')}`;
-	const q = req.query;
+	const refuse = (status: number, answer: unknown) => new Refused(status, answer);
+	const call: ControlCall = { control, body, q: req.query, refuse };
 	try {
-		let answer: unknown;
-		switch (route) {
-			case 'GET /_sandbox':
-				answer = { routes: ROUTES, tokens: DEFAULT_TOKENS, vnUrl: core.vnUrl, smsUrl: core.smsUrl };
-				break;
-			case 'POST /_sandbox/reset':
-				control.reset(body as SeedOptions);
-				answer = { ok: true };
-				break;
-			case 'POST /_sandbox/seed':
-				answer = control.seed(body as SeedRequest);
-				break;
-			case 'GET /_sandbox/requests':
-				answer = control.requests({
-					service: q.service as 'vn' | 'sms' | undefined,
-					operation: q.operation,
-				});
-				break;
-			case 'DELETE /_sandbox/requests':
-				control.clearRequests();
-				answer = { ok: true };
-				break;
-			case 'POST /_sandbox/calls':
-				answer = await control.placeCall({
-					virtualnum: String(body.virtualnum ?? ''),
-					caller: String(body.caller ?? ''),
-					answered: body.answered === undefined ? undefined : bool(body.answered),
-					status: body.status as PlaceCallInput['status'],
-					durationSec: body.durationSec === undefined ? undefined : Number(body.durationSec),
-				});
-				break;
-			case 'GET /_sandbox/callbacks':
-				answer = control.callbacks({ kind: q.kind as CallbackRecord['kind'] | undefined });
-				break;
-			case 'DELETE /_sandbox/callbacks':
-				control.clearCallbacks();
-				answer = { ok: true };
-				break;
-			case 'POST /_sandbox/faults':
-				answer = control.injectFaults(body as unknown as Fault);
-				break;
-			case 'GET /_sandbox/faults':
-				answer = control.faults();
-				break;
-			case 'DELETE /_sandbox/faults':
-				control.clearFaults();
-				answer = { ok: true };
-				break;
-			case 'GET /_sandbox/otp': {
-				const otp = control.otp(q.sender ?? '');
-				if (otp === undefined) {
-					sendJson(res, 404, { error: `no verification code for sender "${q.sender ?? ''}"` });
-					return;
-				}
-				answer = { sender: q.sender, otp };
-				break;
-			}
-			case 'POST /_sandbox/ip':
-				control.setIpAllowed(bool(body.allowed));
-				answer = { allowed: bool(body.allowed) };
-				break;
-			case 'GET /_sandbox/credit':
-				answer = { credit: control.credit() };
-				break;
-			case 'POST /_sandbox/credit':
-				control.setCredit(Number(body.credit));
-				answer = { credit: control.credit() };
-				break;
-			case 'POST /_sandbox/flush':
-				answer = { callbacks: await control.flushScheduled() };
-				break;
-			case 'POST /_sandbox/settle':
-				await control.settle();
-				answer = { ok: true };
-				break;
-			case 'POST /_sandbox/config':
-				answer = control.configure(body as SandboxSettings);
-				break;
-			case 'GET /_sandbox/profile':
-				answer = control.profile();
-				break;
-			case 'POST /_sandbox/profile':
-				answer = control.setProfile(body as ProfileSettings);
-				break;
-			case 'POST /_sandbox/sms/inbound':
-				answer = await control.inboundSms(body as unknown as InboundSmsInput);
-				break;
-			case 'GET /_sandbox/routes':
-				answer = control.routes();
-				break;
-			case 'POST /_sandbox/cdrs':
-				answer = control.addCalls(body as AddCallsInput);
-				break;
-			case 'POST /_sandbox/tokens':
-				answer = { token: control.issueToken(Number(body.user_id)) };
-				break;
-			default: {
-				const state = /^GET \/_sandbox\/state\/(\w+)$/.exec(route);
-				const getters: Record<string, () => unknown> = {
-					virtualnums: control.virtualnums,
-					pool: control.pool,
-					users: control.users,
-					tags: control.tags,
-					blacklist: control.blacklist,
-					prompts: control.prompts,
-					senders: control.senders,
-					messages: control.messages,
-					cdrs: () =>
-						control.cdrs({
-							hasRecording: q.hasRecording === undefined ? undefined : bool(q.hasRecording),
-							virtualnum: q.virtualnum,
-							limit: q.limit ? Number(q.limit) : undefined,
-						}),
-					virtualnum: () => control.virtualnum(q.virtualnum ?? '') ?? null,
-					cdr: () => control.cdr(q.call_uuid ?? '') ?? null,
-				};
-				const getter = state ? getters[state[1]] : undefined;
-				if (!getter) {
-					sendJson(res, 404, { error: `unknown control route ${route}`, routes: ROUTES });
-					return;
-				}
-				answer = getter();
-			}
-		}
+		const handler = routeHandler(core, call, route);
+		if (!handler)
+			return sendJson(res, 404, { error: `unknown control route ${route}`, routes: ROUTES });
+		const answer = await handler(call);
+		if (answer instanceof Refused) return sendJson(res, answer.status, answer.answer);
 		sendJson(res, 200, answer ?? null);
 	} catch (error) {
 		sendJson(res, 400, { error: (error as Error).message });

@@ -249,6 +249,11 @@ export function applyPreFault(
 	req?: ParsedRequest,
 ): boolean {
 	if (!fault) return false;
+	return answerBroken(res, fault, redirectTarget) || answerRefusal(res, fault, clientIp, req);
+}
+
+/** Answers that break the transfer itself: 429, a silent body, a huge body, a redirect, a file. */
+function answerBroken(res: ServerResponse, fault: Fault, redirectTarget: string): boolean {
 	switch (fault.kind) {
 		case 'rateLimit':
 			res.writeHead(429, {
@@ -272,16 +277,6 @@ export function applyPreFault(
 				repeatTo(fault.text ?? '<', fault.bytes ?? 80 * 1024),
 			);
 			return true;
-		case 'echoToken':
-			if (fault.where === 'unauthorized' && req) {
-				sendText(res, 401, `Unauthorized - Invalid Token: ${echoedTokens(req)}`);
-				return true;
-			}
-			if (fault.where === 'html' && req) {
-				sendText(res, 502, echoHtml(echoedTokens(req)), 'text/html; charset=utf-8');
-				return true;
-			}
-			return false;
 		case 'redirect':
 			res.writeHead(fault.status, {
 				location: fault.location ?? `${redirectTarget}/moved/here?session=redirect-query-secret`,
@@ -295,6 +290,29 @@ export function applyPreFault(
 		case 'largeFile':
 			streamChunks(res, wavChunks(fault.bytes, 440), 'audio/wav');
 			return true;
+		default:
+			return false;
+	}
+}
+
+/** Answers the service gives when it refuses or fails: 401 texts, 500, a proxy's page, nothing. */
+function answerRefusal(
+	res: ServerResponse,
+	fault: Fault,
+	clientIp: string,
+	req: ParsedRequest | undefined,
+): boolean {
+	switch (fault.kind) {
+		case 'echoToken':
+			if (fault.where === 'unauthorized' && req) {
+				sendText(res, 401, `Unauthorized - Invalid Token: ${echoedTokens(req)}`);
+				return true;
+			}
+			if (fault.where === 'html' && req) {
+				sendText(res, 502, echoHtml(echoedTokens(req)), 'text/html; charset=utf-8');
+				return true;
+			}
+			return false;
 		case 'http500':
 			sendText(res, 500, 'Internal Server Error');
 			return true;

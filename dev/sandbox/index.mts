@@ -76,6 +76,43 @@ function baseUrl(host: string, port: number): string {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 	const host = options.host ?? '127.0.0.1';
 	const log = options.log ?? (() => undefined);
+	const { core, control } = await createCore(options, log);
+	const servers = await listenBoth(core, control, options, log);
+	const redirectTarget = await startRedirectTarget(
+		host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host,
+	);
+	core.redirectUrl = redirectTarget.url;
+
+	let closing: Promise<void> | undefined;
+	return {
+		vnUrl: core.vnUrl,
+		smsUrl: core.smsUrl,
+		tokens: { ...DEFAULT_TOKENS },
+		control,
+		redirectTarget: {
+			url: redirectTarget.url,
+			requests: redirectTarget.requests,
+			clear: redirectTarget.clear,
+		},
+		close: () =>
+			(closing ??= (async () => {
+				const closed = Promise.all(
+					servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
+				);
+				// Hung requests ("hang" fault) and idle keep-alive sockets must not hold close() up.
+				for (const server of servers) server.closeAllConnections();
+				await core.close();
+				await closed;
+				await redirectTarget.close();
+			})()),
+	};
+}
+
+/** The shared state and its control API, under the profile asked for (options, then the environment). */
+async function createCore(
+	options: SandboxOptions,
+	log: (line: string) => void,
+): Promise<{ core: Core; control: SandboxControl }> {
 	sqlModule ??= initSqlJs();
 	const core = new Core(
 		await sqlModule,
@@ -101,7 +138,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		await core.close();
 		throw error;
 	}
+	return { core, control };
+}
 
+/** Both services listening (control routes under /_sandbox on each); their URLs set on `core`. */
+async function listenBoth(
+	core: Core,
+	control: SandboxControl,
+	options: SandboxOptions,
+	log: (line: string) => void,
+): Promise<[http.Server, http.Server]> {
+	const host = options.host ?? '127.0.0.1';
 	const serve = (
 		service: (core: Core, req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>,
 	) =>
@@ -119,48 +166,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		});
 	const vnServer = serve(handleVn);
 	const smsServer = serve(handleSms);
-	let vnPort: number;
-	let smsPort: number;
 	try {
-		vnPort = await listen(vnServer, options.vnPort ?? 0, host);
-		smsPort = await listen(smsServer, options.smsPort ?? 0, host);
+		core.vnUrl = baseUrl(host, await listen(vnServer, options.vnPort ?? 0, host));
+		core.smsUrl = baseUrl(host, await listen(smsServer, options.smsPort ?? 0, host));
 	} catch (error) {
 		vnServer.close();
 		smsServer.close();
 		await core.close();
 		throw error;
 	}
-	core.vnUrl = baseUrl(host, vnPort);
-	core.smsUrl = baseUrl(host, smsPort);
-	const redirectTarget = await startRedirectTarget(
-		host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host,
-	);
-	core.redirectUrl = redirectTarget.url;
-
-	let closing: Promise<void> | undefined;
-	return {
-		vnUrl: core.vnUrl,
-		smsUrl: core.smsUrl,
-		tokens: { ...DEFAULT_TOKENS },
-		control,
-		redirectTarget: {
-			url: redirectTarget.url,
-			requests: redirectTarget.requests,
-			clear: redirectTarget.clear,
-		},
-		close: () =>
-			(closing ??= (async () => {
-				const closed = Promise.all(
-					[vnServer, smsServer].map(
-						(server) => new Promise<void>((resolve) => server.close(() => resolve())),
-					),
-				);
-				// Hung requests ("hang" fault) and idle keep-alive sockets must not hold close() up.
-				vnServer.closeAllConnections();
-				smsServer.closeAllConnections();
-				await core.close();
-				await closed;
-				await redirectTarget.close();
-			})()),
-	};
+	return [vnServer, smsServer];
 }

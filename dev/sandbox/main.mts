@@ -1,7 +1,23 @@
 // `npm run sandbox`: starts both emulated services and prints what to paste into the n8n credentials.
 import { parseArgs } from 'node:util';
-import { startSandbox } from './index.mts';
+import { FIELD_BEHAVIOURS, startSandbox } from './index.mts';
 import type { CallbackStyle, Profile } from './index.mts';
+
+/** `text` broken at spaces into lines of at most `width` characters. */
+function wrap(text: string, width: number): string[] {
+	const lines = [''];
+	for (const word of text.split(' ')) {
+		const line = lines[lines.length - 1];
+		if (line !== '' && line.length + 1 + word.length > width) lines.push(word);
+		else lines[lines.length - 1] = line === '' ? word : `${line} ${word}`;
+	}
+	return lines;
+}
+
+/** One option of the usage text: the flag, then its help wrapped beside it (100 columns). */
+function option(flag: string, help: string): string {
+	return `  ${flag.padEnd(26)}${wrap(help, 72).join(`\n${' '.repeat(28)}`)}`;
+}
 
 const USAGE = `Usage: npm run sandbox -- [options]
   --host <addr>             listen address (env SANDBOX_HOST, default 127.0.0.1)
@@ -10,8 +26,7 @@ const USAGE = `Usage: npm run sandbox -- [options]
   --callback-style <s>      json | form | query | upper | lower (default json)
   --profile <p>             contract | field (env SANDBOX_PROFILE, default contract): field switches
                             every behaviour the service showed in the field on
-  --field <b,b,...>         single field behaviours (added to --profile): update-replaces,
-                            callback-get, callback-lower, refusal-texts, recording-delay, call-no-id
+${option('--field <b,b,...>', `single field behaviours (added to --profile): ${FIELD_BEHAVIOURS.join(', ')}`)}
   --word <word>             the word in place of "virtualnum" in service and parameter names
   --recording-delay <ms>    recording-delay: how long a recording does not exist (default 5000)
   --refusal-status <n>      refusal-texts: HTTP status of the observed refusals (default 200)

@@ -11,6 +11,7 @@ import {
 	lengthenText,
 	truncate,
 } from './faults.mts';
+import type { Fault } from './faults.mts';
 import { observedRefusal } from './field.mts';
 import { parseRequest, send, sendJson, sendText, toXml } from './http.mts';
 import type { ParsedRequest } from './http.mts';
@@ -120,16 +121,61 @@ interface Batch {
 }
 
 function sendOne(core: Core, item: unknown, batch: Batch): Record<string, unknown> {
-	const state = core.state;
 	const fields =
 		item && typeof item === 'object' && !Array.isArray(item)
 			? (item as Record<string, unknown>)
 			: {};
+	const checked = checkItem(core.state, fields, batch);
+	if ('failure' in checked) return checked.failure;
+	const { dest, known, message, sendtime, sendAt, charge } = checked;
+	const state = core.state;
+	state.credit -= charge;
+	const record: SentMessage = {
+		message_id: state.nextMessageId++,
+		dest,
+		sender: known.sender,
+		message,
+		sendtime: sendtime !== '' ? formatDateTime(new Date(sendAt)) : batch.nowText,
+		total_charge: charge,
+		callback_url: text(fields.callback_url).trim(),
+		status: 'QUEUED',
+		status_time: '',
+	};
+	state.messages.push(record);
+	batch.deliveries.push({ message: record, sendAt });
+	return {
+		service: 'send_sms',
+		status: OK_STATUS,
+		message_id: record.message_id,
+		message,
+		sender: record.sender,
+		dest,
+		sendtime: record.sendtime,
+		total_charge: charge,
+	};
+}
+
+interface AcceptedItem {
+	dest: string;
+	known: Sender;
+	message: string;
+	sendtime: string;
+	sendAt: number;
+	charge: number;
+}
+
+/** One item's checks in the service's order: the first that fails is the item's description. */
+function checkItem(
+	state: State,
+	fields: Record<string, unknown>,
+	batch: Batch,
+): AcceptedItem | { failure: Record<string, unknown> } {
 	const dest = text(fields.dest).trim();
 	const sender = text(fields.sender).trim();
 	const message = text(fields.message);
-	const base = { service: 'send_sms', message, sender, dest };
-	const fail = (description: string) => ({ ...base, status: ERROR_STATUS, description });
+	const fail = (description: string) => ({
+		failure: { service: 'send_sms', message, sender, dest, status: ERROR_STATUS, description },
+	});
 
 	// The token is accepted in either form: the request's Bearer header, or the item's own `token` field.
 	const itemToken = text(fields.token).trim();
@@ -160,30 +206,7 @@ function sendOne(core: Core, item: unknown, batch: Batch): Record<string, unknow
 	const charge = smsSegments(message);
 	if (state.credit < charge)
 		return fail(`Insufficient credit: the message needs ${charge} credit(s), ${state.credit} left`);
-	state.credit -= charge;
-	const record: SentMessage = {
-		message_id: state.nextMessageId++,
-		dest,
-		sender: known.sender,
-		message,
-		sendtime: sendtime !== '' ? formatDateTime(new Date(sendAt)) : batch.nowText,
-		total_charge: charge,
-		callback_url: text(fields.callback_url).trim(),
-		status: 'QUEUED',
-		status_time: '',
-	};
-	state.messages.push(record);
-	batch.deliveries.push({ message: record, sendAt });
-	return {
-		service: 'send_sms',
-		status: OK_STATUS,
-		message_id: record.message_id,
-		message,
-		sender: record.sender,
-		dest,
-		sendtime: record.sendtime,
-		total_charge: charge,
-	};
+	return { dest, known, message, sendtime, sendAt, charge };
 }
 
 // ---- sender operations ---------------------------------------------------------------------------
@@ -192,92 +215,112 @@ type SenderAnswer = Record<string, unknown> & { status: 'success' | 'error' };
 
 const error = (description: string): SenderAnswer => ({ status: 'error', description });
 
+type SenderCall = (
+	core: Core,
+	value: (name: string) => string,
+	params: Record<string, string>,
+) => SenderAnswer;
+
 function senderOperation(
 	core: Core,
 	service: string,
 	params: Record<string, string>,
 ): SenderAnswer {
-	const state = core.state;
 	const value = (name: string) => (params[name] ?? '').trim();
-	switch (service) {
-		case 'get_sender_list': {
-			const search = value('search');
-			if (search !== '' && !/^[A-Za-z0-9]+$/.test(search))
-				return error('search may contain only digits and Latin letters');
-			const needle = search.toLowerCase();
-			const senders = [...state.senders.values()].filter(
-				(s) =>
-					needle === '' ||
-					s.sender.toLowerCase().includes(needle) ||
-					s.description.toLowerCase().includes(needle),
-			);
-			return { status: 'success', senders: senders.map((s) => ({ ...s })) };
-		}
-		case 'add_sender_text': {
-			const sender = value('sender');
-			if (!/^[A-Za-z][A-Za-z0-9_-]{2,10}$/.test(sender)) {
-				return error(
-					'sender must be 3-11 characters: a Latin letter first, then letters, digits, _ or -',
-				);
-			}
-			if (findSender(state, sender)) return error(`The sender "${sender}" already exists`);
-			// Text senders are approved at once in the sandbox (the approval workflow is not in the spec).
-			state.senders.set(sender.toLowerCase(), {
-				sender,
-				type: 'text',
-				description: value('sender_description'),
-				verified: true,
-			});
-			return { status: 'success', message: `Text sender "${sender}" added`, sender };
-		}
-		case 'add_sender_phone_step1': {
-			const sender = value('sender');
-			if (!/^(\d{6,15}|\*\d{4})$/.test(sender))
-				return error('sender must be a phone number (digits, no dashes) or a speed dial *XXXX');
-			const otpType = value('otp_type');
-			if (!['sms', 'call', 'distributor'].includes(otpType))
-				return error('otp_type must be sms, call or distributor');
-			if (findSender(state, sender)?.verified)
-				return error(`The phone sender "${sender}" is already verified`);
-			const code = String(state.rng.otp.int(100000, 999999));
-			state.otps.set(sender, code);
-			core.log(`sms verification code for ${sender}: ${code}`);
-			if (!findSender(state, sender))
-				state.senders.set(sender.toLowerCase(), {
-					sender,
-					type: 'phone',
-					description: '',
-					verified: false,
-				});
-			return { status: 'success', message: `Verification code sent by ${otpType}`, sender };
-		}
-		case 'add_sender_phone_step2': {
-			const sender = value('sender');
-			if (sender === '') return error('sender is required');
-			const expected = state.otps.get(sender);
-			if (!expected)
-				return error(
-					`No verification is in progress for "${sender}": call add_sender_phone_step1 first`,
-				);
-			if (value('otp_key') !== expected) return error('Invalid verification code');
-			state.otps.delete(sender);
-			const entry = findSender(state, sender) ?? {
-				sender,
-				type: 'phone' as const,
-				description: '',
-				verified: false,
-			};
-			entry.verified = true;
-			if (params.sender_description !== undefined) entry.description = value('sender_description');
-			state.senders.set(sender.toLowerCase(), entry);
-			return { status: 'success', message: `Phone sender "${sender}" verified`, sender };
-		}
-		default:
-			return error(
-				service === '' ? 'The service parameter is missing' : `Unknown service "${service}"`,
-			);
-	}
+	const operation = Object.hasOwn(SENDER_OPERATIONS, service)
+		? SENDER_OPERATIONS[service]
+		: undefined;
+	if (operation) return operation(core, value, params);
+	return error(
+		service === '' ? 'The service parameter is missing' : `Unknown service "${service}"`,
+	);
 }
+
+const listSenders: SenderCall = (core, value) => {
+	const search = value('search');
+	if (search !== '' && !/^[A-Za-z0-9]+$/.test(search))
+		return error('search may contain only digits and Latin letters');
+	const needle = search.toLowerCase();
+	const senders = [...core.state.senders.values()].filter(
+		(s) =>
+			needle === '' ||
+			s.sender.toLowerCase().includes(needle) ||
+			s.description.toLowerCase().includes(needle),
+	);
+	return { status: 'success', senders: senders.map((s) => ({ ...s })) };
+};
+
+const addTextSender: SenderCall = (core, value) => {
+	const state = core.state;
+	const sender = value('sender');
+	if (!/^[A-Za-z][A-Za-z0-9_-]{2,10}$/.test(sender)) {
+		return error(
+			'sender must be 3-11 characters: a Latin letter first, then letters, digits, _ or -',
+		);
+	}
+	if (findSender(state, sender)) return error(`The sender "${sender}" already exists`);
+	// Text senders are approved at once in the sandbox (the approval workflow is not in the spec).
+	state.senders.set(sender.toLowerCase(), {
+		sender,
+		type: 'text',
+		description: value('sender_description'),
+		verified: true,
+	});
+	return { status: 'success', message: `Text sender "${sender}" added`, sender };
+};
+
+const startPhoneSender: SenderCall = (core, value) => {
+	const state = core.state;
+	const sender = value('sender');
+	if (!/^(\d{6,15}|\*\d{4})$/.test(sender))
+		return error('sender must be a phone number (digits, no dashes) or a speed dial *XXXX');
+	const otpType = value('otp_type');
+	if (!['sms', 'call', 'distributor'].includes(otpType))
+		return error('otp_type must be sms, call or distributor');
+	if (findSender(state, sender)?.verified)
+		return error(`The phone sender "${sender}" is already verified`);
+	const code = String(state.rng.otp.int(100000, 999999));
+	state.otps.set(sender, code);
+	core.log(`sms verification code for ${sender}: ${code}`);
+	if (!findSender(state, sender))
+		state.senders.set(sender.toLowerCase(), {
+			sender,
+			type: 'phone',
+			description: '',
+			verified: false,
+		});
+	return { status: 'success', message: `Verification code sent by ${otpType}`, sender };
+};
+
+const verifyPhoneSender: SenderCall = (core, value, params) => {
+	const state = core.state;
+	const sender = value('sender');
+	if (sender === '') return error('sender is required');
+	const expected = state.otps.get(sender);
+	if (!expected)
+		return error(
+			`No verification is in progress for "${sender}": call add_sender_phone_step1 first`,
+		);
+	if (value('otp_key') !== expected) return error('Invalid verification code');
+	state.otps.delete(sender);
+	const entry = findSender(state, sender) ?? {
+		sender,
+		type: 'phone' as const,
+		description: '',
+		verified: false,
+	};
+	entry.verified = true;
+	if (params.sender_description !== undefined) entry.description = value('sender_description');
+	state.senders.set(sender.toLowerCase(), entry);
+	return { status: 'success', message: `Phone sender "${sender}" verified`, sender };
+};
+
+const SENDER_OPERATIONS: Record<string, SenderCall> = {
+	get_sender_list: listSenders,
+	add_sender_text: addTextSender,
+	add_sender_phone_step1: startPhoneSender,
+	add_sender_phone_step2: verifyPhoneSender,
+};
 
 // ---- the server ----------------------------------------------------------------------------------
 
@@ -299,6 +342,8 @@ function operationOf(req: ParsedRequest): string | undefined {
 		return 'credit';
 	return undefined;
 }
+
+type TakenFault = ReturnType<Core['faults']['take']>;
 
 export async function handleSms(
 	core: Core,
@@ -325,10 +370,9 @@ export async function handleSms(
 	// The bulk endpoint reports a missing token per item (spec), and takes it from the Bearer header
 	// or from each item's `token` field; every other token failure, and any token failure on the
 	// other endpoints, is a plain-text 401 as on the virtual number service.
-	const state = core.state;
 	const hasToken = bearerToken(req.headers) !== undefined;
 	if (hasToken || operation !== 'send_sms') {
-		const auth = authenticate(state, 'sms', req, false);
+		const auth = authenticate(core.state, 'sms', req, false);
 		if (!auth.ok) {
 			const observed = core.is('refusal-texts');
 			const refusal = observed ? core.field.refusalStatus : 401;
@@ -337,77 +381,114 @@ export async function handleSms(
 			return;
 		}
 	}
+	const { status, answer } =
+		operation === 'send_sms'
+			? bulkAnswer(core, req, fault, hasToken)
+			: { status: 200, answer: accountAnswer(core, req, operation, fault) };
+	writeAnswer(core, res, status, answer, fault);
+	if (Array.isArray(answer)) {
+		const ok = answer.filter((a) => (a as { status?: string }).status === OK_STATUS).length;
+		log(status, ` items=${answer.length} ok=${ok}`);
+	} else log(status, (answer as { status?: string }).status === 'error' ? ' status=error' : '');
+}
 
-	let answer: unknown;
-	let status = 200;
-	if (operation === 'send_sms') {
-		if (req.method !== 'POST') {
-			status = 405;
-			answer = {
+/** The bulk endpoint: its request checks, then one result per item (or every item failed by a fault). */
+function bulkAnswer(
+	core: Core,
+	req: ParsedRequest,
+	fault: TakenFault,
+	hasToken: boolean,
+): { status: number; answer: unknown } {
+	if (req.method !== 'POST')
+		return {
+			status: 405,
+			answer: {
 				status: 'Error - 405 Method Not Allowed',
 				description: 'Use POST with a JSON array',
-			};
-		} else if (!Array.isArray(req.body)) {
-			status = 400;
-			answer = {
+			},
+		};
+	if (!Array.isArray(req.body))
+		return {
+			status: 400,
+			answer: {
 				status: 'Error - 400 Bad Request',
 				description: 'The request body must be a JSON array of messages',
-			};
-		} else if (
-			fault?.kind === 'serviceError' ||
-			(fault?.kind === 'echoToken' && (fault.where === 'smsItem' || fault.where === 'status'))
-		) {
-			// Nothing is sent: every item fails with the description (which may echo the tokens).
-			const description =
-				fault.kind === 'serviceError'
-					? (fault.description ?? `Service error ${fault.code}`)
-					: undefined;
-			const code = fault.kind === 'serviceError' ? fault.code : 401;
-			answer = req.body.map((item) => {
-				const fields = (item ?? {}) as Record<string, unknown>;
-				const token = fields.token === undefined ? undefined : text(fields.token);
-				return {
-					service: 'send_sms',
-					status: `Error - ${code}`,
-					message: text(fields.message),
-					sender: text(fields.sender),
-					dest: text(fields.dest),
-					description: description ?? `Invalid token: ${echoedTokens(req, token)}`,
-				};
-			});
-		} else {
-			const now = Date.now();
-			const batch: Batch = {
-				hasToken,
-				now,
-				nowText: formatDateTime(new Date(now)),
-				deliveries: [],
-			};
-			answer = req.body.map((item) => sendOne(core, item, batch));
-			scheduleDeliveries(core, batch.deliveries);
-			if (fault?.kind === 'echoCallbackUrl')
-				answer = echoCallbackUrls(req.body, answer as Array<Record<string, unknown>>);
-		}
-	} else {
-		const accountToken = (req.params.token ?? '').trim();
-		if (fault?.kind === 'serviceError')
-			answer = {
-				status: 'error',
-				code: fault.code,
-				description: fault.description ?? `Service error ${fault.code}`,
-			};
-		else if (
-			fault?.kind === 'echoToken' &&
-			(fault.where === 'status' ||
-				(fault.where === 'senderList' && operation === 'get_sender_list'))
-		)
-			answer = error(`Invalid account token: ${echoedTokens(req)}`);
-		else if (accountToken !== '' && accountToken !== DEFAULT_TOKENS.smsAccount)
-			answer = error('Invalid account token');
-		else if (operation === 'credit') answer = { status: 'success', credit: state.credit };
-		else answer = senderOperation(core, operation, req.params);
-	}
+			},
+		};
+	if (
+		fault?.kind === 'serviceError' ||
+		(fault?.kind === 'echoToken' && (fault.where === 'smsItem' || fault.where === 'status'))
+	)
+		return { status: 200, answer: everyItemFailed(req, req.body, fault) };
+	const now = Date.now();
+	const batch: Batch = { hasToken, now, nowText: formatDateTime(new Date(now)), deliveries: [] };
+	const sent = req.body;
+	const answer = sent.map((item) => sendOne(core, item, batch));
+	scheduleDeliveries(core, batch.deliveries);
+	if (fault?.kind === 'echoCallbackUrl')
+		return { status: 200, answer: echoCallbackUrls(sent, answer) };
+	return { status: 200, answer };
+}
 
+/** Nothing is sent: every item fails with the fault's description (which may echo the tokens). */
+function everyItemFailed(
+	req: ParsedRequest,
+	items: unknown[],
+	fault: Extract<Fault, { kind: 'serviceError' | 'echoToken' }>,
+): Array<Record<string, unknown>> {
+	const description =
+		fault.kind === 'serviceError'
+			? (fault.description ?? `Service error ${fault.code}`)
+			: undefined;
+	const code = fault.kind === 'serviceError' ? fault.code : 401;
+	return items.map((item) => {
+		const fields = (item ?? {}) as Record<string, unknown>;
+		const token = fields.token === undefined ? undefined : text(fields.token);
+		return {
+			service: 'send_sms',
+			status: `Error - ${code}`,
+			message: text(fields.message),
+			sender: text(fields.sender),
+			dest: text(fields.dest),
+			description: description ?? `Invalid token: ${echoedTokens(req, token)}`,
+		};
+	});
+}
+
+/** ws.php and the credit path: the account token's check, then the operation. */
+function accountAnswer(
+	core: Core,
+	req: ParsedRequest,
+	operation: string,
+	fault: TakenFault,
+): unknown {
+	const accountToken = (req.params.token ?? '').trim();
+	if (fault?.kind === 'serviceError')
+		return {
+			status: 'error',
+			code: fault.code,
+			description: fault.description ?? `Service error ${fault.code}`,
+		};
+	if (
+		fault?.kind === 'echoToken' &&
+		(fault.where === 'status' || (fault.where === 'senderList' && operation === 'get_sender_list'))
+	)
+		return error(`Invalid account token: ${echoedTokens(req)}`);
+	if (accountToken !== '' && accountToken !== DEFAULT_TOKENS.smsAccount)
+		return error('Invalid account token');
+	if (operation === 'credit') return { status: 'success', credit: core.state.credit };
+	return senderOperation(core, operation, req.params);
+}
+
+/** The answer as JSON, or distorted by the fault taken (wrong length, long text, drip, cut, XML). */
+function writeAnswer(
+	core: Core,
+	res: ServerResponse,
+	status: number,
+	given: unknown,
+	fault: TakenFault,
+): void {
+	let answer = given;
 	if (fault?.kind === 'wrongLength' && Array.isArray(answer))
 		answer = distortLength(answer, fault.delta);
 	if (fault?.kind === 'longText') lengthenText(answer, fault);
@@ -425,8 +506,4 @@ export async function handleSms(
 	else if (fault?.kind === 'xml')
 		send(res, status, 'application/xml; charset=utf-8', toXml('response', answer));
 	else sendJson(res, status, answer);
-	if (Array.isArray(answer)) {
-		const ok = answer.filter((a) => (a as { status?: string }).status === OK_STATUS).length;
-		log(status, ` items=${answer.length} ok=${ok}`);
-	} else log(status, (answer as { status?: string }).status === 'error' ? ' status=error' : '');
 }

@@ -627,61 +627,70 @@ export class State {
 		const ids = this.cdr.insertMany(count, (id) => {
 			const number = numbers[rng.int(0, numbers.length - 1)];
 			const startMs = HISTORY_START.getTime() + Math.floor(((i++ + rng.next()) * span) / count);
-			const roll = rng.next();
-			const status =
-				roll < 0.7
-					? 'ANSWER'
-					: roll < 0.82
-						? 'NOANSWER'
-						: roll < 0.9
-							? 'BUSY'
-							: roll < 0.95
-								? 'CALLER CANCEL'
-								: roll < 0.97
-									? 'NOT ACTIVE'
-									: roll < 0.99
-										? 'Black List'
-										: 'OUT OF TIME';
-			const answered = status === 'ANSWER';
-			const duration = answered ? rng.int(10, 600) : 0;
-			const callerIndex = (rng.int(0, callers - 1) * 7919 + batch * 104729) % 100000000;
-			const withPixel = rng.chance(0.3);
-			const withGclid = rng.chance(0.25);
-			const recording = answered && rng.chance(0.9);
-			const gclid = withGclid
-				? `Cj0KCQ${rng.digits(6)}x${rng.int(100000, 999999).toString(36)}AbC`
-				: '';
-			if (gclid && id % 7 === 0) {
-				this.cdr.conversions.set(id, {
-					conversion_value: (id % 50) * 10,
-					update_time: formatLocalMs(startMs + duration * 1000),
-				});
-			}
-			return {
-				startSeconds: Math.floor(startMs / 1000),
-				recording,
-				row: {
-					start_call: formatLocalMs(startMs),
-					end_call: formatLocalMs(startMs + duration * 1000),
-					call_duration: duration,
-					cdr_ani: `05${String(callerIndex).padStart(8, '0')}`,
-					cdr_ddi: number.virtualnum,
-					user_phone:
-						answered || status === 'NOANSWER' || status === 'BUSY' ? number.default_dest : '',
-					user_name: number.description,
-					call_status: status,
-					onetouch: answered && rng.chance(0.4) ? String(rng.int(1, 5)) : '',
-					cdr_meta_data: withPixel
-						? `{"utm_source":"${rng.pick(SOURCES)}","utm_campaign":"${rng.pick(CAMPAIGNS)}","landing_page":"/lp/${rng.int(1, 20)}"}`
-						: '',
-					gclid,
-				},
-			};
+			return this.randomCall(rng, number, startMs, { callers, batch, id });
 		});
 		return { count, ...ids };
+	}
+
+	/** One generated call row; the draws stay in this order so a seed gives the same rows. */
+	private randomCall(
+		rng: Rng,
+		number: VnRecord,
+		startMs: number,
+		{ callers, batch, id }: { callers: number; batch: number; id: number },
+	) {
+		const status = randomStatus(rng.next());
+		const answered = status === 'ANSWER';
+		const duration = answered ? rng.int(10, 600) : 0;
+		const callerIndex = (rng.int(0, callers - 1) * 7919 + batch * 104729) % 100000000;
+		const withPixel = rng.chance(0.3);
+		const withGclid = rng.chance(0.25);
+		const recording = answered && rng.chance(0.9);
+		const gclid = withGclid
+			? `Cj0KCQ${rng.digits(6)}x${rng.int(100000, 999999).toString(36)}AbC`
+			: '';
+		if (gclid && id % 7 === 0) {
+			this.cdr.conversions.set(id, {
+				conversion_value: (id % 50) * 10,
+				update_time: formatLocalMs(startMs + duration * 1000),
+			});
+		}
+		return {
+			startSeconds: Math.floor(startMs / 1000),
+			recording,
+			row: {
+				start_call: formatLocalMs(startMs),
+				end_call: formatLocalMs(startMs + duration * 1000),
+				call_duration: duration,
+				cdr_ani: `05${String(callerIndex).padStart(8, '0')}`,
+				cdr_ddi: number.virtualnum,
+				user_phone:
+					answered || status === 'NOANSWER' || status === 'BUSY' ? number.default_dest : '',
+				user_name: number.description,
+				call_status: status,
+				onetouch: answered && rng.chance(0.4) ? String(rng.int(1, 5)) : '',
+				cdr_meta_data: withPixel
+					? `{"utm_source":"${rng.pick(SOURCES)}","utm_campaign":"${rng.pick(CAMPAIGNS)}","landing_page":"/lp/${rng.int(1, 20)}"}`
+					: '',
+				gclid,
+			},
+		};
 	}
 
 	close(): void {
 		this.cdr.close();
 	}
+}
+
+/** A generated call's status: mostly answered, then the failures in the shares the reports show. */
+function randomStatus(roll: number): string {
+	const shares: Array<[number, string]> = [
+		[0.7, 'ANSWER'],
+		[0.82, 'NOANSWER'],
+		[0.9, 'BUSY'],
+		[0.95, 'CALLER CANCEL'],
+		[0.97, 'NOT ACTIVE'],
+		[0.99, 'Black List'],
+	];
+	return shares.find(([below]) => roll < below)?.[1] ?? 'OUT OF TIME';
 }

@@ -78,15 +78,32 @@ const SECONDS: Record<string, number> = {
 	WEEK: 604800,
 };
 
+/** The parts of a date MySQL reads with one function each (YEAR(d), HOUR(d), …). */
+const DATE_PARTS: Record<string, (d: Date) => number> = {
+	YEAR: (d) => d.getFullYear(),
+	MONTH: (d) => d.getMonth() + 1,
+	DAY: (d) => d.getDate(),
+	DAYOFMONTH: (d) => d.getDate(),
+	HOUR: (d) => d.getHours(),
+	MINUTE: (d) => d.getMinutes(),
+	SECOND: (d) => d.getSeconds(),
+	DAYOFWEEK: (d) => d.getDay() + 1,
+	WEEKDAY: (d) => (d.getDay() + 6) % 7,
+};
+
 /** The MySQL functions people put in simple report queries, as SQLite user functions. */
 function registerMysqlFunctions(db: Database): void {
-	const part = (fn: (d: Date) => number) => (v: SqlValue) => {
-		const d = toDate(v);
-		return d ? fn(d) : null;
-	};
+	registerDateFunctions(db);
+	registerDateArithmetic(db);
+	registerTextFunctions(db);
+	db.create_function('RAND', () => Math.random());
+}
+
+function registerDateFunctions(db: Database): void {
 	db.create_function('NOW', () => formatDateTime(new Date()));
 	db.create_function('SYSDATE', () => formatDateTime(new Date()));
 	db.create_function('CURDATE', () => formatDateTime(new Date()).slice(0, 10));
+	db.create_function('CURTIME', () => formatDateTime(new Date()).slice(11));
 	db.create_function('UNIX_TIMESTAMP', (v: SqlValue) => {
 		const d = toDate(v);
 		return d ? Math.floor(d.getTime() / 1000) : null;
@@ -99,42 +116,11 @@ function registerMysqlFunctions(db: Database): void {
 		if (!d || typeof format !== 'string') return null;
 		return format.replace(/%(.)/g, (m, c: string) => MYSQL_FORMAT[c]?.(d) ?? m);
 	});
-	db.create_function(
-		'YEAR',
-		part((d) => d.getFullYear()),
-	);
-	db.create_function(
-		'MONTH',
-		part((d) => d.getMonth() + 1),
-	);
-	db.create_function(
-		'DAY',
-		part((d) => d.getDate()),
-	);
-	db.create_function(
-		'DAYOFMONTH',
-		part((d) => d.getDate()),
-	);
-	db.create_function(
-		'HOUR',
-		part((d) => d.getHours()),
-	);
-	db.create_function(
-		'MINUTE',
-		part((d) => d.getMinutes()),
-	);
-	db.create_function(
-		'SECOND',
-		part((d) => d.getSeconds()),
-	);
-	db.create_function(
-		'DAYOFWEEK',
-		part((d) => d.getDay() + 1),
-	);
-	db.create_function(
-		'WEEKDAY',
-		part((d) => (d.getDay() + 6) % 7),
-	);
+	for (const [name, part] of Object.entries(DATE_PARTS))
+		db.create_function(name, (v: SqlValue) => {
+			const d = toDate(v);
+			return d ? part(d) : null;
+		});
 	db.create_function('DATEDIFF', (a: SqlValue, b: SqlValue) => {
 		const da = toDate(a);
 		const dbb = toDate(b);
@@ -153,9 +139,9 @@ function registerMysqlFunctions(db: Database): void {
 		}
 		return Math.trunc((dbb.getTime() - da.getTime()) / 1000 / (SECONDS[u] ?? 1));
 	});
-	registerDateArithmetic(db);
-	db.create_function('RAND', () => Math.random());
-	db.create_function('CURTIME', () => formatDateTime(new Date()).slice(11));
+}
+
+function registerTextFunctions(db: Database): void {
 	db.create_function('CHAR_LENGTH', (v: SqlValue) => (v === null ? null : [...String(v)].length));
 	db.create_function('sbx_trim', (side: SqlValue, removed: SqlValue, v: SqlValue) =>
 		v === null || removed === null ? null : trimText(String(side), String(removed), String(v)),

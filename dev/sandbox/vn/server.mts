@@ -152,30 +152,9 @@ export async function handleVn(
 		log(status);
 		return;
 	}
-	let format: 'json' | 'xml' =
+	const format: 'json' | 'xml' =
 		(req.params.format ?? '').trim().toLowerCase() === 'json' ? 'json' : 'xml';
-	let answer: Answer | RawAnswer;
-	if (service === '')
-		answer = {
-			service: '',
-			status: { code: 998, description: 'The service parameter is missing' },
-		};
-	else if (fault?.kind === 'serviceError')
-		answer = {
-			service,
-			status: { code: fault.code, description: fault.description ?? `Service error ${fault.code}` },
-		};
-	else if (fault?.kind === 'echoToken' && fault.where === 'status')
-		answer = {
-			service,
-			status: { code: 999, description: `Invalid Token: ${echoedTokens(req)}` },
-		};
-	else {
-		// ignorePage: the service answers the first page whatever page was asked for.
-		if (fault?.kind === 'ignorePage') delete req.params.page;
-		answer = await runOperation(core, req, service, auth.token.userId, format);
-	}
-
+	const answer = await answerOf(core, req, service, fault, auth.token.userId, format);
 	if ('chunks' in answer) {
 		if (fault?.kind === 'drip') dripRaw(core, res, answer, fault.intervalMs);
 		else
@@ -187,10 +166,47 @@ export async function handleVn(
 		log(200);
 		return;
 	}
+	writeAnswer(core, res, answer, fault, format);
+	log(200, answer.status.code);
+}
+
+type TakenFault = ReturnType<Core['faults']['take']>;
+
+/** The operation's answer, or the fault's status in its place. */
+async function answerOf(
+	core: Core,
+	req: ParsedRequest,
+	service: string,
+	fault: TakenFault,
+	userId: number | undefined,
+	format: 'json' | 'xml',
+): Promise<Answer | RawAnswer> {
+	if (service === '')
+		return { service: '', status: { code: 998, description: 'The service parameter is missing' } };
+	if (fault?.kind === 'serviceError')
+		return {
+			service,
+			status: { code: fault.code, description: fault.description ?? `Service error ${fault.code}` },
+		};
+	if (fault?.kind === 'echoToken' && fault.where === 'status')
+		return { service, status: { code: 999, description: `Invalid Token: ${echoedTokens(req)}` } };
+	// ignorePage: the service answers the first page whatever page was asked for.
+	if (fault?.kind === 'ignorePage') delete req.params.page;
+	return runOperation(core, req, service, userId, format);
+}
+
+/** The answer in the format asked for, or distorted by the fault taken (length, text, XML, cut, drip). */
+function writeAnswer(
+	core: Core,
+	res: ServerResponse,
+	answer: Answer,
+	fault: TakenFault,
+	asked: 'json' | 'xml',
+): void {
 	if (fault?.kind === 'wrongLength' && Array.isArray(answer.result))
 		answer.result = distortLength(answer.result, fault.delta);
 	if (fault?.kind === 'longText') lengthenText(answer, fault);
-	if (fault?.kind === 'xml') format = 'xml';
+	const format = fault?.kind === 'xml' ? 'xml' : asked;
 	const [contentType, text] =
 		fault?.kind === 'truncatedJson'
 			? ['application/json; charset=utf-8', truncate(JSON.stringify(answer))]
@@ -207,7 +223,6 @@ export async function handleVn(
 			core.signal,
 		);
 	else send(res, 200, contentType, text);
-	log(200, answer.status.code);
 }
 
 /** drip on a file: its bytes (a recording is small unless configured otherwise), one at a time. */
