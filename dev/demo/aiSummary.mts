@@ -100,8 +100,7 @@ const indent = (block: string) => block.split('\n').map((line) => `  ${line}`);
 
 /** Runs the example from its pinned call and checks the transcript, the prompt, the summary and the note. */
 export async function runAiSummary(context: AiSummaryContext): Promise<AiSummaryFacts> {
-	const { say, outputOf } = context;
-	const check: AiSummaryContext['check'] = context.check;
+	const { say } = context;
 	const workflow = loadExample(AI_EXAMPLE);
 	const trigger = triggerOf(workflow);
 	const input = pinnedItems(workflow, trigger.name);
@@ -129,42 +128,80 @@ export async function runAiSummary(context: AiSummaryContext): Promise<AiSummary
 			timezone: context.timezone,
 			installed: { nodeTypes: context.nodeTypes, types: Object.keys(INSTALLED) },
 		});
-		const [read] = outputOf(run, transcriptNode.name).map((item) => item.json);
-		const transcript = String(read?.transcript ?? '');
-		say('Transcript read by Get Transcript:');
-		for (const line of indent(transcript)) say(line);
-		check(transcript.trim(), `Get Transcript returned no transcript for call ${callId}`);
-
-		const prompt = model.requests.map((r) => r.messages.map(textOf).join('\n')).join('\n');
-		check(
-			model.requests.length === 1 && prompt.includes(transcript),
-			`the model should get one request with the transcript in its prompt; it got ${model.requests.length}`,
-		);
-		const [summarized] = outputOf(run, chain.name).map((item) => item.json);
-		const summary = String(summarized?.text ?? '');
-		say(
-			`Summary the model gave (${chain.name}: one request to model ${String(model.requests[0].model)}, the transcript in its prompt):`,
-		);
-		for (const line of indent(summary)) say(line);
-		check(summary === STUB_SUMMARY, `the chain output "${summary}", not the model's summary`);
-
-		const [note] = crm.notes;
-		say(`CRM note received by the stand-in CRM (${crm.notes.length} POST):`);
-		say(
-			`  phone ${String(note?.phone)}, call ID ${String(note?.callId)}, start ${String(note?.startTime)}`,
-		);
-		say(`  note: ${JSON.stringify(note?.note)}`);
-		check(
-			crm.notes.length === 1 &&
-				note.note === STUB_SUMMARY &&
-				note.callId === callId &&
-				note.phone === input[0].json.callerNumber &&
-				note.transcript === transcript,
-			`the CRM should get one note with the summary, the call and the transcript; it got ${JSON.stringify(crm.notes).slice(0, 300)}`,
-		);
+		const { transcript, summary } = checkSummary(context, run, {
+			transcriptNode,
+			chain,
+			model,
+			callId,
+		});
+		checkNote(context, crm, { callId, caller: input[0].json.callerNumber, transcript });
+		const note = crm.notes[0];
 		return { callId, transcript, summary, note, modelRequests: model.requests.length };
 	} finally {
 		await crm.close();
 		await model.close();
 	}
+}
+
+/** Get Transcript read the call's transcript; the model got it in one request; the chain gave its summary. */
+function checkSummary(
+	context: AiSummaryContext,
+	run: Awaited<ReturnType<typeof runExample>>,
+	{
+		transcriptNode,
+		chain,
+		model,
+		callId,
+	}: {
+		transcriptNode: { name: string };
+		chain: { name: string };
+		model: Awaited<ReturnType<typeof startScriptedModel>>;
+		callId: string;
+	},
+): { transcript: string; summary: string } {
+	const { say, outputOf } = context;
+	const check: AiSummaryContext['check'] = context.check;
+	const [read] = outputOf(run, transcriptNode.name).map((item) => item.json);
+	const transcript = String(read?.transcript ?? '');
+	say('Transcript read by Get Transcript:');
+	for (const line of indent(transcript)) say(line);
+	check(transcript.trim(), `Get Transcript returned no transcript for call ${callId}`);
+
+	const prompt = model.requests.map((r) => r.messages.map(textOf).join('\n')).join('\n');
+	check(
+		model.requests.length === 1 && prompt.includes(transcript),
+		`the model should get one request with the transcript in its prompt; it got ${model.requests.length}`,
+	);
+	const [summarized] = outputOf(run, chain.name).map((item) => item.json);
+	const summary = String(summarized?.text ?? '');
+	say(
+		`Summary the model gave (${chain.name}: one request to model ${String(model.requests[0].model)}, the transcript in its prompt):`,
+	);
+	for (const line of indent(summary)) say(line);
+	check(summary === STUB_SUMMARY, `the chain output "${summary}", not the model's summary`);
+	return { transcript, summary };
+}
+
+/** The stand-in CRM got one note: the summary, the call, the caller and the transcript. */
+function checkNote(
+	context: AiSummaryContext,
+	crm: Awaited<ReturnType<typeof startCrm>>,
+	{ callId, caller, transcript }: { callId: string; caller: unknown; transcript: string },
+): void {
+	const { say } = context;
+	const check: AiSummaryContext['check'] = context.check;
+	const [note] = crm.notes;
+	say(`CRM note received by the stand-in CRM (${crm.notes.length} POST):`);
+	say(
+		`  phone ${String(note?.phone)}, call ID ${String(note?.callId)}, start ${String(note?.startTime)}`,
+	);
+	say(`  note: ${JSON.stringify(note?.note)}`);
+	check(
+		crm.notes.length === 1 &&
+			note.note === STUB_SUMMARY &&
+			note.callId === callId &&
+			note.phone === caller &&
+			note.transcript === transcript,
+		`the CRM should get one note with the summary, the call and the transcript; it got ${JSON.stringify(crm.notes).slice(0, 300)}`,
+	);
 }

@@ -228,6 +228,37 @@ export async function runExample(
 	const connections = mainConnections(workflow, Boolean(installed));
 	const subNodes = installed ? subNodeConnections(workflow) : [];
 	const rest = workflow.nodes.filter((node) => node !== trigger);
+	checkNodes(workflow, rest, options);
+	const ordered = orderedNodes(workflow, trigger, rest, connections, subNodes);
+	const nodes: WorkflowNode[] = ordered.map((node) => ({
+		name: node.name,
+		type: node.type,
+		typeVersion: node.typeVersion,
+		parameters: merge(node.parameters, options.overrides?.[node.name]),
+		credentials: node.credentials,
+		...(node.onError ? { onError: node.onError } : {}),
+	}));
+	return await runWorkflow({
+		nodes,
+		connections: connections
+			.filter(([from]) => from !== trigger.name)
+			.map(([from, , to]) => [from, to] as [string, string]),
+		input: options.input,
+		credentials: options.credentials,
+		timezone: workflow.settings?.timezone ?? options.timezone,
+		// The start node takes the trigger's name: later nodes may read the trigger's items with $('<trigger>').
+		startName: trigger.name,
+		...(installed ? { nodeTypes: installed.nodeTypes, subNodes } : {}),
+	});
+}
+
+/** The nodes after the trigger are this package's (or installed ones), in versions and settings the run reproduces. */
+function checkNodes(
+	workflow: ExampleWorkflow,
+	rest: ExampleNode[],
+	options: RunExampleOptions,
+): void {
+	const installed = options.installed;
 	for (const node of rest) {
 		// n8n's own nodes check their version themselves (n8n-workflow picks the node's class by it).
 		const foreign = installed?.types.includes(node.type) ?? false;
@@ -249,6 +280,16 @@ export async function runExample(
 		if (!rest.some((node) => node.name === name))
 			throw new Error(`"${workflow.name}" has no node "${name}" to override`);
 	}
+}
+
+/** The nodes in the order the harness connects them; every node reached, only output 0 used after the trigger. */
+function orderedNodes(
+	workflow: ExampleWorkflow,
+	trigger: ExampleNode,
+	rest: ExampleNode[],
+	connections: ReturnType<typeof mainConnections>,
+	subNodes: ReturnType<typeof subNodeConnections>,
+): ExampleNode[] {
 	const first = connections.filter(([from]) => from === trigger.name);
 	if (first.length !== 1 || first[0][1] !== 0) {
 		throw new Error(
@@ -280,25 +321,5 @@ export async function runExample(
 				`"${workflow.name}": ${from} uses output ${output}; the headless run connects output 0 only`,
 			);
 	}
-
-	const nodes: WorkflowNode[] = ordered.map((node) => ({
-		name: node.name,
-		type: node.type,
-		typeVersion: node.typeVersion,
-		parameters: merge(node.parameters, options.overrides?.[node.name]),
-		credentials: node.credentials,
-		...(node.onError ? { onError: node.onError } : {}),
-	}));
-	return await runWorkflow({
-		nodes,
-		connections: connections
-			.filter(([from]) => from !== trigger.name)
-			.map(([from, , to]) => [from, to] as [string, string]),
-		input: options.input,
-		credentials: options.credentials,
-		timezone: workflow.settings?.timezone ?? options.timezone,
-		// The start node takes the trigger's name: later nodes may read the trigger's items with $('<trigger>').
-		startName: trigger.name,
-		...(installed ? { nodeTypes: installed.nodeTypes, subNodes } : {}),
-	});
+	return ordered;
 }

@@ -233,43 +233,8 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	const loader = await loadPackage();
 	const nodeTypes = options.nodeTypes ?? new NodeTypes(loader);
 	const startName = options.startName ?? 'Start';
-	const startNode: WorkflowNode = { name: startName, type: START_TYPE };
-	const nodes = [startNode, ...options.nodes].map(
-		(node, index): INode => ({
-			id: `node-${index}`,
-			name: node.name,
-			type: node.type.includes('.') ? node.type : `${PACKAGE}.${node.type}`,
-			typeVersion: node.typeVersion ?? 1,
-			position: [index * 200, 0],
-			parameters: (node.parameters ?? {}) as INode['parameters'],
-			credentials: node.credentials ?? defaultCredentials(loader, node.type),
-			...(node.continueOnFail ? { onError: 'continueRegularOutput' } : {}),
-			...(node.onError ? { onError: node.onError } : {}),
-			...(node.retryOnFail
-				? {
-						retryOnFail: true,
-						maxTries: node.maxTries,
-						waitBetweenTries: node.waitBetweenTries ?? 1,
-					}
-				: {}),
-		}),
-	);
-	const pairs = options.connections ?? chain(nodes.map((n) => n.name));
-	if (options.connections) pairs.unshift([startName, options.nodes[0].name]);
-	const connections: Record<
-		string,
-		Record<string, Array<Array<{ node: string; type: NodeConnectionType; index: number }>>>
-	> = {};
-	for (const [from, to] of pairs) {
-		connections[from] ??= {};
-		connections[from].main ??= [[]];
-		connections[from].main[0].push({ node: to, type: 'main', index: 0 });
-	}
-	for (const [from, to, type] of options.subNodes ?? []) {
-		connections[from] ??= {};
-		(connections[from][type] ??= [[]])[0].push({ node: to, type, index: 0 });
-	}
-
+	const nodes = workflowNodes(loader, options, startName);
+	const connections = connectionsOf(nodes, options, startName);
 	const workflow = new Workflow({
 		id: 'test-workflow',
 		name: 'Test workflow',
@@ -313,24 +278,74 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	});
 	const execute = new WorkflowExecute(additionalData, options.mode ?? 'manual', runExecutionData);
 	await execute.processRunExecutionData(workflow);
-	const run = await done;
+	return resultOf(await done, logsBefore);
+}
+
+/** The start node, then the given nodes as n8n stores them (settings such as Retry On Fail included). */
+function workflowNodes(
+	loader: PackageDirectoryLoader,
+	options: RunOptions,
+	startName: string,
+): INode[] {
+	const startNode: WorkflowNode = { name: startName, type: START_TYPE };
+	return [startNode, ...options.nodes].map(
+		(node, index): INode => ({
+			id: `node-${index}`,
+			name: node.name,
+			type: node.type.includes('.') ? node.type : `${PACKAGE}.${node.type}`,
+			typeVersion: node.typeVersion ?? 1,
+			position: [index * 200, 0],
+			parameters: (node.parameters ?? {}) as INode['parameters'],
+			credentials: node.credentials ?? defaultCredentials(loader, node.type),
+			...(node.continueOnFail ? { onError: 'continueRegularOutput' } : {}),
+			...(node.onError ? { onError: node.onError } : {}),
+			...(node.retryOnFail
+				? {
+						retryOnFail: true,
+						maxTries: node.maxTries,
+						waitBetweenTries: node.waitBetweenTries ?? 1,
+					}
+				: {}),
+		}),
+	);
+}
+
+type Connections = Record<
+	string,
+	Record<string, Array<Array<{ node: string; type: NodeConnectionType; index: number }>>>
+>;
+
+/** The given connections (the start node feeding the first node), or the nodes in a chain. */
+function connectionsOf(nodes: INode[], options: RunOptions, startName: string): Connections {
+	const pairs = options.connections ?? chain(nodes.map((n) => n.name));
+	if (options.connections) pairs.unshift([startName, options.nodes[0].name]);
+	const connections: Connections = {};
+	for (const [from, to] of pairs) {
+		connections[from] ??= {};
+		connections[from].main ??= [[]];
+		connections[from].main[0].push({ node: to, type: 'main', index: 0 });
+	}
+	for (const [from, to, type] of options.subNodes ?? []) {
+		connections[from] ??= {};
+		(connections[from][type] ??= [[]])[0].push({ node: to, type, index: 0 });
+	}
+	return connections;
+}
+
+function resultOf(run: IRun, logsBefore: number): RunResult {
 	const error = run.data.resultData.error as RunResult['error'];
+	const taskData = (nodeName: string) => {
+		const task = run.data.resultData.runData[nodeName]?.[0];
+		if (!task)
+			throw new Error(`Node "${nodeName}" did not run${error ? `: ${error.message}` : ''}`);
+		return task;
+	};
 	return {
 		run,
 		status: run.status,
 		error,
-		items(nodeName: string) {
-			const taskData = run.data.resultData.runData[nodeName]?.[0];
-			if (!taskData)
-				throw new Error(`Node "${nodeName}" did not run${error ? `: ${error.message}` : ''}`);
-			return taskData.data?.main?.[0] ?? [];
-		},
-		outputs(nodeName: string) {
-			const taskData = run.data.resultData.runData[nodeName]?.[0];
-			if (!taskData)
-				throw new Error(`Node "${nodeName}" did not run${error ? `: ${error.message}` : ''}`);
-			return (taskData.data?.main ?? []).map((items) => items ?? []);
-		},
+		items: (nodeName) => taskData(nodeName).data?.main?.[0] ?? [],
+		outputs: (nodeName) => (taskData(nodeName).data?.main ?? []).map((items) => items ?? []),
 		logs: capturedLogs.slice(logsBefore),
 	};
 }

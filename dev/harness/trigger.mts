@@ -605,26 +605,7 @@ export class TriggerInstance {
 		const description =
 			this.webhookDescriptions().find((d) => d.httpMethod === method.toUpperCase()) ??
 			this.webhookDescriptions()[0];
-		const workflow = this.fromDatabase();
-		if (isTest)
-			workflow.setTestStaticData(
-				copy(this.testRegistrations?.find((r) => r.description === description)?.staticData ?? {}),
-			);
-		const additionalData = {
-			...this.additionalData(),
-			httpRequest: req,
-			httpResponse: res,
-		} as unknown as IWorkflowExecuteAdditionalData;
-		const executeMode: WorkflowExecuteMode = isTest ? 'manual' : 'webhook';
-		const context = new WebhookContext(
-			workflow,
-			this.node,
-			additionalData,
-			executeMode,
-			this.webhookData(workflow, description, isTest),
-			[],
-			null,
-		);
+		const { workflow, context, executeMode } = this.webhookContext(req, res, description, isTest);
 		const outcome: WebhookOutcome = {
 			method,
 			path,
@@ -647,40 +628,8 @@ export class TriggerInstance {
 				: await this.nodeType.webhook!.call(context);
 			outcome.result = result;
 			outcome.returned = true;
-			// n8n evaluates responseMode/responseData per request (they may be expressions).
-			const resolve = (value: unknown, fallback: string) =>
-				String(
-					workflow.expression.getSimpleParameterValue(
-						this.node,
-						value as string | undefined,
-						executeMode,
-						{},
-						undefined,
-						fallback,
-					) ?? fallback,
-				);
-			const lastNode = resolve(description.responseMode, 'onReceived') === 'lastNode';
-			const resolved = { ...description, responseData: resolve(description.responseData, '') };
-			if (!lastNode) answerLikeN8n(res, result, resolved);
-			if (!isTest) this.save(workflow); // LiveWebhooks saves the static data after the answer
-			if (result.workflowData !== undefined) {
-				outcome.started = true;
-				// TestWebhooks deregisters as soon as the execution is started (one test event).
-				if (isTest) await this.stopListening();
-				if (options.execute) {
-					try {
-						outcome.runData = await this.execute(workflow, result.workflowData, executeMode);
-					} catch (error) {
-						if (!lastNode || result.noWebhookResponse) throw error;
-						outcome.error = error;
-					}
-					outcome.items = outcome.runData[this.node.name] ?? [];
-				} else {
-					outcome.items = result.workflowData[0] ?? [];
-				}
-			} else if (lastNode) answerLikeN8n(res, result, resolved);
-			if (lastNode && result.workflowData !== undefined && !result.noWebhookResponse)
-				answerLastNodeLikeN8n(res, outcome);
+			const run = { workflow, description, executeMode, isTest, execute: options.execute };
+			await this.answerAndRun(run, result, res, outcome);
 		} catch (error) {
 			outcome.error = error;
 			if (!res.headersSent) {
@@ -694,6 +643,86 @@ export class TriggerInstance {
 		outcome.responseBody = recorder();
 		this.outcomes.push(outcome);
 		return outcome;
+	}
+
+	/** The workflow as stored (test listeners: their own static data) and the webhook's context on it. */
+	private webhookContext(
+		req: Record<string, unknown>,
+		res: http.ServerResponse,
+		description: IWebhookDescription,
+		isTest: boolean,
+	) {
+		const workflow = this.fromDatabase();
+		if (isTest)
+			workflow.setTestStaticData(
+				copy(this.testRegistrations?.find((r) => r.description === description)?.staticData ?? {}),
+			);
+		const additionalData = {
+			...this.additionalData(),
+			httpRequest: req,
+			httpResponse: res,
+		} as unknown as IWorkflowExecuteAdditionalData;
+		const executeMode: WorkflowExecuteMode = isTest ? 'manual' : 'webhook';
+		const context = new WebhookContext(
+			workflow,
+			this.node,
+			additionalData,
+			executeMode,
+			this.webhookData(workflow, description, isTest),
+			[],
+			null,
+		);
+		return { workflow, context, executeMode };
+	}
+
+	/** What n8n does with the webhook function's answer: respond (now or after the last node), save, run. */
+	private async answerAndRun(
+		run: {
+			workflow: Workflow;
+			description: IWebhookDescription;
+			executeMode: WorkflowExecuteMode;
+			isTest: boolean;
+			execute: boolean;
+		},
+		result: IWebhookResponseData,
+		res: http.ServerResponse,
+		outcome: WebhookOutcome,
+	): Promise<void> {
+		const { workflow, description, executeMode, isTest } = run;
+		// n8n evaluates responseMode/responseData per request (they may be expressions).
+		const resolve = (value: unknown, fallback: string) =>
+			String(
+				workflow.expression.getSimpleParameterValue(
+					this.node,
+					value as string | undefined,
+					executeMode,
+					{},
+					undefined,
+					fallback,
+				) ?? fallback,
+			);
+		const lastNode = resolve(description.responseMode, 'onReceived') === 'lastNode';
+		const resolved = { ...description, responseData: resolve(description.responseData, '') };
+		if (!lastNode) answerLikeN8n(res, result, resolved);
+		if (!isTest) this.save(workflow); // LiveWebhooks saves the static data after the answer
+		if (result.workflowData !== undefined) {
+			outcome.started = true;
+			// TestWebhooks deregisters as soon as the execution is started (one test event).
+			if (isTest) await this.stopListening();
+			if (run.execute) {
+				try {
+					outcome.runData = await this.execute(workflow, result.workflowData, executeMode);
+				} catch (error) {
+					if (!lastNode || result.noWebhookResponse) throw error;
+					outcome.error = error;
+				}
+				outcome.items = outcome.runData[this.node.name] ?? [];
+			} else {
+				outcome.items = result.workflowData[0] ?? [];
+			}
+		} else if (lastNode) answerLikeN8n(res, result, resolved);
+		if (lastNode && result.workflowData !== undefined && !result.noWebhookResponse)
+			answerLastNodeLikeN8n(res, outcome);
 	}
 
 	/** Runs the workflow from the trigger with its output, as n8n does after a webhook call: each node's output. */
