@@ -150,6 +150,17 @@ async function bulkSendRow(
 			...(variant === 'fields' ? [check('≤ 1.5× fetch', toFetch, 1.5, 'atMost')] : []),
 			requestsCheck(sides.node, Math.ceil(CAMPAIGN / batchSize), CAMPAIGN),
 		],
+		...bulkSendFigures(sides),
+	});
+}
+
+/** A Bulk SMS Send row's figures beyond the measured time: each side's time, CPU, memory and requests. */
+function bulkSendFigures(sides: Record<'node' | 'floor' | 'floorHttp' | 'fetch', Side>) {
+	const node = wall(sides.node);
+	const floor = wall(sides.floor);
+	const floorHttp = wall(sides.floorHttp);
+	const fetch = wall(sides.fetch);
+	return {
 		repetitions: sides.node.runs.length,
 		floorMs: round(floor),
 		fetchMs: round(fetch),
@@ -185,7 +196,7 @@ async function bulkSendRow(
 		floorRunsMs: wallRuns(sides.floor),
 		floorWithN8nHttpRunsMs: wallRuns(sides.floorHttp),
 		fetchRunsMs: wallRuns(sides.fetch),
-	});
+	};
 }
 
 export async function bulkSend(sandbox: Sandbox, settings: Settings): Promise<Row[]> {
@@ -241,33 +252,8 @@ async function againstAlternative(
 	// The target is the node's best way: from input fields once it exists, the expression today.
 	const judged: Variant = settings.fieldsParameters ? 'fields' : 'expression';
 	const judgedMs = wall(nodeSide(judged));
-	const checks: Check[] = [
-		check(
-			`the node ≥ ${options.minimum}× faster (${VARIANT_NAME[judged] ? 'recipients from input fields' : 'To as an expression'})`,
-			alternative / judgedMs,
-			options.minimum,
-			'atLeast',
-		),
-		check(
-			`same number of requests as the node (${options.expectedRequests})`,
-			sides.alternative.requests.every((n) => n === options.expectedRequests)
-				? options.expectedRequests
-				: sides.alternative.requests[0],
-			options.expectedRequests,
-			'equal',
-		),
-	];
-	const figures: Record<string, unknown> = {};
-	for (const variant of variants) {
-		const side = nodeSide(variant);
-		figures[`node${variant === 'expression' ? 'Expression' : 'Fields'}Ms`] = round(wall(side));
-		figures[`speedUp${variant === 'expression' ? 'Expression' : 'Fields'}`] = round(
-			alternative / wall(side),
-			2,
-		);
-		figures[`node${variant === 'expression' ? 'Expression' : 'Fields'}MedianMs`] = medianWall(side);
-		figures[`node${variant === 'expression' ? 'Expression' : 'Fields'}RunsMs`] = wallRuns(side);
-	}
+	const checks = alternativeChecks(options, sides.alternative, alternative / judgedMs, judged);
+	const figures = variantFigures(variants, nodeSide, alternative);
 	return row({
 		name: options.name,
 		description: options.description,
@@ -287,6 +273,51 @@ async function againstAlternative(
 		alternativePeakRssGrowthMB: peakMB(sides.alternative),
 		alternativeRunsMs: wallRuns(sides.alternative),
 	});
+}
+
+/** The node faster by the minimum (its best way of giving To), with as many requests as the alternative. */
+function alternativeChecks(
+	options: { minimum: number; expectedRequests: number },
+	side: Side,
+	speedUp: number,
+	judged: Variant,
+): Check[] {
+	return [
+		check(
+			`the node ≥ ${options.minimum}× faster (${VARIANT_NAME[judged] ? 'recipients from input fields' : 'To as an expression'})`,
+			speedUp,
+			options.minimum,
+			'atLeast',
+		),
+		check(
+			`same number of requests as the node (${options.expectedRequests})`,
+			side.requests.every((n) => n === options.expectedRequests)
+				? options.expectedRequests
+				: side.requests[0],
+			options.expectedRequests,
+			'equal',
+		),
+	];
+}
+
+/** Each measured way of giving To: the node's time, its speed-up over the alternative, its runs. */
+function variantFigures(
+	variants: Variant[],
+	nodeSide: (variant: Variant) => Side,
+	alternative: number,
+): Record<string, unknown> {
+	const figures: Record<string, unknown> = {};
+	for (const variant of variants) {
+		const side = nodeSide(variant);
+		figures[`node${variant === 'expression' ? 'Expression' : 'Fields'}Ms`] = round(wall(side));
+		figures[`speedUp${variant === 'expression' ? 'Expression' : 'Fields'}`] = round(
+			alternative / wall(side),
+			2,
+		);
+		figures[`node${variant === 'expression' ? 'Expression' : 'Fields'}MedianMs`] = medianWall(side);
+		figures[`node${variant === 'expression' ? 'Expression' : 'Fields'}RunsMs`] = wallRuns(side);
+	}
+	return figures;
 }
 
 export async function alternatives(sandbox: Sandbox, settings: Settings): Promise<Row[]> {
@@ -380,33 +411,37 @@ export async function perItemPattern(sandbox: Sandbox, settings: Settings): Prom
 				check('batching faster (Batch Size 1 / Batch Size 100 > 1)', one / hundred, 1, 'atLeast'),
 				requestsCheck(sides.batch1, CAMPAIGN, CAMPAIGN),
 			],
-			repetitions: sides.batch1.runs.length,
-			requests: sides.batch1.requests[0],
-			batchedRequests: sides.batch100.requests[0],
-			cpuMs: cpu(sides.batch1),
-			batchedCpuMs: cpu(sides.batch100),
-			peakRssGrowthMB: peakMB(sides.batch1),
-			batchedPeakRssGrowthMB: peakMB(sides.batch100),
-			medianMs: medianWall(sides.batch1),
-			batchedMedianMs: medianWall(sides.batch100),
-			plainFetchPerItemMs: round(wall(sides.fetch1)),
-			plainFetchBatchedMs: round(wall(sides.fetch100)),
-			plainFetchPerItemPeakRssGrowthMB: peakMB(sides.fetch1),
-			// Where the peak was: V8's heap (objects, collected or not yet) and buffers outside it.
-			peakHeapUsedGrowthMB: round(extraOf(sides.batch1, 'peakHeapUsedGrowthMB'), 1),
-			peakArrayBuffersGrowthMB: round(extraOf(sides.batch1, 'peakArrayBuffersGrowthMB'), 1),
-			plainFetchPerItemPeakHeapUsedGrowthMB: round(
-				extraOf(sides.fetch1, 'peakHeapUsedGrowthMB'),
-				1,
-			),
-			plainFetchPerItemPeakArrayBuffersGrowthMB: round(
-				extraOf(sides.fetch1, 'peakArrayBuffersGrowthMB'),
-				1,
-			),
-			runsMs: wallRuns(sides.batch1),
-			batchedRunsMs: wallRuns(sides.batch100),
+			...perItemFigures(sides),
 		}),
 	];
+}
+
+/** The per-item row's figures: requests, CPU, memory (and where its peak was), each side's runs. */
+function perItemFigures(sides: Record<'batch1' | 'batch100' | 'fetch1' | 'fetch100', Side>) {
+	return {
+		repetitions: sides.batch1.runs.length,
+		requests: sides.batch1.requests[0],
+		batchedRequests: sides.batch100.requests[0],
+		cpuMs: cpu(sides.batch1),
+		batchedCpuMs: cpu(sides.batch100),
+		peakRssGrowthMB: peakMB(sides.batch1),
+		batchedPeakRssGrowthMB: peakMB(sides.batch100),
+		medianMs: medianWall(sides.batch1),
+		batchedMedianMs: medianWall(sides.batch100),
+		plainFetchPerItemMs: round(wall(sides.fetch1)),
+		plainFetchBatchedMs: round(wall(sides.fetch100)),
+		plainFetchPerItemPeakRssGrowthMB: peakMB(sides.fetch1),
+		// Where the peak was: V8's heap (objects, collected or not yet) and buffers outside it.
+		peakHeapUsedGrowthMB: round(extraOf(sides.batch1, 'peakHeapUsedGrowthMB'), 1),
+		peakArrayBuffersGrowthMB: round(extraOf(sides.batch1, 'peakArrayBuffersGrowthMB'), 1),
+		plainFetchPerItemPeakHeapUsedGrowthMB: round(extraOf(sides.fetch1, 'peakHeapUsedGrowthMB'), 1),
+		plainFetchPerItemPeakArrayBuffersGrowthMB: round(
+			extraOf(sides.fetch1, 'peakArrayBuffersGrowthMB'),
+			1,
+		),
+		runsMs: wallRuns(sides.batch1),
+		batchedRunsMs: wallRuns(sides.batch100),
+	};
 }
 
 // ---- call-record export -------------------------------------------------------------------------
@@ -432,14 +467,7 @@ export async function cdrExport(sandbox: Sandbox, settings: Settings): Promise<R
 		limit: EXPORT_ROWS,
 		...range,
 	});
-	// The statement the node writes, sent as it is by the baseline.
-	sandbox.control.clearRequests();
-	const { child } = await import('./sides.mts');
-	await child(nodeTask());
-	const sql = String(
-		(sandbox.control.requests({ operation: 'cdr_query' }).at(-1)?.body as Record<string, string>)
-			.sql,
-	);
+	const sql = await statementOf(sandbox, nodeTask);
 	log(`  statement: ${sql}`);
 	const sides = await measureSides(
 		name,
@@ -454,13 +482,7 @@ export async function cdrExport(sandbox: Sandbox, settings: Settings): Promise<R
 			}),
 		},
 		() => sandbox.control.clearRequests(),
-		// The measured run's statements (the warm-ups ask for 200 rows).
-		() =>
-			sandbox.control
-				.requests({ operation: 'cdr_query' })
-				.filter((request) =>
-					String((request.body as Record<string, string>).sql).endsWith(`LIMIT ${EXPORT_ROWS}`),
-				).length,
+		() => measuredStatements(sandbox),
 	);
 	const node = wall(sides.node);
 	const fetch = wall(sides.fetch);
@@ -475,26 +497,55 @@ export async function cdrExport(sandbox: Sandbox, settings: Settings): Promise<R
 				check('≤ 1.5× fetch', node / fetch, 1.5, 'atMost'),
 				check(
 					`${EXPORT_ROWS.toLocaleString('en')} rows`,
-					sides.node.runs.every((m) => m.produced === EXPORT_ROWS)
-						? EXPORT_ROWS
-						: sides.node.runs[0].produced,
+					producedBy(sides.node, EXPORT_ROWS),
 					EXPORT_ROWS,
 					'equal',
 				),
 			],
-			repetitions: sides.node.runs.length,
-			requests: sides.node.requests[0],
-			medianMs: medianWall(sides.node),
-			fetchMedianMs: medianWall(sides.fetch),
-			cpuMs: cpu(sides.node),
-			fetchCpuMs: cpu(sides.fetch),
-			peakRssGrowthMB: peakMB(sides.node),
-			fetchPeakRssGrowthMB: peakMB(sides.fetch),
-			runsMs: wallRuns(sides.node),
-			fetchRunsMs: wallRuns(sides.fetch),
+			...exportFigures(sides),
 			sql,
 		}),
 	];
+}
+
+/** The statement the node writes (sent as it is by the baseline): one run of the node, read off the sandbox. */
+async function statementOf(sandbox: Sandbox, nodeTask: () => Task): Promise<string> {
+	sandbox.control.clearRequests();
+	const { child } = await import('./sides.mts');
+	await child(nodeTask());
+	return String(
+		(sandbox.control.requests({ operation: 'cdr_query' }).at(-1)?.body as Record<string, string>)
+			.sql,
+	);
+}
+
+/** The measured run's statements (the warm-ups ask for 200 rows). */
+function measuredStatements(sandbox: Sandbox): number {
+	return sandbox.control
+		.requests({ operation: 'cdr_query' })
+		.filter((request) =>
+			String((request.body as Record<string, string>).sql).endsWith(`LIMIT ${EXPORT_ROWS}`),
+		).length;
+}
+
+/** `expected` when every run produced it, else what the first run produced. */
+function producedBy(side: Side, expected: number): number {
+	return side.runs.every((m) => m.produced === expected) ? expected : side.runs[0].produced;
+}
+
+function exportFigures(sides: Record<'node' | 'fetch', Side>) {
+	return {
+		repetitions: sides.node.runs.length,
+		requests: sides.node.requests[0],
+		medianMs: medianWall(sides.node),
+		fetchMedianMs: medianWall(sides.fetch),
+		cpuMs: cpu(sides.node),
+		fetchCpuMs: cpu(sides.fetch),
+		peakRssGrowthMB: peakMB(sides.node),
+		fetchPeakRssGrowthMB: peakMB(sides.fetch),
+		runsMs: wallRuns(sides.node),
+		fetchRunsMs: wallRuns(sides.fetch),
+	};
 }
 
 // ---- recording download -------------------------------------------------------------------------
@@ -512,18 +563,21 @@ function spread(node: Side, other: Side): string {
 	return `medians ${difference} MB apart; runs ${range(node)} (node), ${range(other)} (other)`;
 }
 
+const RECORDING_MODES = [
+	{ name: 'recording-50MB-default-mode', binaryMode: 'default', into: 'memory' },
+	{ name: 'recording-50MB-filesystem-mode', binaryMode: 'filesystem', into: 'file' },
+] as const;
+type RecordingMode = (typeof RECORDING_MODES)[number];
+type RecordingSides = { node: Side; httpRequest?: Side; fetch: Side };
+
 export async function recording(sandbox: Sandbox, settings: Settings): Promise<Row[]> {
 	const rows: Row[] = [];
-	const modes = [
-		{ name: 'recording-50MB-default-mode', binaryMode: 'default', into: 'memory' },
-		{ name: 'recording-50MB-filesystem-mode', binaryMode: 'filesystem', into: 'file' },
-	] as const;
-	if (!modes.some((mode) => settings.wanted(mode.name))) return [];
+	if (!RECORDING_MODES.some((mode) => settings.wanted(mode.name))) return [];
 	sandbox.control.reset({ recordingBytes: RECORDING_BYTES });
 	const callUuid = sandbox.control.cdrs({ hasRecording: true })[0].cdr_uniqueid;
 	const missing = nodeBaseMissing();
 	const common = { vnUrl: sandbox.vnUrl, token: sandbox.tokens.vn, callUuid };
-	for (const mode of modes) {
+	for (const mode of RECORDING_MODES) {
 		if (!settings.wanted(mode.name)) continue;
 		log(mode.name);
 		const sides = await measureSides(
@@ -545,87 +599,107 @@ export async function recording(sandbox: Sandbox, settings: Settings): Promise<R
 			() => sandbox.control.clearRequests(),
 			() => sandbox.control.requests({ operation: 'get_record_by_call_uuid' }).length,
 		);
-		const size = sides.node.runs[0].produced;
-		const growth = medianOf(sides.node, (m) => m.peakRssGrowth);
-		const http = sides.httpRequest as Side | undefined;
-		const httpGrowth = http ? medianOf(http, (m) => m.peakRssGrowth) : undefined;
-		const fetchGrowth = medianOf(sides.fetch, (m) => m.peakRssGrowth);
-		const checks: Check[] = [
-			check(
-				`peak ≤ 1.0× n8n's HTTP Request node (${mode.binaryMode} mode)`,
-				httpGrowth === undefined ? null : growth / httpGrowth,
-				1,
-				'atMost',
-				http ? spread(sides.node, http) : missing,
-			),
-		];
-		if (mode.binaryMode === 'filesystem')
-			checks.push(
-				check(
-					'peak ≤ 1.0× a plain fetch piped to a file',
-					growth / fetchGrowth,
-					1,
-					'atMost',
-					spread(sides.node, sides.fetch),
-				),
-			);
-		checks.push(
-			check(
-				'the whole file',
-				sides.node.runs.every((m) => m.produced === size) ? size : sides.node.runs[0].produced,
-				RECORDING_BYTES,
-				'equal',
-			),
-		);
-		const breakdown = (side: Side, prefix: string) => ({
-			[`${prefix}PeakArrayBuffersGrowthMB`]: round(extraOf(side, 'peakArrayBuffersGrowthMB'), 1),
-			[`${prefix}PeakHeapUsedGrowthMB`]: round(extraOf(side, 'peakHeapUsedGrowthMB'), 1),
-		});
-		rows.push(
-			row({
-				name: mode.name,
-				description: `Call Record → Download Recording of a ${toMB(size)} MB WAV, n8n binary data mode "${mode.binaryMode}", against n8n's HTTP Request node downloading the same file as a file in the same mode, and a plain fetch (${mode.into === 'memory' ? 'into memory' : 'streamed to a file'})`,
-				unit: 'MB (peak RSS growth)',
-				measured: toMB(growth),
-				compared: [
-					...(httpGrowth === undefined
-						? []
-						: [
-								{
-									label: "n8n's HTTP Request node",
-									value: toMB(httpGrowth),
-									ratio: ratio(growth, httpGrowth),
-								},
-							]),
-					{
-						label: mode.into === 'memory' ? 'fetch into memory' : 'fetch piped to a file',
-						value: toMB(fetchGrowth),
-						ratio: ratio(growth, fetchGrowth),
-					},
-					{ label: 'the file size', value: toMB(size), ratio: ratio(growth, size) },
-				],
-				checks,
-				repetitions: sides.node.runs.length,
-				fileBytes: size,
-				storedIn: String(sides.node.runs[0].extra?.stored ?? ''),
-				wallMs: round(wall(sides.node)),
-				runsMB: peakRuns(sides.node),
-				...breakdown(sides.node, 'node'),
-				...(http
-					? {
-							httpRequestWallMs: round(wall(http)),
-							httpRequestRunsMB: peakRuns(http),
-							httpRequestStoredIn: String(http.runs[0].extra?.stored ?? ''),
-							...breakdown(http, 'httpRequest'),
-						}
-					: { httpRequest: missing }),
-				fetchWallMs: round(wall(sides.fetch)),
-				fetchRunsMB: peakRuns(sides.fetch),
-				...breakdown(sides.fetch, 'fetch'),
-			}),
-		);
+		rows.push(recordingRow(mode, sides, missing));
 	}
 	return rows;
+}
+
+/** One binary mode's row: the node's peak memory against n8n's HTTP Request node and a plain fetch. */
+function recordingRow(
+	mode: RecordingMode,
+	sides: RecordingSides,
+	missing: string | undefined,
+): Row {
+	const size = sides.node.runs[0].produced;
+	const growth = medianOf(sides.node, (m) => m.peakRssGrowth);
+	const http = sides.httpRequest;
+	const httpGrowth = http ? medianOf(http, (m) => m.peakRssGrowth) : undefined;
+	const fetchGrowth = medianOf(sides.fetch, (m) => m.peakRssGrowth);
+	return row({
+		name: mode.name,
+		description: `Call Record → Download Recording of a ${toMB(size)} MB WAV, n8n binary data mode "${mode.binaryMode}", against n8n's HTTP Request node downloading the same file as a file in the same mode, and a plain fetch (${mode.into === 'memory' ? 'into memory' : 'streamed to a file'})`,
+		unit: 'MB (peak RSS growth)',
+		measured: toMB(growth),
+		compared: [
+			...(httpGrowth === undefined
+				? []
+				: [
+						{
+							label: "n8n's HTTP Request node",
+							value: toMB(httpGrowth),
+							ratio: ratio(growth, httpGrowth),
+						},
+					]),
+			{
+				label: mode.into === 'memory' ? 'fetch into memory' : 'fetch piped to a file',
+				value: toMB(fetchGrowth),
+				ratio: ratio(growth, fetchGrowth),
+			},
+			{ label: 'the file size', value: toMB(size), ratio: ratio(growth, size) },
+		],
+		checks: recordingChecks(mode, sides, missing, { growth, httpGrowth, fetchGrowth, size }),
+		repetitions: sides.node.runs.length,
+		fileBytes: size,
+		...recordingFigures(sides, missing),
+	});
+}
+
+/** Peak no higher than n8n's HTTP Request node (and, to a file, than a plain fetch); the whole file. */
+function recordingChecks(
+	mode: RecordingMode,
+	sides: RecordingSides,
+	missing: string | undefined,
+	peaks: { growth: number; httpGrowth?: number; fetchGrowth: number; size: number },
+): Check[] {
+	const { growth, httpGrowth, fetchGrowth, size } = peaks;
+	const http = sides.httpRequest;
+	const checks: Check[] = [
+		check(
+			`peak ≤ 1.0× n8n's HTTP Request node (${mode.binaryMode} mode)`,
+			httpGrowth === undefined ? null : growth / httpGrowth,
+			1,
+			'atMost',
+			http ? spread(sides.node, http) : missing,
+		),
+	];
+	if (mode.binaryMode === 'filesystem')
+		checks.push(
+			check(
+				'peak ≤ 1.0× a plain fetch piped to a file',
+				growth / fetchGrowth,
+				1,
+				'atMost',
+				spread(sides.node, sides.fetch),
+			),
+		);
+	checks.push(check('the whole file', producedBy(sides.node, size), RECORDING_BYTES, 'equal'));
+	return checks;
+}
+
+/** Each side's wall time, runs, where the file was stored and where the peak was. */
+function recordingFigures(sides: RecordingSides, missing: string | undefined) {
+	const http = sides.httpRequest;
+	const breakdown = (side: Side, prefix: string) => ({
+		[`${prefix}PeakArrayBuffersGrowthMB`]: round(extraOf(side, 'peakArrayBuffersGrowthMB'), 1),
+		[`${prefix}PeakHeapUsedGrowthMB`]: round(extraOf(side, 'peakHeapUsedGrowthMB'), 1),
+	});
+	return {
+		storedIn: String(sides.node.runs[0].extra?.stored ?? ''),
+		wallMs: round(wall(sides.node)),
+		runsMB: peakRuns(sides.node),
+		...breakdown(sides.node, 'node'),
+		...(http
+			? {
+					httpRequestWallMs: round(wall(http)),
+					httpRequestRunsMB: peakRuns(http),
+					httpRequestStoredIn: String(http.runs[0].extra?.stored ?? ''),
+					...breakdown(http, 'httpRequest'),
+				}
+			: { httpRequest: missing }),
+		fetchWallMs: round(wall(sides.fetch)),
+		fetchRunsMB: peakRuns(sides.fetch),
+		...breakdown(sides.fetch, 'fetch'),
+	};
 }
 
 // ---- trigger ------------------------------------------------------------------------------------
@@ -687,23 +761,15 @@ export async function triggerFullPath(settings: Settings): Promise<Row[]> {
 	const missing = nodeBaseMissing();
 	const targets = [check("≥ 0.8× the Webhook node's callbacks/s", null, 0.8, 'atLeast')];
 	log(name);
+	const receiver = (to: 'trigger' | 'webhookNode') => (): Task => ({
+		kind: 'webhookPath',
+		callbacks: FULL_PATH_CALLBACKS,
+		concurrency: CONCURRENCY,
+		receiver: to,
+	});
 	const sides = await measureSides(name, settings.reps(false), {
-		trigger: (): Task => ({
-			kind: 'webhookPath',
-			callbacks: FULL_PATH_CALLBACKS,
-			concurrency: CONCURRENCY,
-			receiver: 'trigger',
-		}),
-		...(missing
-			? {}
-			: {
-					webhookNode: (): Task => ({
-						kind: 'webhookPath',
-						callbacks: FULL_PATH_CALLBACKS,
-						concurrency: CONCURRENCY,
-						receiver: 'webhookNode',
-					}),
-				}),
+		trigger: receiver('trigger'),
+		...(missing ? {} : { webhookNode: receiver('webhookNode') }),
 	} as Record<'trigger' | 'webhookNode', () => Task>);
 	const rate = bestOf(sides.trigger, 'perSecond');
 	const p99 = extraOf(sides.trigger, 'p99Ms');
@@ -737,18 +803,19 @@ export async function triggerFullPath(settings: Settings): Promise<Row[]> {
 			cpuMsPerCallback: round(medianOf(sides.trigger, (m) => m.cpuMs) / FULL_PATH_CALLBACKS, 3),
 			peakRssGrowthMB: peakMB(sides.trigger),
 			perSecondRuns: sides.trigger.runs.map((m) => Number(m.extra?.perSecond)),
-			...(webhook
-				? {
-						webhookNodeP50Ms: round(extraOf(webhook, 'p50Ms'), 3),
-						webhookNodeP99Ms: round(extraOf(webhook, 'p99Ms'), 3),
-						p99OverWebhookNode: ratio(p99, extraOf(webhook, 'p99Ms')),
-						webhookNodeCpuMsPerCallback: round(
-							medianOf(webhook, (m) => m.cpuMs) / FULL_PATH_CALLBACKS,
-							3,
-						),
-						webhookNodePerSecondRuns: webhook.runs.map((m) => Number(m.extra?.perSecond)),
-					}
-				: { webhookNode: missing }),
+			...webhookNodeFigures(webhook, p99, missing),
 		}),
 	];
+}
+
+/** n8n's Webhook node's latencies and CPU beside the trigger's (or why it was not measured). */
+function webhookNodeFigures(webhook: Side | undefined, p99: number, missing: string | undefined) {
+	if (!webhook) return { webhookNode: missing };
+	return {
+		webhookNodeP50Ms: round(extraOf(webhook, 'p50Ms'), 3),
+		webhookNodeP99Ms: round(extraOf(webhook, 'p99Ms'), 3),
+		p99OverWebhookNode: ratio(p99, extraOf(webhook, 'p99Ms')),
+		webhookNodeCpuMsPerCallback: round(medianOf(webhook, (m) => m.cpuMs) / FULL_PATH_CALLBACKS, 3),
+		webhookNodePerSecondRuns: webhook.runs.map((m) => Number(m.extra?.perSecond)),
+	};
 }

@@ -25,34 +25,17 @@ export function callbackRequest(i: number): Callback {
 		start_call: '2024-11-03 10:18:10',
 	};
 	switch (i % 4) {
-		case 0: {
-			const body = { event: 'call.start', ...call };
-			return {
-				method: 'POST',
-				query: {},
-				body,
-				rawBody: JSON.stringify(body),
-				headers: { 'content-type': 'application/json' },
-			};
-		}
-		case 1: {
-			const body = {
+		case 0:
+			return jsonPost({ event: 'call.start', ...call });
+		case 1:
+			return formPost({
 				event: 'call.end',
 				...call,
 				end_call: '2024-11-03 10:21:40',
 				call_duration: '210',
 				call_status: 'ANSWER',
 				record_file_exists: '1',
-			};
-			const raw = new URLSearchParams(body).toString();
-			return {
-				method: 'POST',
-				query: {},
-				body,
-				rawBody: raw,
-				headers: { 'content-type': 'application/x-www-form-urlencoded' },
-			};
-		}
+			});
 		case 2:
 			return {
 				method: 'GET',
@@ -60,22 +43,34 @@ export function callbackRequest(i: number): Callback {
 				body: {},
 				headers: {},
 			};
-		default: {
-			const body = {
+		default:
+			return jsonPost({
 				message_id: 100_000_001 + i,
 				dest: `97250${String(1_000_000 + i)}`,
 				sender: 'VirtualNum',
 				status: 'DELIVERED',
 				status_time: '2024-11-03 10:18:15',
 				sendtime: '2024-11-03 10:18:10',
-			};
-			return {
-				method: 'POST',
-				query: {},
-				body,
-				rawBody: JSON.stringify(body),
-				headers: { 'content-type': 'application/json' },
-			};
-		}
+			});
 	}
+}
+
+function jsonPost(body: IDataObject): Callback {
+	return {
+		method: 'POST',
+		query: {},
+		body,
+		rawBody: JSON.stringify(body),
+		headers: { 'content-type': 'application/json' },
+	};
+}
+
+function formPost(body: Record<string, string>): Callback {
+	return {
+		method: 'POST',
+		query: {},
+		body,
+		rawBody: new URLSearchParams(body).toString(),
+		headers: { 'content-type': 'application/x-www-form-urlencoded' },
+	};
 }

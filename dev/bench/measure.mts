@@ -99,26 +99,7 @@ export async function measure(
 	await warm();
 	await settleHeap();
 	const rssBefore = process.memoryUsage.rss();
-	const highWaterBefore = process.resourceUsage().maxRSS * 1024;
-	let peak = rssBefore;
-	// Reading the RSS costs about 0.1 ms: every 2 ms where memory is the figure, every 10 ms otherwise.
-	const sampler = setInterval(
-		() => {
-			const rss = process.memoryUsage.rss();
-			if (rss > peak) peak = rss;
-		},
-		options.breakdown ? 2 : 10,
-	);
-	// Where the memory is: V8 heap, and buffers outside it (every 5 ms; costlier to read).
-	const base = process.memoryUsage();
-	const parts = { heapUsed: 0, external: 0, arrayBuffers: 0 };
-	const detail = options.breakdown
-		? setInterval(() => {
-				const now = process.memoryUsage();
-				for (const key of Object.keys(parts) as Array<keyof typeof parts>)
-					parts[key] = Math.max(parts[key], now[key] - base[key]);
-			}, 5)
-		: undefined;
+	const memory = sampleMemory(rssBefore, Boolean(options.breakdown));
 	const profilers: Profiler[] = [];
 	if (process.env.BENCH_PROFILE) profilers.push(await cpuProfiler(process.env.BENCH_PROFILE));
 	if (process.env.BENCH_HEAP_PROFILE)
@@ -129,12 +110,7 @@ export async function measure(
 	const wallMs = performance.now() - started;
 	const used = process.cpuUsage(cpu);
 	for (const profiler of profilers) await profiler.stop();
-	clearInterval(sampler);
-	if (detail) clearInterval(detail);
-	peak = Math.max(peak, process.memoryUsage.rss());
-	const highWaterAfter = process.resourceUsage().maxRSS * 1024;
-	// The kernel's high-water mark catches a peak between two samples, when the run raised it.
-	if (highWaterAfter > highWaterBefore) peak = Math.max(peak, highWaterAfter);
+	const { peak, parts } = memory.stop();
 	const mb = (bytes: number) => Math.round((bytes / (1024 * 1024)) * 10) / 10;
 	return {
 		wallMs,
@@ -151,6 +127,41 @@ export async function measure(
 						peakArrayBuffersGrowthMB: mb(parts.arrayBuffers),
 					}
 				: {}),
+		},
+	};
+}
+
+/** Samples the RSS (and with `breakdown` where the memory is) until `stop()`, which gives the peaks. */
+function sampleMemory(rssBefore: number, breakdown: boolean) {
+	const highWaterBefore = process.resourceUsage().maxRSS * 1024;
+	let peak = rssBefore;
+	// Reading the RSS costs about 0.1 ms: every 2 ms where memory is the figure, every 10 ms otherwise.
+	const sampler = setInterval(
+		() => {
+			const rss = process.memoryUsage.rss();
+			if (rss > peak) peak = rss;
+		},
+		breakdown ? 2 : 10,
+	);
+	// Where the memory is: V8 heap, and buffers outside it (every 5 ms; costlier to read).
+	const base = process.memoryUsage();
+	const parts = { heapUsed: 0, external: 0, arrayBuffers: 0 };
+	const detail = breakdown
+		? setInterval(() => {
+				const now = process.memoryUsage();
+				for (const key of Object.keys(parts) as Array<keyof typeof parts>)
+					parts[key] = Math.max(parts[key], now[key] - base[key]);
+			}, 5)
+		: undefined;
+	return {
+		stop() {
+			clearInterval(sampler);
+			if (detail) clearInterval(detail);
+			peak = Math.max(peak, process.memoryUsage.rss());
+			const highWaterAfter = process.resourceUsage().maxRSS * 1024;
+			// The kernel's high-water mark catches a peak between two samples, when the run raised it.
+			if (highWaterAfter > highWaterBefore) peak = Math.max(peak, highWaterAfter);
+			return { peak, parts };
 		},
 	};
 }

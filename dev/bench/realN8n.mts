@@ -138,35 +138,9 @@ const RESULT_FIELDS = Object.entries({
 	type: typeof value === 'number' ? 'number' : 'string',
 }));
 
+/** The measured workflows: Send, what users build instead, and two that send nothing (diagnostics). */
 function sides(smsUrl: string, credentials: { sms: string; header: string }): Side[] {
-	const send = node(
-		'Send',
-		'n8n-nodes-virtualnum.bulkSms',
-		1,
-		{
-			resource: 'message',
-			operation: 'send',
-			sender: { __rl: true, mode: 'id', value: SENDER },
-			message: TEXT,
-			...FIELDS_PARAMETERS,
-			options: { batchSize: BATCH, batchesInFlight: 4 },
-		},
-		{ credentials: { virtualnumSmsApi: { id: credentials.sms, name: 'SMS sandbox' } } },
-	);
-	const code = node('Code', 'n8n-nodes-base.code', 2, {
-		language: 'javaScript',
-		mode: 'runOnceForAllItems',
-		jsCode: CODE,
-	});
-	const batched = httpRequest(smsUrl, credentials.header, '={{ JSON.stringify($json.messages) }}');
-	const perItem = httpRequest(smsUrl, credentials.header, `={{ JSON.stringify([${MESSAGE}]) }}`);
-	const noOp = node('No Operation', 'n8n-nodes-base.noOp', 1, {});
-	const editFields = node('Edit Fields', 'n8n-nodes-base.set', 3.4, {
-		mode: 'manual',
-		includeOtherFields: true,
-		assignments: { assignments: RESULT_FIELDS },
-		options: {},
-	});
+	const { send, code, batched, perItem, noOp, editFields } = sideNodes(smsUrl, credentials);
 	return [
 		{
 			key: 'send',
@@ -205,6 +179,38 @@ function sides(smsUrl: string, credentials: { sms: string; header: string }): Si
 			maxItems: Infinity,
 		},
 	];
+}
+
+function sideNodes(smsUrl: string, credentials: { sms: string; header: string }) {
+	const send = node(
+		'Send',
+		'n8n-nodes-virtualnum.bulkSms',
+		1,
+		{
+			resource: 'message',
+			operation: 'send',
+			sender: { __rl: true, mode: 'id', value: SENDER },
+			message: TEXT,
+			...FIELDS_PARAMETERS,
+			options: { batchSize: BATCH, batchesInFlight: 4 },
+		},
+		{ credentials: { virtualnumSmsApi: { id: credentials.sms, name: 'SMS sandbox' } } },
+	);
+	const code = node('Code', 'n8n-nodes-base.code', 2, {
+		language: 'javaScript',
+		mode: 'runOnceForAllItems',
+		jsCode: CODE,
+	});
+	const batched = httpRequest(smsUrl, credentials.header, '={{ JSON.stringify($json.messages) }}');
+	const perItem = httpRequest(smsUrl, credentials.header, `={{ JSON.stringify([${MESSAGE}]) }}`);
+	const noOp = node('No Operation', 'n8n-nodes-base.noOp', 1, {});
+	const editFields = node('Edit Fields', 'n8n-nodes-base.set', 3.4, {
+		mode: 'manual',
+		includeOtherFields: true,
+		assignments: { assignments: RESULT_FIELDS },
+		options: {},
+	});
+	return { send, code, batched, perItem, noOp, editFields };
 }
 
 type Recipients = ReturnType<typeof recipients>;

@@ -102,20 +102,7 @@ async function main() {
 			? `n8n-nodes-base ${base.version} from dev/e2e/node_modules`
 			: `n8n's own nodes skipped: ${base.reason}`,
 	);
-	const sandbox = await startSandbox();
-	const rows: Row[] = [];
-	try {
-		rows.push(...(await bulkSend(sandbox, settings)));
-		rows.push(...(await alternatives(sandbox, settings)));
-		rows.push(...(await perItemPattern(sandbox, settings)));
-		rows.push(...(await cdrExport(sandbox, settings)));
-		rows.push(...(await recording(sandbox, settings)));
-		rows.push(...(await triggerFunction(settings)));
-		rows.push(...(await triggerFullPath(settings)));
-	} finally {
-		await sandbox.close();
-		removeUserFolder();
-	}
+	const rows = await measureRows();
 	process.stdout.write(`\n${printTable(rows)}\n\n`);
 	if (args.includes('--json')) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
 	if (args.includes('--no-write')) return;
@@ -134,31 +121,52 @@ async function main() {
 			: `not available (${base.reason}): those rows are skipped`,
 		fieldsParameters: settings.fieldsParameters ?? null,
 	};
-	if (args.includes('--merge')) {
-		const saved = JSON.parse(readFileSync(join(HERE, 'results.json'), 'utf8')) as {
-			run: Run;
-			rows: Row[];
-		};
-		const measured = new Map(rows.filter((row) => !row.skipped).map((row) => [row.name, row]));
-		const merged = saved.rows.map((row) => measured.get(row.name) ?? row);
-		for (const row of measured.values())
-			if (!saved.rows.some((old) => old.name === row.name)) merged.push(row);
-		const rerun = { ...run, rows: [...measured.keys()] };
-		// An earlier rerun keeps only the rows this one did not measure again.
-		const earlier = (saved.run.reruns ?? [])
-			.map((old) => ({ ...old, rows: old.rows.filter((name) => !measured.has(name)) }))
-			.filter((old) => old.rows.length > 0);
-		write(
-			join(HERE, 'results.json'),
-			join(HERE, '..', 'docs', 'benchmarks.md'),
-			{ ...saved.run, reruns: [...earlier, rerun] },
-			merged,
-		);
-		log(`merged into dev/bench/results.json and dev/docs/benchmarks.md: ${rerun.rows.join(', ')}`);
-		return;
-	}
+	if (args.includes('--merge')) return mergeResults(run, rows);
 	write(join(HERE, 'results.json'), join(HERE, '..', 'docs', 'benchmarks.md'), run, rows);
 	log('written: dev/bench/results.json, dev/docs/benchmarks.md (results section)');
+}
+
+/** Every benchmark's rows (those not asked for are left out), on one sandbox. */
+async function measureRows(): Promise<Row[]> {
+	const sandbox = await startSandbox();
+	const rows: Row[] = [];
+	try {
+		rows.push(...(await bulkSend(sandbox, settings)));
+		rows.push(...(await alternatives(sandbox, settings)));
+		rows.push(...(await perItemPattern(sandbox, settings)));
+		rows.push(...(await cdrExport(sandbox, settings)));
+		rows.push(...(await recording(sandbox, settings)));
+		rows.push(...(await triggerFunction(settings)));
+		rows.push(...(await triggerFullPath(settings)));
+	} finally {
+		await sandbox.close();
+		removeUserFolder();
+	}
+	return rows;
+}
+
+/** --merge: the rows measured now replace their namesakes in the saved results; the others stay. */
+function mergeResults(run: Run, rows: Row[]): void {
+	const saved = JSON.parse(readFileSync(join(HERE, 'results.json'), 'utf8')) as {
+		run: Run;
+		rows: Row[];
+	};
+	const measured = new Map(rows.filter((row) => !row.skipped).map((row) => [row.name, row]));
+	const merged = saved.rows.map((row) => measured.get(row.name) ?? row);
+	for (const row of measured.values())
+		if (!saved.rows.some((old) => old.name === row.name)) merged.push(row);
+	const rerun = { ...run, rows: [...measured.keys()] };
+	// An earlier rerun keeps only the rows this one did not measure again.
+	const earlier = (saved.run.reruns ?? [])
+		.map((old) => ({ ...old, rows: old.rows.filter((name) => !measured.has(name)) }))
+		.filter((old) => old.rows.length > 0);
+	write(
+		join(HERE, 'results.json'),
+		join(HERE, '..', 'docs', 'benchmarks.md'),
+		{ ...saved.run, reruns: [...earlier, rerun] },
+		merged,
+	);
+	log(`merged into dev/bench/results.json and dev/docs/benchmarks.md: ${rerun.rows.join(', ')}`);
 }
 
 await main();

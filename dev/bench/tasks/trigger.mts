@@ -195,7 +195,34 @@ export async function webhookPath(
 		task.receiver === 'trigger'
 			? host.add({ parameters: TRIGGER_PARAMETERS, credentials: UNUSED_CREDENTIALS })
 			: host.add(webhookNodeOptions());
-	// The harness keeps every outcome for the tests; a real n8n keeps none: count them instead.
+	const url = instance.webhookUrl;
+	const { round, lastLoad } = countOutcomes(instance);
+	let measured: { go(): Promise<LoadResult> } | undefined;
+	try {
+		const measurement = await measure(
+			async () => {
+				await round(await loadGenerator(url, 2_000, task.concurrency, 1_000_000), 2_000);
+				measured = await loadGenerator(url, task.callbacks, task.concurrency, 0);
+			},
+			async () => ({ produced: await round(measured!, task.callbacks) }),
+		);
+		measurement.extra = {
+			perSecond: Math.round(task.callbacks / (measurement.wallMs / 1000)),
+			clientWallMs: Math.round(lastLoad().wallMs),
+			...percentiles(lastLoad().latenciesMs),
+		};
+		return measurement;
+	} finally {
+		await host.close();
+	}
+}
+
+/**
+ * Counts the webhook's outcomes instead of keeping them (the harness keeps every outcome for the
+ * tests; a real n8n keeps none). `round` sends one generator's callbacks and resolves once every
+ * execution has finished, with how many started; a failed callback fails the round.
+ */
+function countOutcomes(instance: TriggerInstance) {
 	let finished = 0;
 	let failed = 0;
 	let started = 0;
@@ -210,7 +237,6 @@ export async function webhookPath(
 		if (finished >= expected) allFinished?.();
 		return 0;
 	};
-	const url = instance.webhookUrl;
 	let load: LoadResult | undefined;
 	const round = async (generator: { go(): Promise<LoadResult> }, count: number) => {
 		finished = 0;
@@ -226,22 +252,5 @@ export async function webhookPath(
 			);
 		return started;
 	};
-	let measured: { go(): Promise<LoadResult> } | undefined;
-	try {
-		const measurement = await measure(
-			async () => {
-				await round(await loadGenerator(url, 2_000, task.concurrency, 1_000_000), 2_000);
-				measured = await loadGenerator(url, task.callbacks, task.concurrency, 0);
-			},
-			async () => ({ produced: await round(measured!, task.callbacks) }),
-		);
-		measurement.extra = {
-			perSecond: Math.round(task.callbacks / (measurement.wallMs / 1000)),
-			clientWallMs: Math.round(load!.wallMs),
-			...percentiles(load!.latenciesMs),
-		};
-		return measurement;
-	} finally {
-		await host.close();
-	}
+	return { round, lastLoad: () => load! };
 }
