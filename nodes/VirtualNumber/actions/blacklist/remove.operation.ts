@@ -2,10 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import { asNodeError } from '../../../shared/errors';
+import { asNodeError, serviceCodeOf } from '../../../shared/errors';
 import { samePhone } from '../../../shared/phones';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
-import { serviceCodeOf } from '../../../shared/transport/http';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
 import { sendWrite, writeOutput } from '../../helpers/utils';
@@ -22,7 +21,6 @@ const properties: INodeProperties[] = [
 	),
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Remove',
 	description: 'Unblock a caller (remove_number_from_blacklist)',
