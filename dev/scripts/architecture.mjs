@@ -1,6 +1,9 @@
 // `node dev/scripts/architecture.mjs`: the counts dev/docs/architecture.md tracks, measured from the
 // code: files and lines a reader crosses following Bulk SMS → Send and the trigger's lifecycle, top-level
-// entries, long lines, long functions. `--json` prints them as JSON, `--files` lists the files.
+// entries, long lines, long functions, the biggest file, import cycles. `--json` prints them as JSON,
+// `--files` lists the files. `--measure` adds what takes a run: the call depth per path (the built
+// nodes run on the sandbox, dev/scripts/callDepth.mts; `npm run build` first) and the duplicate
+// pairs in nodes/ (`duplicates --repo nodes --most 200`): the figures of dev/docs/architecture.md.
 //
 // Following an operation, two lists (dev/docs/architecture.md, "How the paths are counted"):
 // - the call path: the files the code runs through from the node class to the HTTP request and back
@@ -110,8 +113,26 @@ function longFunctions(files, limit) {
 	return long;
 }
 
+/** The dev tools held to the published code's function length (tests excepted). */
+const DEV_FOLDERS = [
+	'dev/sandbox/',
+	'dev/harness/',
+	'dev/e2e/',
+	'dev/bench/',
+	'dev/demo/',
+	'dev/scripts/',
+];
+
 const files = tracked();
 const product = files.filter((f) => /^(nodes|credentials)\/.*\.ts$/.test(f));
+const devCode = files.filter(
+	(f) =>
+		DEV_FOLDERS.some((folder) => f.startsWith(folder)) &&
+		/\.(mts|mjs|ts)$/.test(f) &&
+		!/\.test\.mts$/.test(f),
+);
+const lineCount = (f) => readFileSync(join(ROOT, f), 'utf8').split('\n').length;
+const biggest = product.reduce((big, f) => (lineCount(f) > lineCount(big) ? f : big), product[0]);
 const code = files.filter((f) => /\.(ts|mts|mjs|js)$/.test(f));
 const over = (list) =>
 	list.flatMap((f) =>
@@ -150,7 +171,36 @@ const report = {
 	'Functions over 60 lines, nodes/ and credentials/': `${longFunctions(product, 60).length}`,
 	'Exports under nodes/ and credentials/ nothing there imports': `${testOnlyExports(ROOT).length}`,
 	'Import cycles in nodes/ and credentials/ (type imports too)': `${cycles.length}`,
+	'Biggest file, nodes/ and credentials/': `${biggest} (${lineCount(biggest)} lines)`,
+	'Functions over 60 lines, dev/ tools (tests excepted)': `${longFunctions(devCode, 60).length}`,
+	...(process.argv.includes('--measure') ? measured() : {}),
 };
+/** The figures that take a run: call depth per path (this checkout's build) and duplicates in nodes/. */
+function measured() {
+	const out = {};
+	if (ROOT !== resolve(new URL('../..', import.meta.url).pathname))
+		out['Call depth'] = 'measured on this checkout only (run the script of the other checkout)';
+	else {
+		const json = execSync('node --import tsx dev/scripts/callDepth.mts', {
+			cwd: ROOT,
+			encoding: 'utf8',
+		});
+		for (const [name, { depth, frames }] of Object.entries(
+			JSON.parse(json.trim().split('\n').pop()),
+		))
+			out[`Call depth, ${name} (frames to n8n's HTTP helper)`] = `${depth}: ${frames.join(' → ')}`;
+	}
+	try {
+		const text = execSync('duplicates --repo nodes --most 200', { cwd: ROOT, encoding: 'utf8' });
+		out['Duplicate pairs in nodes/ (duplicates --repo nodes --most 200)'] =
+			/(\d+) pairs/.exec(text)?.[1] ?? 'not found in its output';
+	} catch (error) {
+		out['Duplicate pairs in nodes/ (duplicates --repo nodes --most 200)'] =
+			`not measured (${String(error.message).split('\n')[0]})`;
+	}
+	return out;
+}
+
 if (process.argv.includes('--check')) {
 	// printed below only when it fails
 } else if (process.argv.includes('--json'))
@@ -180,7 +230,9 @@ else {
 
 // `--check` (part of `npm run lint`): no line of the published code over 120 characters, no function
 // over 60 lines, no export under nodes/ or credentials/ that only tests (or nothing) import
-// (dev/scripts/testOnlyExports.mjs), no import cycle there (dev/scripts/importCycles.mjs).
+// (dev/scripts/testOnlyExports.mjs), no import cycle there (dev/scripts/importCycles.mjs); and no
+// function over 60 lines in the dev tools (DEV_FOLDERS, tests excepted: they have many lines over
+// 120 characters, so only the function length is held).
 // `--skip=<folder>/` leaves a folder out of the first two while it is being reworked elsewhere.
 if (process.argv.includes('--check')) {
 	const skip = process.argv.filter((a) => a.startsWith('--skip=')).map((a) => a.slice(7));
@@ -191,6 +243,7 @@ if (process.argv.includes('--check')) {
 			.flatMap((l, i) => (l.length > 120 ? [`${f}:${i + 1} (${l.length} characters)`] : [])),
 	);
 	const longFns = longFunctions(checked, 60);
+	const longDevFns = longFunctions(devCode, 60);
 	const unused = testOnlyExports(ROOT);
 	if (unused.length)
 		console.error(
@@ -201,7 +254,11 @@ if (process.argv.includes('--check')) {
 		console.error(
 			`import cycles in nodes/ or credentials/ (type imports included):\n  ${cycles.map((c) => c.join(' ↔ ')).join('\n  ')}`,
 		);
-	if (long.length || longFns.length || unused.length || cycles.length) {
+	if (longDevFns.length)
+		console.error(
+			`functions over 60 lines in the dev tools (${DEV_FOLDERS.join(', ')}; split them by what each part does):\n  ${longDevFns.join('\n  ')}`,
+		);
+	if (long.length || longFns.length || unused.length || cycles.length || longDevFns.length) {
 		if (long.length)
 			console.error(`lines over 120 characters in nodes/ or credentials/:\n  ${long.join('\n  ')}`);
 		if (longFns.length)
