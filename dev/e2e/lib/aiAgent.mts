@@ -116,35 +116,7 @@ function agentWorkflow(
 				},
 				{ credentials: { virtualnumSmsApi: { id: credentials.sms, name: 'SMS sandbox' } } },
 			),
-			node(
-				'Numbers',
-				'n8n-nodes-virtualnum.virtualNumberTool',
-				1.1,
-				{ resource: 'virtualnum', operation: 'getAll', limit: 3 },
-				{ credentials: vn },
-			),
-			// The same with Return All Fields, to compare what the model reads.
-			node(
-				'All Number Fields',
-				'n8n-nodes-virtualnum.virtualNumberTool',
-				1.1,
-				{ resource: 'virtualnum', operation: 'getAll', limit: 3, toolAllFields: true },
-				{ credentials: vn },
-			),
-			node(
-				'Call Records',
-				'n8n-nodes-virtualnum.virtualNumberTool',
-				1.1,
-				{
-					resource: 'cdr',
-					operation: 'query',
-					// Not 'caller': n8n refuses keys that name members of JavaScript objects.
-					callers:
-						"={{ $fromAI('caller_number', 'A caller number to filter by, or empty for all', 'string') }}",
-					limit: 3,
-				},
-				{ credentials: vn },
-			),
+			...virtualNumberTools(vn),
 		],
 		connections: {
 			Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
@@ -157,6 +129,41 @@ function agentWorkflow(
 		pinData: { Start: [{ json: { chatInput: question } }] },
 		settings: { executionOrder: 'v1' },
 	};
+}
+
+/** The agent's Virtual Number tools: numbers (short and with every field) and call records. */
+function virtualNumberTools(vn: Record<string, { id: string; name: string }>) {
+	return [
+		node(
+			'Numbers',
+			'n8n-nodes-virtualnum.virtualNumberTool',
+			1.1,
+			{ resource: 'virtualnum', operation: 'getAll', limit: 3 },
+			{ credentials: vn },
+		),
+		// The same with Return All Fields, to compare what the model reads.
+		node(
+			'All Number Fields',
+			'n8n-nodes-virtualnum.virtualNumberTool',
+			1.1,
+			{ resource: 'virtualnum', operation: 'getAll', limit: 3, toolAllFields: true },
+			{ credentials: vn },
+		),
+		node(
+			'Call Records',
+			'n8n-nodes-virtualnum.virtualNumberTool',
+			1.1,
+			{
+				resource: 'cdr',
+				operation: 'query',
+				// Not 'caller': n8n refuses keys that name members of JavaScript objects.
+				callers:
+					"={{ $fromAI('caller_number', 'A caller number to filter by, or empty for all', 'string') }}",
+				limit: 3,
+			},
+			{ credentials: vn },
+		),
+	];
 }
 
 /** Runs one conversation; answers the agent's output text and the model's requests of this run. */

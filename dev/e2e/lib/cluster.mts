@@ -102,20 +102,7 @@ export async function startCluster(options: {
 	shared.WEBHOOK_URL = `${webhookUrl}/`;
 	shared.N8N_EDITOR_BASE_URL = `${mainUrl}/`;
 
-	const launch = async (s: Slot): Promise<N8nProcess> => {
-		const proc = launchProcess(s, shared, join(logDir, `${s.name}.log`));
-		s.proc = proc;
-		const url = proc.url;
-		const seconds = await waitUntilReady(
-			url,
-			`n8n ${s.name}`,
-			proc.process.exited,
-			proc.process.logs,
-			{ rest: s.role === 'main' },
-		);
-		log(`n8n ${s.name} (pid ${proc.process.pid}) ready at ${url} after ${seconds} s`);
-		return proc;
-	};
+	const launch = launcher(shared, logDir, log);
 	const slots = [mainSlot, webhookSlot, ...workerSlots];
 	try {
 		// The main process first: it migrates the empty database the others then use.
@@ -137,6 +124,24 @@ export async function startCluster(options: {
 		launch,
 		log,
 	});
+}
+
+/** Starts a slot's process and resolves once it is ready (the main process: once its REST API answers). */
+function launcher(shared: NodeJS.ProcessEnv, logDir: string, log: (line: string) => void) {
+	return async (s: Slot): Promise<N8nProcess> => {
+		const proc = launchProcess(s, shared, join(logDir, `${s.name}.log`));
+		s.proc = proc;
+		const url = proc.url;
+		const seconds = await waitUntilReady(
+			url,
+			`n8n ${s.name}`,
+			proc.process.exited,
+			proc.process.logs,
+			{ rest: s.role === 'main' },
+		);
+		log(`n8n ${s.name} (pid ${proc.process.pid}) ready at ${url} after ${seconds} s`);
+		return proc;
+	};
 }
 
 /** The cluster's handle over its running slots: who ran what, and the kill, restart and stop of processes. */

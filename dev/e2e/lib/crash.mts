@@ -101,30 +101,15 @@ export async function workerCrash(
 	redis: Redis,
 	calls: number,
 ): Promise<CrashResult> {
-	const { cluster, sandbox, check, log, postgres } = run;
+	const { cluster, sandbox, check, log } = run;
 	const trigger = await activateTrigger(run, 'Queue: call ended, SMS', '0722000101', [
 		smsAfterCall(run),
 	]);
 	const worker = cluster.workers[0];
 	const running = () => [...worker.started].filter(([id]) => !worker.finished.has(id));
-	sandbox.control.injectFaults({
-		kind: 'slow',
-		delayMs: SMS_DELAY_MS,
-		server: 'sms',
-		operation: 'send_sms',
-		count: 1_000_000,
-	});
-	const placing = inParallel(
-		Array.from({ length: calls }, (_, i) => i),
-		CALLS_AT_ONCE,
-		async (i) =>
-			await sandbox.control.placeCall({
-				virtualnum: trigger.number,
-				caller: `05${String(40_000_000 + i)}`,
-				answered: true,
-				durationSec: 20,
-			}),
-	);
+	// Every SMS slow: the worker is killed while it runs several executions.
+	sandbox.control.injectFaults({ ...SLOW_SMS, count: 1_000_000 });
+	const placing = placeManyCalls(sandbox, trigger.number, calls);
 	await waitUntil(() => running().length >= 3, 60_000, 100);
 	const atKill = running();
 	const pid = await cluster.killWorker(0);
@@ -150,7 +135,7 @@ export async function workerCrash(
 		released,
 		`worker crash: Bull took the killed worker's jobs out of "active" ${String(released?.afterS)} s after the kill (${[...new Set(released?.reasons)].join('; ')})`,
 	);
-	const settled = await waitForExecutions(postgres, trigger.workflowId, calls, 180_000);
+	const settled = await waitForExecutions(run.postgres, trigger.workflowId, calls, 180_000);
 	run.figures.workerCrash = {
 		calls,
 		killedPid: pid,
@@ -166,6 +151,21 @@ export async function workerCrash(
 		})),
 		runningAtKill: atKill.map(([id]) => id),
 	};
+}
+
+/** `calls` answered calls on the number, CALLS_AT_ONCE at a time, each from its own caller. */
+function placeManyCalls(sandbox: QueueRun['sandbox'], number: string, calls: number) {
+	return inParallel(
+		Array.from({ length: calls }, (_, i) => i),
+		CALLS_AT_ONCE,
+		async (i) =>
+			await sandbox.control.placeCall({
+				virtualnum: number,
+				caller: `05${String(40_000_000 + i)}`,
+				answered: true,
+				durationSec: 20,
+			}),
+	);
 }
 
 /**
@@ -308,6 +308,27 @@ export async function mainRestart(
 		`main restart: no re-registration (service calls at start-up: ${JSON.stringify(countOf(lifecycle))}); the numbers still point at the triggers`,
 	);
 	await crashAftermath(run, crash);
+	await callsAroundRestart(run, triggers, down);
+	for (const t of triggers) await deactivate(cluster, t.workflowId);
+	const restored = await waitUntil(
+		() => triggers.every((t) => urlOf(t.number) === t.previousUrl),
+		30_000,
+	);
+	check(
+		restored,
+		`main restart: after deactivation the numbers point where they did before (${triggers.map((t) => `${t.number} → ${urlOf(t.number) || '(none)'}`).join(', ')})`,
+	);
+	run.figures.mainRestart = { stoppedMs, startedS, serviceCallsAtStart: countOf(lifecycle) };
+	log(`main restart: stopped in ${stoppedMs} ms, ready again after ${startedS} s`);
+}
+
+/** The call made while the main process was down and one made after its restart both ran. */
+async function callsAroundRestart(
+	run: QueueRun,
+	triggers: ActiveTrigger[],
+	down: Awaited<ReturnType<QueueRun['sandbox']['control']['placeCall']>>,
+): Promise<void> {
+	const { sandbox, check } = run;
 	const after = await sandbox.control.placeCall({
 		virtualnum: triggers[0].number,
 		caller: '0509999002',
@@ -331,17 +352,6 @@ export async function mainRestart(
 		ran,
 		'main restart: the call made while the main process was down and one made after its restart both ran successfully',
 	);
-	for (const t of triggers) await deactivate(cluster, t.workflowId);
-	const restored = await waitUntil(
-		() => triggers.every((t) => urlOf(t.number) === t.previousUrl),
-		30_000,
-	);
-	check(
-		restored,
-		`main restart: after deactivation the numbers point where they did before (${triggers.map((t) => `${t.number} → ${urlOf(t.number) || '(none)'}`).join(', ')})`,
-	);
-	run.figures.mainRestart = { stoppedMs, startedS, serviceCallsAtStart: countOf(lifecycle) };
-	log(`main restart: stopped in ${stoppedMs} ms, ready again after ${startedS} s`);
 }
 
 function countOf(list: string[]): Record<string, number> {
@@ -349,3 +359,10 @@ function countOf(list: string[]): Record<string, number> {
 	for (const entry of list) counts[entry] = (counts[entry] ?? 0) + 1;
 	return counts;
 }
+
+const SLOW_SMS = {
+	kind: 'slow',
+	delayMs: SMS_DELAY_MS,
+	server: 'sms',
+	operation: 'send_sms',
+} as const;

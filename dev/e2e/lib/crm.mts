@@ -102,9 +102,26 @@ export async function crmSync(run: QueueRun): Promise<void> {
 		`crm sync: the example, activated, pointed all ${numbers.length} numbers of the account at the webhook processor`,
 	);
 
-	// Two calls from one caller (the second unanswered), one from another; a second apart, as the
-	// service's times are in whole seconds.
-	const calls: Array<Awaited<ReturnType<QueueRun['sandbox']['control']['placeCall']>>> = [];
+	const calls = await placeCalls(sandbox);
+	const { callRows, ids } = await checkRows(run, created.id, calls);
+	await replayFirstCallback(
+		run,
+		calls[0].callbacks[0],
+		created.id,
+		callRows.find((r) => r.call_id === ids[0])!,
+		ids[2],
+	);
+	await checkRestored(run, created.id, numbers, before);
+}
+
+type PlacedCall = Awaited<ReturnType<QueueRun['sandbox']['control']['placeCall']>>;
+
+/**
+ * Two calls from one caller (the second unanswered), one from another; a second apart, as the
+ * service's times are in whole seconds.
+ */
+async function placeCalls(sandbox: QueueRun['sandbox']): Promise<PlacedCall[]> {
+	const calls: PlacedCall[] = [];
 	for (const [virtualnum, caller, answered] of [
 		['0722000102', '0541110001', true],
 		['0722000103', '0541110002', true],
@@ -113,7 +130,13 @@ export async function crmSync(run: QueueRun): Promise<void> {
 		if (calls.length > 0) await new Promise((resolve) => setTimeout(resolve, 1100));
 		calls.push(await sandbox.control.placeCall({ virtualnum, caller, answered, durationSec: 75 }));
 	}
-	const first = await waitForSuccesses(run, created.id, 3);
+	return calls;
+}
+
+/** One row per call in calls, one per caller in contacts (the repeat caller's last call the latest). */
+async function checkRows(run: QueueRun, workflowId: string, calls: PlacedCall[]) {
+	const { check } = run;
+	const first = await waitForSuccesses(run, workflowId, 3);
 	const callRows = await rows<CallRow>(run, 'calls');
 	const contactRows = await rows<ContactRow>(run, 'contacts');
 	const ids = calls.map((c) => String(c.call.cdr_uniqueid));
@@ -135,16 +158,18 @@ export async function crmSync(run: QueueRun): Promise<void> {
 		contactRows.length === 2 && repeat?.last_call_id === ids[2],
 		`crm sync: one row per caller in contacts, the repeat caller's last call is the latest (${contactRows.map((r) => `${r.phone} last ${r.last_call_id}`).join('; ')})`,
 	);
+	return { callRows, ids };
+}
 
-	await replayFirstCallback(
-		run,
-		calls[0].callbacks[0],
-		created.id,
-		callRows.find((r) => r.call_id === ids[0])!,
-		ids[2],
-	);
+/** Deactivated, every number has its previous callback back, restored once. */
+async function checkRestored(
+	{ cluster, sandbox, check }: QueueRun,
+	workflowId: string,
+	numbers: string[],
+	before: Map<string, string>,
+): Promise<void> {
 	const deactivatedAt = Date.now();
-	await deactivate(cluster, created.id);
+	await deactivate(cluster, workflowId);
 	const restored = await waitUntil(
 		() =>
 			numbers.every(

@@ -50,7 +50,7 @@ export async function runExamples(
 	check: Check,
 	log: (line: string) => void,
 ): Promise<void> {
-	const imported = new Map<string, { id: string; versionId: string; workflow: Example }>();
+	const imported: Imported = new Map();
 	for (const file of [
 		'sms-delivery-reports.json',
 		'sms-campaign-scheduled.json',
@@ -68,6 +68,28 @@ export async function runExamples(
 		imported.set(file, { ...created, workflow });
 	}
 	check(imported.size === 6, `imported the 6 example workflows of examples/`);
+	const run: ExampleRun = { n8n, sandbox, imported, check, ...exampleActions(n8n, imported) };
+	await campaignExample(run);
+	await nightlyExample(run);
+	await blacklistExample(run);
+	await clickToCallExample(run);
+	await recordingExample(run);
+	await transcriptSummaryExample(n8n, credentials, check, log);
+	log('example workflows done');
+}
+
+type Imported = Map<string, { id: string; versionId: string; workflow: Example }>;
+
+/** What each example's run works with: n8n, the sandbox, the imported workflows and what to do with them. */
+interface ExampleRun extends ReturnType<typeof exampleActions> {
+	n8n: N8nServer;
+	sandbox: Sandbox;
+	imported: Imported;
+	check: Check;
+}
+
+/** Activating, deactivating and running an imported example by its file name. */
+function exampleActions(n8n: N8nServer, imported: Imported) {
 	const activate = async (file: string) => {
 		const { id, versionId } = imported.get(file)!;
 		await n8n.rest('POST', `/workflows/${id}/activate`, { versionId });
@@ -92,8 +114,19 @@ export async function runExamples(
 		});
 		return started.executionId ? await waitForExecution(n8n, id, started.executionId) : undefined;
 	};
+	return { activate, deactivate, manualRun };
+}
 
-	// 1. Scheduled SMS campaign, delivery reports into the (active) delivery trigger.
+/** Scheduled SMS campaign, delivery reports into the (active) delivery trigger. */
+async function campaignExample({
+	n8n,
+	sandbox,
+	imported,
+	check,
+	activate,
+	deactivate,
+	manualRun,
+}: ExampleRun): Promise<void> {
 	await activate('sms-delivery-reports.json');
 	// n8n 2.40 publishes a workflow in the background after answering: the reports must not arrive
 	// before its webhook is live. An empty request starts no execution (the trigger answers it OK).
@@ -131,24 +164,30 @@ export async function runExamples(
 		`sms-delivery-reports: n8n ran the delivery trigger once per report (${reports?.length ?? 0} successful executions)`,
 	);
 	await deactivate('sms-delivery-reports.json');
+}
 
-	// 2. Nightly call-record export, started from its schedule trigger with the pinned run time.
+/** Nightly call-record export, started from its schedule trigger with the pinned run time. */
+async function nightlyExample({ n8n, check, manualRun }: ExampleRun): Promise<void> {
 	const nightly = await manualRun('nightly-call-record-export.json');
 	const nightlyData = nightly ? await executionData(n8n, nightly.id) : '';
 	check(
 		nightly?.status === 'success' && nightlyData.includes('callId'),
 		`nightly-call-record-export: the export ran in n8n and output call records (${nightly?.status ?? 'no execution'})`,
 	);
+}
 
-	// 3. Blacklist a caller from a form, started from the form trigger with the pinned submission.
+/** Blacklist a caller from a form, started from the form trigger with the pinned submission. */
+async function blacklistExample({ sandbox, check, manualRun }: ExampleRun): Promise<void> {
 	const before = sandbox.control.blacklist().length;
 	const blacklist = await manualRun('blacklist-caller-from-form.json');
 	check(
 		blacklist?.status === 'success' && sandbox.control.blacklist().length === before + 1,
 		`blacklist-caller-from-form: the caller was blacklisted (${blacklist?.status ?? 'no execution'}, ${sandbox.control.blacklist().length - before} new entry)`,
 	);
+}
 
-	// 4. Click-to-call from a webhook: activated, then called like a website would.
+/** Click-to-call from a webhook: activated, then called like a website would. */
+async function clickToCallExample({ n8n, check, activate, deactivate }: ExampleRun): Promise<void> {
 	await activate('click-to-call-from-webhook.json');
 	const answer = await waitUntil(async () => {
 		const res = await fetch(`${n8n.url}/webhook/click-to-call`, {
@@ -163,8 +202,18 @@ export async function runExamples(
 		`click-to-call-from-webhook: the production webhook placed a call (callId) and answered ${JSON.stringify(answer)}`,
 	);
 	await deactivate('click-to-call-from-webhook.json');
+}
 
-	// 5. Call ended → call record → recording, through the real trigger.
+/** Call ended → call record → recording, through the real trigger. */
+async function recordingExample({
+	n8n,
+	sandbox,
+	imported,
+	check,
+	activate,
+	deactivate,
+}: ExampleRun): Promise<void> {
+	const deliveryUrl = `${n8n.url}/webhook/`;
 	await activate('call-ended-download-recording.json');
 	// n8n answers the activation before the trigger has registered every number.
 	const registered = await waitUntil(
@@ -199,8 +248,6 @@ export async function runExamples(
 		`call-ended-download-recording: n8n fetched the call record and downloaded ${String(call.cdr_uniqueid)}.wav (${recordingRun?.status ?? 'no execution'})`,
 	);
 	await deactivate('call-ended-download-recording.json');
-	await transcriptSummaryExample(n8n, credentials, check, log);
-	log('example workflows done');
 }
 
 /** The summary the scripted model gives, which the CRM step must receive as the note. */

@@ -85,22 +85,7 @@ export async function fieldTriggerEvents(
 	sandbox.control.setProfile({ profile: 'field' });
 	try {
 		await activationKeepsSettings(n8n, sandbox, credentials.virtualnumApi, check);
-		const before = await executionsOf(n8n, optOut.id);
-		const record = await sandbox.control.inboundSms({
-			virtualnum: ROUTED_NUMBER,
-			from: '0549990000',
-			text: 'Hello',
-			url: optOutUrl,
-		});
-		const runs = await waitUntil(async () => {
-			const list = await executionsOf(n8n, optOut.id);
-			return list.length > before.length && list.every(finished) ? list : undefined;
-		}, 60_000);
-		const data = runs ? await executionData(n8n, runs[0].id) : '';
-		check(
-			record.responseStatus === 200 && data.includes('sms.received') && data.includes('0549990000'),
-			`field profile: an inbound SMS reached n8n as sms.received (answer ${record.responseStatus})`,
-		);
+		await inboundSmsUnderField(n8n, sandbox, { id: optOut.id, url: optOutUrl }, check);
 		await routedCalls(sandbox, 'field profile', check);
 	} finally {
 		sandbox.control.setProfile({ profile: 'contract' });
@@ -108,6 +93,31 @@ export async function fieldTriggerEvents(
 	}
 	await n8n.rest('POST', `/workflows/${route.id}/deactivate`, {});
 	await n8n.rest('POST', `/workflows/${optOut.id}/deactivate`, {});
+}
+
+/** Under the field profile an inbound SMS still reaches the opt-out workflow as sms.received. */
+async function inboundSmsUnderField(
+	n8n: N8nServer,
+	sandbox: Sandbox,
+	optOut: { id: string; url: string },
+	check: Check,
+): Promise<void> {
+	const before = await executionsOf(n8n, optOut.id);
+	const record = await sandbox.control.inboundSms({
+		virtualnum: ROUTED_NUMBER,
+		from: '0549990000',
+		text: 'Hello',
+		url: optOut.url,
+	});
+	const runs = await waitUntil(async () => {
+		const list = await executionsOf(n8n, optOut.id);
+		return list.length > before.length && list.every(finished) ? list : undefined;
+	}, 60_000);
+	const data = runs ? await executionData(n8n, runs[0].id) : '';
+	check(
+		record.responseStatus === 200 && data.includes('sms.received') && data.includes('0549990000'),
+		`field profile: an inbound SMS reached n8n as sms.received (answer ${record.responseStatus})`,
+	);
 }
 
 async function optOutExamples(
@@ -192,33 +202,8 @@ async function activationKeepsSettings(
 	};
 	const before = settable();
 	const callbackBefore = sandbox.control.virtualnum(number)!.callback_url;
-	const webhookId = randomUUID();
-	const created = await n8n.rest<{ id: string; versionId: string }>('POST', '/workflows', {
-		name: 'E2E: field profile, call ended with a Secret',
-		settings: { executionOrder: 'v1' },
-		connections: {},
-		nodes: [
-			{
-				id: randomUUID(),
-				name: 'Virtual Number Trigger',
-				type: 'n8n-nodes-virtualnum.virtualNumberTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId,
-				parameters: {
-					events: ['callEnded'],
-					numbers: 'selected',
-					virtualnums: { number: [{ virtualnum: { __rl: true, mode: 'id', value: number } }] },
-					options: { secret: 'field-s3cret' },
-				},
-				credentials: { virtualnumApi: { id: credentialId, name: 'Virtual Number sandbox' } },
-			},
-		],
-	});
-	const workflow: Imported = {
-		...created,
-		nodes: [{ name: 'Virtual Number Trigger', type: '', webhookId }],
-	};
+	const workflow = await createSecretTrigger(n8n, number, credentialId);
+	const webhookId = workflow.nodes[0].webhookId;
 	await publishAndWait(n8n, workflow, { sandbox, virtualnum: number });
 	const active = settable();
 	const changed = SETTABLE.filter((field) => active[field] !== before[field]);
@@ -227,32 +212,12 @@ async function activationKeepsSettings(
 		`field profile: activation under replace semantics kept all ${SETTABLE.length} settable fields of ${number} (changed: ${changed.join(', ') || 'none'})`,
 	);
 
-	const { call, callbacks } = await sandbox.control.placeCall({
-		virtualnum: number,
-		caller: '0501234567',
-		answered: true,
-		durationSec: 42,
-	});
-	const end = callbacks.at(-1);
-	const runs = await waitUntil(async () => {
-		const list = await executionsOf(n8n, workflow.id);
-		return list.length > 0 && list.every(finished) ? list : undefined;
-	}, 60_000);
-	const data = runs ? await executionData(n8n, runs[0].id) : '';
-	check(
-		end?.method === 'GET' &&
-			String(end.url).includes('?event=hangup') &&
-			end.responseStatus === 200 &&
-			runs?.[0].status === 'success' &&
-			data.includes('call.ended') &&
-			data.includes(String(call.cdr_uniqueid)) &&
-			data.includes('hangup'),
-		`field profile: a GET call-end callback with ?event=hangup appended and a Secret set reached n8n as Call Ended (${end?.method} …${String(end?.url).slice(-60)}, answer ${end?.responseStatus})`,
-	);
+	await getCallbackWithSecret(n8n, sandbox, { number, workflowId: workflow.id }, check);
 
 	await n8n.rest('POST', `/workflows/${workflow.id}/deactivate`, {});
 	await waitUntil(
-		() => !sandbox.control.virtualnum(number)?.callback_url?.includes(webhookId) || undefined,
+		() =>
+			!sandbox.control.virtualnum(number)?.callback_url?.includes(String(webhookId)) || undefined,
 		60_000,
 		250,
 	);
@@ -385,4 +350,71 @@ async function runFromTrigger(n8n: N8nServer, workflow: Imported) {
 async function executionData(n8n: N8nServer, id: string): Promise<string> {
 	const detail = await n8n.rest<{ data: string }>('GET', `/executions/${id}`);
 	return String(detail.data);
+}
+
+/** A Call Ended trigger with a Secret on one number (created, not yet published). */
+async function createSecretTrigger(
+	n8n: N8nServer,
+	number: string,
+	credentialId: string,
+): Promise<Imported> {
+	const webhookId = randomUUID();
+	const created = await n8n.rest<{ id: string; versionId: string }>('POST', '/workflows', {
+		name: 'E2E: field profile, call ended with a Secret',
+		settings: { executionOrder: 'v1' },
+		connections: {},
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'Virtual Number Trigger',
+				type: 'n8n-nodes-virtualnum.virtualNumberTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId,
+				parameters: {
+					events: ['callEnded'],
+					numbers: 'selected',
+					virtualnums: { number: [{ virtualnum: { __rl: true, mode: 'id', value: number } }] },
+					options: { secret: 'field-s3cret' },
+				},
+				credentials: { virtualnumApi: { id: credentialId, name: 'Virtual Number sandbox' } },
+			},
+		],
+	});
+	const workflow: Imported = {
+		...created,
+		nodes: [{ name: 'Virtual Number Trigger', type: '', webhookId }],
+	};
+	return workflow;
+}
+
+/** Under callback-get a call-end callback comes by GET with ?event=hangup appended, and still reaches n8n. */
+async function getCallbackWithSecret(
+	n8n: N8nServer,
+	sandbox: Sandbox,
+	{ number, workflowId }: { number: string; workflowId: string },
+	check: Check,
+): Promise<void> {
+	const { call, callbacks } = await sandbox.control.placeCall({
+		virtualnum: number,
+		caller: '0501234567',
+		answered: true,
+		durationSec: 42,
+	});
+	const end = callbacks.at(-1);
+	const runs = await waitUntil(async () => {
+		const list = await executionsOf(n8n, workflowId);
+		return list.length > 0 && list.every(finished) ? list : undefined;
+	}, 60_000);
+	const data = runs ? await executionData(n8n, runs[0].id) : '';
+	check(
+		end?.method === 'GET' &&
+			String(end.url).includes('?event=hangup') &&
+			end.responseStatus === 200 &&
+			runs?.[0].status === 'success' &&
+			data.includes('call.ended') &&
+			data.includes(String(call.cdr_uniqueid)) &&
+			data.includes('hangup'),
+		`field profile: a GET call-end callback with ?event=hangup appended and a Secret set reached n8n as Call Ended (${end?.method} …${String(end?.url).slice(-60)}, answer ${end?.responseStatus})`,
+	);
 }

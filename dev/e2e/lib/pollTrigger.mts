@@ -148,13 +148,95 @@ export async function pollTriggerAcrossMainRestart(
 	run: QueueRun,
 	counts = { before: 4, whileDown: 12 },
 ): Promise<void> {
-	const { cluster, sandbox, postgres, check, log } = run;
+	const { cluster, sandbox, check, log } = run;
 	const started = Date.now();
 	const number = sandbox.control.seed({ numbers: 1 }).numbers![0];
 	const workflowId = await createAndPublish(
 		cluster,
 		pollWorkflow('Queue: call records by polling', number, run.credentials.vn),
 	);
+	const readers = queueReaders(run, workflowId);
+	const { cursorOf, read } = readers;
+
+	const activated = await waitUntil(async () => (await cursorOf())?.rowId !== undefined, 30_000);
+	const start = await cursorOf();
+	check(
+		activated && records(await read()).length === 0,
+		`poll trigger (queue): the activation saved a cursor in Postgres (after row ${String(start?.rowId)}) and emitted nothing`,
+	);
+
+	const before = addRows(sandbox, number, counts.before);
+	const addedAt = Date.now();
+	const first = await waitForRecords(read, before.length, 60_000);
+	const firstS = Math.round((Date.now() - addedAt) / 1000);
+	check(
+		sameRows(first, before) && before[0].id > (start?.rowId ?? Infinity),
+		`poll trigger (queue): ${before.length} new records emitted once each, in row order, ${firstS} s after they were added (executions of ${JSON.stringify(sizes(first))} records)`,
+	);
+	const savedBefore = await waitUntil(
+		async () => (await cursorOf())?.rowId === before.at(-1)!.id,
+		10_000,
+	);
+	check(savedBefore, `poll trigger (queue): the cursor in Postgres is on row ${before.at(-1)!.id}`);
+
+	const restart = await catchUpAfterRestart(run, read, {
+		number,
+		before,
+		first,
+		whileDown: counts.whileDown,
+	});
+	const { stoppedMs, startedS, catchUpS, all } = restart;
+	const whileDown = restart.added;
+	await checkQueueEnd(run, readers, { number, all, last: whileDown.at(-1)! });
+	await cluster.rest('POST', `/workflows/${workflowId}/deactivate`, {});
+	run.figures.pollTrigger = {
+		maxRecordsPerPoll: PAGE,
+		pollEveryS: POLL_EVERY_S,
+		before: counts.before,
+		whileDown: counts.whileDown,
+		firstEmittedAfterS: firstS,
+		mainStoppedMs: stoppedMs,
+		mainStartedS: startedS,
+		catchUpAfterReadyS: catchUpS,
+		pages: sizes(all),
+		polls: pollsOn(sandbox, number),
+		tookS: Math.round((Date.now() - started) / 1000),
+	};
+	log(`poll trigger (queue): took ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+/** Records added while the main process is down come once each after its restart, in pages. */
+async function catchUpAfterRestart(
+	{ cluster, sandbox, check }: QueueRun,
+	read: () => Promise<Emitted>,
+	{
+		number,
+		before,
+		first,
+		whileDown: count,
+	}: { number: string; before: ReturnType<typeof addRows>; first: Emitted; whileDown: number },
+) {
+	const stoppedMs = await cluster.stopMain();
+	const whileDown = addRows(sandbox, number, count);
+	const startedS = await cluster.startMain();
+	const readyAt = Date.now();
+	const all = await waitForRecords(read, before.length + whileDown.length, 90_000);
+	const catchUpS = Math.round((Date.now() - readyAt) / 1000);
+	const afterRestart = all.pages.slice(first.pages.length);
+	check(
+		sameRows(all, [...before, ...whileDown]),
+		`poll trigger (queue): after the main restart the ${whileDown.length} records added while it was down came once each, in row order (${records(all).length} records in all, none twice, none lost)`,
+	);
+	check(
+		afterRestart.length === Math.ceil(whileDown.length / PAGE) &&
+			afterRestart.every((page) => page.length <= PAGE),
+		`poll trigger (queue): the catch-up came in pages of at most Max Records per Poll (${PAGE}): ${JSON.stringify(afterRestart.map((page) => page.length))}, the last ${catchUpS} s after the main process was ready`,
+	);
+	return { stoppedMs, startedS, catchUpS, all, added: whileDown };
+}
+
+/** The cursor in Postgres and the records the stored executions emitted (and how many ran on a worker). */
+function queueReaders({ cluster, postgres }: QueueRun, workflowId: string) {
 	const cursorOf = async () => {
 		const data = await postgres.json<Record<string, Cursor> | null>(
 			N8N_DATABASE,
@@ -182,44 +264,15 @@ export async function pollTriggerAcrossMainRestart(
 		};
 	};
 
-	const activated = await waitUntil(async () => (await cursorOf())?.rowId !== undefined, 30_000);
-	const start = await cursorOf();
-	check(
-		activated && records(await read()).length === 0,
-		`poll trigger (queue): the activation saved a cursor in Postgres (after row ${String(start?.rowId)}) and emitted nothing`,
-	);
+	return { cursorOf, read, onWorkers: () => onWorkers };
+}
 
-	const before = addRows(sandbox, number, counts.before);
-	const addedAt = Date.now();
-	const first = await waitForRecords(read, before.length, 60_000);
-	const firstS = Math.round((Date.now() - addedAt) / 1000);
-	check(
-		sameRows(first, before) && before[0].id > (start?.rowId ?? Infinity),
-		`poll trigger (queue): ${before.length} new records emitted once each, in row order, ${firstS} s after they were added (executions of ${JSON.stringify(sizes(first))} records)`,
-	);
-	const savedBefore = await waitUntil(
-		async () => (await cursorOf())?.rowId === before.at(-1)!.id,
-		10_000,
-	);
-	check(savedBefore, `poll trigger (queue): the cursor in Postgres is on row ${before.at(-1)!.id}`);
-
-	const stoppedMs = await cluster.stopMain();
-	const whileDown = addRows(sandbox, number, counts.whileDown);
-	const startedS = await cluster.startMain();
-	const readyAt = Date.now();
-	const all = await waitForRecords(read, before.length + whileDown.length, 90_000);
-	const catchUpS = Math.round((Date.now() - readyAt) / 1000);
-	const afterRestart = all.pages.slice(first.pages.length);
-	check(
-		sameRows(all, [...before, ...whileDown]),
-		`poll trigger (queue): after the main restart the ${whileDown.length} records added while it was down came once each, in row order (${records(all).length} records in all, none twice, none lost)`,
-	);
-	check(
-		afterRestart.length === Math.ceil(whileDown.length / PAGE) &&
-			afterRestart.every((page) => page.length <= PAGE),
-		`poll trigger (queue): the catch-up came in pages of at most Max Records per Poll (${PAGE}): ${JSON.stringify(afterRestart.map((page) => page.length))}, the last ${catchUpS} s after the main process was ready`,
-	);
-	const last = whileDown.at(-1)!;
+/** The end: the cursor on the last row, nothing more on the next poll, the executions on the workers. */
+async function checkQueueEnd(
+	{ sandbox, check }: QueueRun,
+	{ cursorOf, read, onWorkers }: ReturnType<typeof queueReaders>,
+	{ number, all, last }: { number: string; all: Emitted; last: ReturnType<typeof addRows>[number] },
+): Promise<void> {
 	const saved = await waitUntil(async () => (await cursorOf())?.rowId === last.id, 10_000);
 	const cursor = await cursorOf();
 	check(
@@ -232,24 +285,9 @@ export async function pollTriggerAcrossMainRestart(
 		`poll trigger (queue): the next poll emitted nothing more (${records(quiet.emitted).length} records)`,
 	);
 	check(
-		onWorkers === quiet.emitted.pages.length,
-		`poll trigger (queue): the main process polled, the workers ran the ${quiet.emitted.pages.length} executions (${onWorkers} logged by a worker)`,
+		onWorkers() === quiet.emitted.pages.length,
+		`poll trigger (queue): the main process polled, the workers ran the ${quiet.emitted.pages.length} executions (${onWorkers()} logged by a worker)`,
 	);
-	await cluster.rest('POST', `/workflows/${workflowId}/deactivate`, {});
-	run.figures.pollTrigger = {
-		maxRecordsPerPoll: PAGE,
-		pollEveryS: POLL_EVERY_S,
-		before: counts.before,
-		whileDown: counts.whileDown,
-		firstEmittedAfterS: firstS,
-		mainStoppedMs: stoppedMs,
-		mainStartedS: startedS,
-		catchUpAfterReadyS: catchUpS,
-		pages: sizes(all),
-		polls: pollsOn(sandbox, number),
-		tookS: Math.round((Date.now() - started) / 1000),
-	};
-	log(`poll trigger (queue): took ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
 // ---- single process --------------------------------------------------------------------------
@@ -313,33 +351,7 @@ export async function pollTriggerSingle(
 		n8n,
 		pollWorkflow('E2E: call records by polling', number, credentialId),
 	);
-	const cursorOf = async (): Promise<Cursor | undefined> => {
-		const workflow = await n8n.rest<{ staticData?: unknown }>('GET', `/workflows/${workflowId}`);
-		const data = (
-			typeof workflow.staticData === 'string'
-				? JSON.parse(workflow.staticData)
-				: (workflow.staticData ?? {})
-		) as Record<string, Cursor>;
-		return data[`node:${TRIGGER}`];
-	};
-	const read = async (): Promise<Emitted> => {
-		const list = await n8n.rest<{ results: ListedExecution[] }>(
-			'GET',
-			`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`,
-		);
-		const polled = (list.results ?? [])
-			.filter((e) => e.mode !== 'manual')
-			.sort((a, b) => Number(a.id) - Number(b.id));
-		const pages = [];
-		for (const e of polled)
-			pages.push(
-				(finished(e) ? await triggerItems(n8n, e.id) : []).map((item) => ({
-					rowId: Number(item.json.rowId),
-					callId: String(item.json.callId),
-				})),
-			);
-		return { pages, settled: polled.every(finished) };
-	};
+	const { cursorOf, read } = singleReaders(n8n, workflowId);
 
 	const activated = await waitUntil(async () => (await cursorOf())?.rowId !== undefined, 30_000);
 	check(activated, 'poll trigger: the activation saved a cursor in the static data');
@@ -378,4 +390,37 @@ export async function pollTriggerSingle(
 	log(
 		`poll trigger: ${first.length + second.length} records in ${sizes(all).length} executions, took ${Math.round((Date.now() - started) / 1000)} s`,
 	);
+}
+
+/** The cursor in the workflow's static data and the records the polled executions emitted, through the REST API. */
+function singleReaders(n8n: N8nServer, workflowId: string) {
+	const cursorOf = async (): Promise<Cursor | undefined> => {
+		const workflow = await n8n.rest<{ staticData?: unknown }>('GET', `/workflows/${workflowId}`);
+		const data = (
+			typeof workflow.staticData === 'string'
+				? JSON.parse(workflow.staticData)
+				: (workflow.staticData ?? {})
+		) as Record<string, Cursor>;
+		return data[`node:${TRIGGER}`];
+	};
+	const read = async (): Promise<Emitted> => {
+		const list = await n8n.rest<{ results: ListedExecution[] }>(
+			'GET',
+			`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`,
+		);
+		const polled = (list.results ?? [])
+			.filter((e) => e.mode !== 'manual')
+			.sort((a, b) => Number(a.id) - Number(b.id));
+		const pages = [];
+		for (const e of polled)
+			pages.push(
+				(finished(e) ? await triggerItems(n8n, e.id) : []).map((item) => ({
+					rowId: Number(item.json.rowId),
+					callId: String(item.json.callId),
+				})),
+			);
+		return { pages, settled: polled.every(finished) };
+	};
+
+	return { cursorOf, read };
 }

@@ -69,6 +69,58 @@ export async function startPostgres(
 	const data = join(dir, 'data');
 	const user = 'virtualnum';
 	const password = randomBytes(12).toString('hex');
+	await initCluster(bin, account, dir, { data, user, password });
+
+	const port = await freePort();
+	const [postgres, args] = asAccount(account, join(bin, 'postgres'), [
+		'-D',
+		data,
+		'-p',
+		String(port),
+		...SERVER_SETTINGS.flatMap((setting) => ['-c', setting]),
+	]);
+	const server = spawnTracked('postgres', postgres, args, { cwd: dir });
+	const sql = psql(bin, { port, user, password });
+	await waitForServer(server, () => sql('postgres', 'SELECT 1'));
+	log(
+		`postgres ${bin.split('/').at(-2)} on 127.0.0.1:${port} (pid ${server.pid}, data in ${data})`,
+	);
+	return {
+		host: '127.0.0.1',
+		port,
+		user,
+		password,
+		process: server,
+		sql,
+		async json<T>(database: string, query: string): Promise<T> {
+			const text = await sql(database, query);
+			return JSON.parse(text === '' ? 'null' : text) as T;
+		},
+		async stop() {
+			await server.stop('SIGINT', 20_000); // SIGINT: PostgreSQL's fast shutdown
+			rmSync(dir, { recursive: true, force: true });
+		},
+	};
+}
+
+/** The server's settings: loopback only, no socket file, durability off (a throwaway test database). */
+const SERVER_SETTINGS = [
+	'listen_addresses=127.0.0.1',
+	'unix_socket_directories=',
+	'fsync=off',
+	'synchronous_commit=off',
+	'full_page_writes=off',
+	'max_connections=200',
+	'log_min_messages=warning',
+];
+
+/** A new cluster in `dir`/data, its superuser `user` with `password` (the password file removed after). */
+async function initCluster(
+	bin: string,
+	account: Awaited<ReturnType<typeof serverAccount>>,
+	dir: string,
+	{ data, user, password }: { data: string; user: string; password: string },
+): Promise<void> {
 	writeFileSync(join(dir, 'pwfile'), `${password}\n`);
 	if (account) chownSync(join(dir, 'pwfile'), account.uid, account.gid);
 	chmodSync(join(dir, 'pwfile'), 0o600);
@@ -87,29 +139,13 @@ export async function startPostgres(
 	]);
 	await run(initdb, initArgs, { cwd: dir });
 	rmSync(join(dir, 'pwfile'));
+}
 
-	const port = await freePort();
-	const [postgres, args] = asAccount(account, join(bin, 'postgres'), [
-		'-D',
-		data,
-		'-p',
-		String(port),
-		'-c',
-		'listen_addresses=127.0.0.1',
-		'-c',
-		'unix_socket_directories=',
-		'-c',
-		'fsync=off',
-		'-c',
-		'synchronous_commit=off',
-		'-c',
-		'full_page_writes=off',
-		'-c',
-		'max_connections=200',
-		'-c',
-		'log_min_messages=warning',
-	]);
-	const server = spawnTracked('postgres', postgres, args, { cwd: dir });
+/** Runs one statement through psql; its rows as unaligned text. */
+function psql(
+	bin: string,
+	{ port, user, password }: { port: number; user: string; password: string },
+) {
 	const psqlEnv = { ...process.env, PGPASSWORD: password, PGCONNECT_TIMEOUT: '5' };
 	const sql = async (database: string, statement: string): Promise<string> => {
 		const { stdout } = await run(
@@ -133,26 +169,7 @@ export async function startPostgres(
 		);
 		return stdout.trim();
 	};
-	await waitForServer(server, () => sql('postgres', 'SELECT 1'));
-	log(
-		`postgres ${bin.split('/').at(-2)} on 127.0.0.1:${port} (pid ${server.pid}, data in ${data})`,
-	);
-	return {
-		host: '127.0.0.1',
-		port,
-		user,
-		password,
-		process: server,
-		sql,
-		async json<T>(database: string, query: string): Promise<T> {
-			const text = await sql(database, query);
-			return JSON.parse(text === '' ? 'null' : text) as T;
-		},
-		async stop() {
-			await server.stop('SIGINT', 20_000); // SIGINT: PostgreSQL's fast shutdown
-			rmSync(dir, { recursive: true, force: true });
-		},
-	};
+	return sql;
 }
 
 /**

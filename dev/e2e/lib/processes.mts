@@ -85,28 +85,7 @@ export function spawnTracked(
 			resolve(127);
 		});
 	});
-	for (const stream of [child.stdout!, child.stderr!]) {
-		let rest = '';
-		stream.setEncoding('utf8');
-		stream.on('data', (chunk: string) => {
-			const lines = (rest + chunk).split('\n');
-			rest = lines.pop() ?? '';
-			for (const line of lines) {
-				if (line === '') continue;
-				logs.push(line);
-				options.onLine?.(line);
-			}
-			if (options.logFile)
-				appendFileSync(
-					options.logFile,
-					lines
-						.filter(Boolean)
-						.map((line) => `${line}\n`)
-						.join(''),
-				);
-			if (logs.length > MAX_LINES) logs.splice(0, logs.length - MAX_LINES);
-		});
-	}
+	for (const stream of [child.stdout!, child.stderr!]) keepLines(stream, logs, options);
 	const tracked: Tracked = {
 		name,
 		pid,
@@ -126,6 +105,34 @@ export function spawnTracked(
 	};
 	running.set(pid, tracked);
 	return tracked;
+}
+
+/** The stream's lines: kept (the last MAX_LINES), passed to `onLine`, appended to `logFile`. */
+function keepLines(
+	stream: NodeJS.ReadableStream,
+	logs: string[],
+	options: { onLine?: (line: string) => void; logFile?: string },
+): void {
+	let rest = '';
+	stream.setEncoding('utf8');
+	stream.on('data', (chunk: string) => {
+		const lines = (rest + chunk).split('\n');
+		rest = lines.pop() ?? '';
+		for (const line of lines) {
+			if (line === '') continue;
+			logs.push(line);
+			options.onLine?.(line);
+		}
+		if (options.logFile)
+			appendFileSync(
+				options.logFile,
+				lines
+					.filter(Boolean)
+					.map((line) => `${line}\n`)
+					.join(''),
+			);
+		if (logs.length > MAX_LINES) logs.splice(0, logs.length - MAX_LINES);
+	});
 }
 
 /** SIGKILL for everything still running (and what it started): the last resort on exit. */

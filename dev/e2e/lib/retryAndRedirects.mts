@@ -33,6 +33,17 @@ async function retryOnFail(
 	credentials: { vn: string; sms: string },
 	check: Check,
 ): Promise<void> {
+	await sendRetried(n8n, sandbox, credentials, check);
+	await clickToCallRefusesRetry(n8n, sandbox, credentials, check);
+}
+
+/** Send under Retry On Fail: n8n's retry sends the refused batch and the unsent one again, never the first. */
+async function sendRetried(
+	n8n: N8nServer,
+	sandbox: Sandbox,
+	credentials: { vn: string; sms: string },
+	check: Check,
+): Promise<void> {
 	sandbox.control.clearRequests();
 	const before = sandbox.control.messages().length;
 	// Batch 2 of the first try is refused before the service reads it (401): only it and batch 3 may go again.
@@ -50,25 +61,7 @@ async function retryOnFail(
 		operation: 'send_sms',
 		count: 1,
 	});
-	const send = node(
-		'Send SMS',
-		'n8n-nodes-virtualnum.bulkSms',
-		1,
-		{
-			resource: 'message',
-			operation: 'send',
-			sender: { __rl: true, mode: 'list', value: 'VirtualNum' },
-			to: '={{ $json.to }}',
-			message: 'Once only',
-			options: { batchSize: 2 },
-		},
-		{
-			credentials: { virtualnumSmsApi: { id: credentials.sms, name: 'SMS sandbox' } },
-			retryOnFail: true,
-			maxTries: 3,
-			waitBetweenTries: 100,
-		},
-	);
+	const send = retriedSend(credentials.sms);
 	const sent = await runOnce(
 		n8n,
 		'e2e: Send under Retry On Fail',
@@ -100,7 +93,15 @@ async function retryOnFail(
 		delivered.length === 6 && new Set(delivered).size === 6,
 		`Retry On Fail: each of the 6 recipients got one SMS (${delivered.length} delivered)`,
 	);
+}
 
+/** Click to Call refuses to run under Retry On Fail (a call placed twice rings twice), before any request. */
+async function clickToCallRefusesRetry(
+	n8n: N8nServer,
+	sandbox: Sandbox,
+	credentials: { vn: string; sms: string },
+	check: Check,
+): Promise<void> {
 	sandbox.control.clearRequests();
 	const call = node(
 		'Click to Call',
@@ -196,4 +197,27 @@ export async function retryAndRedirects(
 	await redirects(n8n, sandbox, credentials, check);
 	sandbox.control.clearFaults();
 	log('Retry On Fail and redirects: decided by n8n, checked in n8n');
+}
+
+/** Send in batches of 2 under Retry On Fail (3 tries). */
+function retriedSend(credentialId: string) {
+	return node(
+		'Send SMS',
+		'n8n-nodes-virtualnum.bulkSms',
+		1,
+		{
+			resource: 'message',
+			operation: 'send',
+			sender: { __rl: true, mode: 'list', value: 'VirtualNum' },
+			to: '={{ $json.to }}',
+			message: 'Once only',
+			options: { batchSize: 2 },
+		},
+		{
+			credentials: { virtualnumSmsApi: { id: credentialId, name: 'SMS sandbox' } },
+			retryOnFail: true,
+			maxTries: 3,
+			waitBetweenTries: 100,
+		},
+	);
 }

@@ -130,20 +130,7 @@ export async function triggerBurst(run: QueueRun, count: number): Promise<Active
 	const active = await activateTrigger(run, 'Queue: call ended', number);
 	sandbox.control.clearCallbacks();
 	log(`placing ${count} calls on ${number} (${CALLS_AT_ONCE} at once)…`);
-	const placed = await inParallel(
-		Array.from({ length: count }, (_, i) => i),
-		CALLS_AT_ONCE,
-		async (i) => {
-			const begun = Date.now();
-			const answer = await sandbox.control.placeCall({
-				virtualnum: number,
-				caller: `05${String(30_000_000 + i)}`,
-				answered: true,
-				durationSec: 30 + (i % 60),
-			});
-			return { ...answer, ms: Date.now() - begun };
-		},
-	);
+	const placed = await placeTimedCalls(sandbox, number, count);
 	const answerMs = placed.map((p) => p.ms).sort((a, b) => a - b);
 	const percentile = (q: number) =>
 		answerMs[Math.min(answerMs.length - 1, Math.floor(q * answerMs.length))];
@@ -159,14 +146,7 @@ export async function triggerBurst(run: QueueRun, count: number): Promise<Active
 		executions.length === count && statuses.success === count,
 		`burst: ${count} executions, ${JSON.stringify(statuses)}`,
 	);
-	const seen = await callIdsOf(run, executions);
-	const expected = new Set(placed.map((p) => String(p.call.cdr_uniqueid)));
-	const missing = [...expected].filter((id) => !seen.has(id));
-	const twice = [...seen].filter(([, times]) => times > 1);
-	check(
-		missing.length === 0 && twice.length === 0 && seen.size === count,
-		`burst: every call ID exactly once (${seen.size} distinct, ${missing.length} missing, ${twice.length} duplicated)`,
-	);
+	await checkEachCallOnce(run, executions, placed);
 	const lastStopped = Math.max(...executions.map((e) => Date.parse(String(e.stoppedAt))));
 	const spread = spreadOver(cluster, executions);
 	check(
@@ -187,32 +167,46 @@ export async function triggerBurst(run: QueueRun, count: number): Promise<Active
 	return active;
 }
 
+/** `count` answered calls on the number, CALLS_AT_ONCE at a time, each with how long its callbacks took. */
+async function placeTimedCalls(sandbox: QueueRun['sandbox'], number: string, count: number) {
+	return await inParallel(
+		Array.from({ length: count }, (_, i) => i),
+		CALLS_AT_ONCE,
+		async (i) => {
+			const begun = Date.now();
+			const answer = await sandbox.control.placeCall({
+				virtualnum: number,
+				caller: `05${String(30_000_000 + i)}`,
+				answered: true,
+				durationSec: 30 + (i % 60),
+			});
+			return { ...answer, ms: Date.now() - begun };
+		},
+	);
+}
+
+/** Every call's ID in exactly one execution. */
+async function checkEachCallOnce(
+	run: QueueRun,
+	executions: Parameters<typeof callIdsOf>[1],
+	placed: Array<{ call: { cdr_uniqueid: unknown } }>,
+): Promise<void> {
+	const { check } = run;
+	const seen = await callIdsOf(run, executions);
+	const expected = new Set(placed.map((p) => String(p.call.cdr_uniqueid)));
+	const missing = [...expected].filter((id) => !seen.has(id));
+	const twice = [...seen].filter(([, times]) => times > 1);
+	check(
+		missing.length === 0 && twice.length === 0 && seen.size === placed.length,
+		`burst: every call ID exactly once (${seen.size} distinct, ${missing.length} missing, ${twice.length} duplicated)`,
+	);
+}
+
 export async function bulkSend(run: QueueRun, recipients: number): Promise<void> {
 	const { cluster, sandbox, check } = run;
 	sandbox.control.setCredit(10_000_000);
 	const path = 'queue-bulk-sms';
-	const workflow = chain('Queue: bulk SMS', [
-		webhookTrigger('Recipients', path),
-		node('One item per recipient', 'n8n-nodes-base.splitOut', 1, {
-			fieldToSplitOut: 'body.recipients',
-			include: 'noOtherFields',
-			options: { destinationFieldName: 'phone' },
-		}),
-		node(
-			'Bulk SMS',
-			'n8n-nodes-virtualnum.bulkSms',
-			1,
-			{
-				resource: 'message',
-				operation: 'send',
-				sender: { __rl: true, mode: 'id', value: 'Shop24' },
-				to: '={{ $json.phone }}',
-				message: 'Your order is ready.',
-				options: {},
-			},
-			{ credentials: { virtualnumSmsApi: { id: run.credentials.sms, name: 'SMS sandbox' } } },
-		),
-	]);
+	const workflow = bulkSmsWorkflow(path, run.credentials.sms);
 	const created = await createAndActivate(cluster, workflow);
 	sandbox.control.clearRequests();
 	const phones = Array.from({ length: recipients }, (_, i) => `05${String(20_000_000 + i)}`);
@@ -259,6 +253,32 @@ export async function bulkSend(run: QueueRun, recipients: number): Promise<void>
 	await cluster.rest('POST', `/workflows/${created.id}/deactivate`, {});
 }
 
+/** A webhook taking a list of recipients, one item per recipient, Bulk SMS Send. */
+function bulkSmsWorkflow(path: string, credentialId: string) {
+	return chain('Queue: bulk SMS', [
+		webhookTrigger('Recipients', path),
+		node('One item per recipient', 'n8n-nodes-base.splitOut', 1, {
+			fieldToSplitOut: 'body.recipients',
+			include: 'noOtherFields',
+			options: { destinationFieldName: 'phone' },
+		}),
+		node(
+			'Bulk SMS',
+			'n8n-nodes-virtualnum.bulkSms',
+			1,
+			{
+				resource: 'message',
+				operation: 'send',
+				sender: { __rl: true, mode: 'id', value: 'Shop24' },
+				to: '={{ $json.phone }}',
+				message: 'Your order is ready.',
+				options: {},
+			},
+			{ credentials: { virtualnumSmsApi: { id: credentialId, name: 'SMS sandbox' } } },
+		),
+	]);
+}
+
 export async function recordingInDatabase(run: QueueRun, bytes: number): Promise<void> {
 	const { cluster, sandbox, check, postgres } = run;
 	sandbox.control.configure({ recordingBytes: bytes });
@@ -276,33 +296,7 @@ export async function recordingInDatabase(run: QueueRun, bytes: number): Promise
 	);
 	const file = Buffer.from(await direct.arrayBuffer());
 	const path = 'queue-recording';
-	const workflow = chain('Queue: recording', [
-		webhookTrigger('Call', path),
-		node(
-			'Download Recording',
-			'n8n-nodes-virtualnum.virtualNumber',
-			1,
-			{
-				resource: 'cdr',
-				operation: 'downloadRecording',
-				callUuid: '={{ $json.body.callId }}',
-				fileFormat: 'wav',
-				binaryPropertyName: 'data',
-				options: {},
-			},
-			{
-				credentials: { virtualnumApi: { id: run.credentials.vn, name: 'Virtual Number sandbox' } },
-			},
-		),
-		node('Hash the file', 'n8n-nodes-base.crypto', 2, {
-			action: 'hash',
-			type: 'SHA256',
-			binaryData: true,
-			binaryPropertyName: 'data',
-			dataPropertyName: 'sha256',
-			encoding: 'hex',
-		}),
-	]);
+	const workflow = recordingWorkflow(path, run.credentials.vn);
 	const created = await createAndActivate(cluster, workflow);
 	await waitUntil(
 		async () =>
@@ -316,16 +310,7 @@ export async function recordingInDatabase(run: QueueRun, bytes: number): Promise
 		30_000,
 	);
 	const [execution] = await waitForExecutions(postgres, created.id, 1, 120_000);
-	const binary = (await nodeOutputs(postgres, [execution.id], 'Download Recording')).get(
-		execution.id,
-	)?.[0]?.binary?.data;
-	const hashed = (await nodeOutputs(postgres, [execution.id], 'Hash the file')).get(
-		execution.id,
-	)?.[0]?.json.sha256;
-	const stored = await postgres.sql(
-		'n8n',
-		`SELECT count(*) || ' file(s), ' || coalesce(sum("fileSize"), 0) || ' bytes' FROM binary_data WHERE "sourceId" = '${execution.id}'`,
-	);
+	const { binary, hashed, stored } = await recordingOutputs(postgres, execution.id);
 	const expected = createHash('sha256').update(file).digest('hex');
 	check(
 		execution.status === 'success',
@@ -348,4 +333,49 @@ export async function recordingInDatabase(run: QueueRun, bytes: number): Promise
 		worker: cluster.workerOf(execution.id),
 	};
 	await cluster.rest('POST', `/workflows/${created.id}/deactivate`, {});
+}
+
+/** A webhook taking a call ID, Download Recording, then n8n's Crypto node hashing the file. */
+function recordingWorkflow(path: string, credentialId: string) {
+	return chain('Queue: recording', [
+		webhookTrigger('Call', path),
+		node(
+			'Download Recording',
+			'n8n-nodes-virtualnum.virtualNumber',
+			1,
+			{
+				resource: 'cdr',
+				operation: 'downloadRecording',
+				callUuid: '={{ $json.body.callId }}',
+				fileFormat: 'wav',
+				binaryPropertyName: 'data',
+				options: {},
+			},
+			{
+				credentials: { virtualnumApi: { id: credentialId, name: 'Virtual Number sandbox' } },
+			},
+		),
+		node('Hash the file', 'n8n-nodes-base.crypto', 2, {
+			action: 'hash',
+			type: 'SHA256',
+			binaryData: true,
+			binaryPropertyName: 'data',
+			dataPropertyName: 'sha256',
+			encoding: 'hex',
+		}),
+	]);
+}
+
+/** The downloaded file (as n8n keeps it), its hash by the next node, and what binary_data holds. */
+async function recordingOutputs(postgres: QueueRun['postgres'], executionId: string) {
+	const binary = (await nodeOutputs(postgres, [executionId], 'Download Recording')).get(
+		executionId,
+	)?.[0]?.binary?.data;
+	const hashed = (await nodeOutputs(postgres, [executionId], 'Hash the file')).get(executionId)?.[0]
+		?.json.sha256;
+	const stored = await postgres.sql(
+		'n8n',
+		`SELECT count(*) || ' file(s), ' || coalesce(sum("fileSize"), 0) || ' bytes' FROM binary_data WHERE "sourceId" = '${executionId}'`,
+	);
+	return { binary, hashed, stored };
 }

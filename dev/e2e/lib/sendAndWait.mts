@@ -166,6 +166,35 @@ export async function sendAndWaitRuns(
 		`send and wait: the sandbox received one SMS with one link (${first.sms?.message.length ?? 0} characters, link ${first.link?.length ?? 0}) and the execution waits`,
 	);
 	if (!first.link || !first.executionId) return;
+	await answerOnce(n8n, { link: first.link, executionId: first.executionId }, check);
+
+	const second = await start(host, sandbox, ask, '0520000002');
+	log('send and wait: restarting n8n while an execution waits…');
+	await n8n.restart();
+	if (second.link && second.executionId) {
+		const declined = await answer(second.link, 'decline');
+		const after = await finishedRun(n8n, second.executionId);
+		check(
+			declined.status === 200 && after?.status === 'success' && after.done?.approved === false,
+			`send and wait: after an n8n restart the answer (Decline) still resumed the execution (HTTP ${declined.status}; ${after?.status ?? 'not finished'}; ${JSON.stringify(after?.done)})`,
+		);
+	} else check(false, 'send and wait: the second execution did not wait');
+
+	if (timed.executionId) {
+		const ended = await finishedRun(n8n, timed.executionId, 90_000);
+		check(
+			ended?.status === 'success' && ended.ask?.data === undefined && ended.ask?.body !== undefined,
+			`send and wait: with Limit Wait Time the run went on unanswered, with its input item (${ended?.status ?? 'not finished'}; Ask output keys ${Object.keys(ended?.ask ?? {}).join(', ')})`,
+		);
+	} else check(false, 'send and wait: the limited execution did not wait');
+}
+
+/** The link shows the answer page; Approve resumes the run; a second click is told no action is needed. */
+async function answerOnce(
+	n8n: N8nServer,
+	first: { link: string; executionId: string },
+	check: Check,
+): Promise<void> {
 	const shown = await fetch(first.link, { headers: { 'user-agent': 'Mozilla/5.0' } });
 	const pageHtml = await shown.text();
 	check(
@@ -189,26 +218,6 @@ export async function sendAndWaitRuns(
 		againHtml.includes('No action required'),
 		`send and wait: a second click gets n8n's "No action required" page (HTTP ${again.status})`,
 	);
-
-	const second = await start(host, sandbox, ask, '0520000002');
-	log('send and wait: restarting n8n while an execution waits…');
-	await n8n.restart();
-	if (second.link && second.executionId) {
-		const declined = await answer(second.link, 'decline');
-		const after = await finishedRun(n8n, second.executionId);
-		check(
-			declined.status === 200 && after?.status === 'success' && after.done?.approved === false,
-			`send and wait: after an n8n restart the answer (Decline) still resumed the execution (HTTP ${declined.status}; ${after?.status ?? 'not finished'}; ${JSON.stringify(after?.done)})`,
-		);
-	} else check(false, 'send and wait: the second execution did not wait');
-
-	if (timed.executionId) {
-		const ended = await finishedRun(n8n, timed.executionId, 90_000);
-		check(
-			ended?.status === 'success' && ended.ask?.data === undefined && ended.ask?.body !== undefined,
-			`send and wait: with Limit Wait Time the run went on unanswered, with its input item (${ended?.status ?? 'not finished'}; Ask output keys ${Object.keys(ended?.ask ?? {}).join(', ')})`,
-		);
-	} else check(false, 'send and wait: the limited execution did not wait');
 }
 
 /**

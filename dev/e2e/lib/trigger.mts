@@ -149,33 +149,8 @@ async function activationFailingHalfway(
 	const numbers = ['0722000101', '0722000102', '0722000103'];
 	await setCallback(sandbox, numbers[0], FOREIGN_CALLBACK, 1);
 	const before = new Map(numbers.map((number) => [number, callbackOf(sandbox, number)]));
-	let registering = 0;
-	let stuck = '';
-	let rollbackFailures = 0;
-	const proxy = await startProxy(sandbox.vnUrl, (request) => {
-		if (request.params.service !== 'update_virtualnum') return;
-		const isRegistration = (request.params.callback_url ?? '').includes('vnt_prev=');
-		if (isRegistration && ++registering % 3 === 0)
-			sandbox.control.injectFaults({
-				kind: 'serviceError',
-				code: 4020,
-				server: 'vn',
-				operation: 'update_virtualnum',
-			});
-		if (
-			!isRegistration &&
-			rollbackFailures < 3 &&
-			(stuck === '' || stuck === request.params.virtualnum)
-		) {
-			stuck = request.params.virtualnum;
-			rollbackFailures++;
-			sandbox.control.injectFaults({
-				kind: 'http500',
-				server: 'vn',
-				operation: 'update_virtualnum',
-			});
-		}
-	});
+	const faults = await failingProxy(sandbox);
+	const { proxy } = faults;
 	try {
 		const credential = await n8n.rest<{ id: string }>('POST', '/credentials', {
 			name: 'Virtual Number through a fault proxy',
@@ -200,8 +175,8 @@ async function activationFailingHalfway(
 			`the activation failed, naming the number (${status.status}: ${message.slice(0, 160)})`,
 		);
 		check(
-			rollbackFailures === 3 && registering >= 3,
-			`a roll-back failed on every try (${rollbackFailures} failures on ${stuck})`,
+			faults.rollbackFailures === 3 && faults.registering >= 3,
+			`a roll-back failed on every try (${faults.rollbackFailures} failures on ${faults.stuck})`,
 		);
 		for (const [number, callback] of before) {
 			const now = callbackOf(sandbox, number);
@@ -220,11 +195,47 @@ async function activationFailingHalfway(
 			sandbox.control.requests({ operation: 'update_virtualnum' }).length === 0,
 			'deactivating the failed workflow changes nothing',
 		);
-		log(`failed activation: ${registering} registration updates over n8n's attempts`);
+		log(`failed activation: ${faults.registering} registration updates over n8n's attempts`);
 	} finally {
 		await proxy.close();
 	}
 }
+
+/**
+ * A proxy in front of the service that fails every 3rd registration update (4020), and the roll-back
+ * of one number 3 times (HTTP 500); its counts read live.
+ */
+async function failingProxy(sandbox: Sandbox) {
+	const counts = { registering: 0, stuck: '', rollbackFailures: 0 };
+	const proxy = await startProxy(sandbox.vnUrl, (request) => {
+		if (request.params.service !== 'update_virtualnum') return;
+		const isRegistration = (request.params.callback_url ?? '').includes('vnt_prev=');
+		if (isRegistration && ++counts.registering % 3 === 0)
+			sandbox.control.injectFaults({
+				kind: 'serviceError',
+				code: 4020,
+				server: 'vn',
+				operation: 'update_virtualnum',
+			});
+		if (
+			!isRegistration &&
+			counts.rollbackFailures < 3 &&
+			(counts.stuck === '' || counts.stuck === request.params.virtualnum)
+		) {
+			counts.stuck = request.params.virtualnum;
+			counts.rollbackFailures++;
+			sandbox.control.injectFaults({
+				kind: 'http500',
+				server: 'vn',
+				operation: 'update_virtualnum',
+			});
+		}
+	});
+	return Object.assign(counts, { proxy });
+}
+
+/** The number two workflows both ask for. */
+const SHARED_NUMBER = '0722000104';
 
 async function twoWorkflowsOnOneNumber(
 	n8n: N8nServer,
@@ -233,7 +244,7 @@ async function twoWorkflowsOnOneNumber(
 	check: Check,
 	log: Log,
 ): Promise<void> {
-	const shared = '0722000104';
+	const shared = SHARED_NUMBER;
 	await setCallback(sandbox, shared, FOREIGN_CALLBACK, 1);
 	const a = await createTriggerWorkflow(
 		n8n,
@@ -273,6 +284,19 @@ async function twoWorkflowsOnOneNumber(
 	check(holds(a), 'the shared number stays with A');
 	await unpublish(n8n, b);
 	await unpublish(n8n, a);
+	await numberFreedForB(n8n, sandbox, b, holds, check);
+	log('two workflows on one number: the second refused, the original kept');
+}
+
+/** Both inactive, the number has its original URL back; B can then take it, and gives it back. */
+async function numberFreedForB(
+	n8n: N8nServer,
+	sandbox: Sandbox,
+	b: TriggerWorkflow,
+	holds: (workflow: TriggerWorkflow) => boolean,
+	check: Check,
+): Promise<void> {
+	const shared = SHARED_NUMBER;
 	check(
 		callbackOf(sandbox, shared).url === FOREIGN_CALLBACK &&
 			callbackOf(sandbox, shared).option === 1,
@@ -288,7 +312,6 @@ async function twoWorkflowsOnOneNumber(
 			callbackOf(sandbox, shared).option === 1,
 		"after B's deactivation the number has its original URL",
 	);
-	log('two workflows on one number: the second refused, the original kept');
 }
 
 // ---- helpers -----------------------------------------------------------------------------------
