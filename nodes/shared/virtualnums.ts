@@ -129,7 +129,7 @@ export async function updateVirtualnum(
  * create_virtualnum's settable fields (docs/api): what update_virtualnum may change. Not here: the
  * number itself and what the service sets (`create_time`, `extenstion`, `default_dest`, `virtualnum_old`).
  */
-const SETTABLE_FIELDS = [
+export const SETTABLE_FIELDS = [
 	'description',
 	'call_destination_phone',
 	'active_status',

@@ -187,6 +187,8 @@ export async function handleVn(
 		log(200);
 		return;
 	}
+	// lateAnswer: the state was read on arrival; what happens meanwhile is not in the answer.
+	if (fault?.kind === 'lateAnswer') await delay(fault.delayMs, core.signal);
 	if (fault?.kind === 'wrongLength' && Array.isArray(answer.result))
 		answer.result = distortLength(answer.result, fault.delta);
 	if (fault?.kind === 'longText') lengthenText(answer, fault);
