@@ -23,7 +23,7 @@ import type { RequestContext } from './transport/http';
 import { VIRTUALNUM_CREDENTIAL } from './transport/virtualnumApi';
 
 /** The numbers a piece of work changes: some, or every number of the account. */
-export type LockScope = string[] | 'all';
+type LockScope = string[] | 'all';
 
 interface Hold {
 	numbers: Set<string> | 'all';

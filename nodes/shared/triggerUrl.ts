@@ -16,13 +16,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /** The query parameter that carries the trigger's Secret. */
-export const SECRET_PARAM = 'secret';
+const SECRET_PARAM = 'secret';
 const MARK_PARAM = 'vnt';
 const PREVIOUS_PARAM = 'vnt_prev';
-/** Query parameters the trigger itself puts on the URL (removed from the items). */
-export const OWN_PARAMS = [MARK_PARAM, PREVIOUS_PARAM] as const;
-
-export type UrlMode = 'live' | 'test';
+type UrlMode = 'live' | 'test';
 
 /** A number's callback as the service holds it. */
 export interface Callback {
@@ -32,21 +29,6 @@ export interface Callback {
 
 /** The service's default callback_url_option (spec: create_virtualnum). */
 export const DEFAULT_OPTION = 2;
-
-/** The URL to register on a number whose callback before the trigger was `previous`. */
-export function registeredUrl(
-	webhookUrl: string,
-	secret: string,
-	mode: UrlMode,
-	previous: Callback,
-): string {
-	const params = [
-		...(secret ? [`${SECRET_PARAM}=${encodeURIComponent(secret)}`] : []),
-		`${MARK_PARAM}=${mode}`,
-		`${PREVIOUS_PARAM}=${previous.option}${encodeURIComponent(previous.url)}`,
-	];
-	return `${webhookUrl}${webhookUrl.includes('?') ? '&' : '?'}${params.join('&')}`;
-}
 
 /** The URL without query string or fragment: what identifies one trigger in one mode. */
 export function baseOf(url: string): string {

@@ -16,6 +16,7 @@ import { readAllPages } from './paging';
 import { PHONE_LIMITS, phonePatternSource } from './phones';
 import type { RequestContext } from './transport/http';
 import { virtualnumRequest } from './transport/virtualnumApi';
+import type { Callback } from './triggerUrl';
 
 const VIRTUALNUM_PAGE_SIZE = 1000;
 
@@ -123,6 +124,32 @@ export async function updateVirtualnum(
 		sideEffect: true,
 	});
 	return (resultRows(answer.result)[0] ?? {}) as IDataObject;
+}
+
+/**
+ * Sets a number's callback URL and option, sending every other settable field as read (a service
+ * that replaces the whole record on update keeps them all). Empty fields are left out (an empty
+ * dial_timeout_in_sec means the account's default, and the service refuses an empty one), but the
+ * callback URL is always sent, also empty when restoring a number that had none.
+ */
+export async function setCallback(
+	this: RequestContext,
+	record: IDataObject,
+	callback: Callback,
+	itemIndex?: number,
+): Promise<void> {
+	const params: IDataObject = { virtualnum: String(record.virtualnum ?? '').trim() };
+	Object.assign(params, settingsAsRead(record));
+	params.callback_url = callback.url;
+	params.callback_url_option = String(callback.option);
+	await virtualnumRequest.call(this, {
+		service: 'update_virtualnum',
+		method: 'POST',
+		sideEffect: true,
+		params,
+		itemIndex,
+		sendEmpty: ['callback_url'],
+	});
 }
 
 /**

@@ -46,7 +46,7 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** A setting the update did not change that differs after it (someone else changed it meanwhile, or the service cleared it). */
+/** A setting the update did not change that differs after it (changed elsewhere, or cleared by the service). */
 interface UnexpectedChange {
 	field: string;
 	before: string | number;
