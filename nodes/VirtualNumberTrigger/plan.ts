@@ -23,8 +23,10 @@ import {
 	marksOf,
 	registeredUrl,
 	text,
-} from './callbackUrl';
-import type { Callback, OwnTrigger, UrlMode } from './types';
+	type Callback,
+	type UrlMode,
+} from '../shared/triggerUrl';
+import type { OwnTrigger } from './types';
 
 /** Whose URL a number carries. */
 type Owner =
@@ -39,7 +41,7 @@ type Owner =
 			sameOrigin: boolean;
 	  };
 
-export function originOf(url: string): string {
+function originOf(url: string): string {
 	const match = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url);
 	return match ? match[0].toLowerCase() : '';
 }

@@ -9,7 +9,7 @@
  * trigger (de)activations of one process concurrently, so Virtual Number → Update, Account →
  * Restore Callback URLs and the trigger's activation and deactivation wait for each other here.
  *
- * Keyed by the service's base URL and the number; a trigger that covers every number holds the
+ * Keyed by the service's address and the number; a trigger's activation or deactivation holds the
  * whole account. Two credentials may reach one account, so the key is the address, not the
  * credential.
  *
@@ -39,25 +39,23 @@ function overlaps(a: Hold['numbers'], b: Hold['numbers']): boolean {
 	return false;
 }
 
-/** The account's key: the Base URL without a trailing `/api/` (how the transport reads it), any case. */
+/**
+ * The account's key: the Base URL's scheme, host and port, any case. Base URLs that differ only
+ * in their path (`/api/`, `/api/index.php`, a proxy's prefix) may reach one account; holding them
+ * together costs only a little waiting.
+ */
 function accountKey(baseUrl: string): string {
-	return baseUrl
-		.trim()
-		.replace(/\/+$/, '')
-		.replace(/\/api$/i, '')
-		.toLowerCase();
+	const match = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(baseUrl.trim());
+	return (match ? match[0] : baseUrl.trim()).toLowerCase();
 }
 
 /**
- * Runs `work` once no earlier work of this process on any of the same numbers of the account is
- * running or waiting; later work on them waits for it. Work never waits for later work, so
- * nothing can wait in a circle, as long as `work` takes no lock itself.
+ * Waits until no earlier work of this process on any of the same numbers of the account is
+ * running or waiting; later work on them waits for this one until the answer is called. Work
+ * never waits for later work, so nothing can wait in a circle, as long as the holder takes no
+ * second turn before ending its first.
  */
-async function withNumbersLocked<T>(
-	baseUrl: string,
-	scope: LockScope,
-	work: () => Promise<T>,
-): Promise<T> {
+async function turnFor(baseUrl: string, scope: LockScope): Promise<() => void> {
 	const key = accountKey(baseUrl);
 	const numbers = scope === 'all' ? 'all' : new Set(scope);
 	const queue = holds.get(key) ?? [];
@@ -66,23 +64,34 @@ async function withNumbersLocked<T>(
 	const hold: Hold = { numbers, done: new Promise<void>((resolve) => (release = resolve)) };
 	queue.push(hold);
 	holds.set(key, queue);
-	try {
-		await Promise.all(earlier);
-		return await work();
-	} finally {
+	await Promise.all(earlier);
+	return () => {
 		release();
 		const index = queue.indexOf(hold);
 		if (index !== -1) queue.splice(index, 1);
 		if (queue.length === 0 && holds.get(key) === queue) holds.delete(key);
-	}
+	};
 }
 
-/** Runs `work` holding `scope` of the account of the node's Virtual Number credential (withNumbersLocked). */
+/**
+ * The turn of `scope` of the account of the node's Virtual Number credential: resolves when it
+ * may change those numbers; the answer ends the turn (call it in a `finally`).
+ */
+export async function numbersTurn(context: RequestContext, scope: LockScope): Promise<() => void> {
+	const credentials = await context.getCredentials(VIRTUALNUM_CREDENTIAL);
+	return await turnFor(String(credentials.baseUrl ?? ''), scope);
+}
+
+/** Runs `work` in the turn of `scope` (numbersTurn). */
 export async function lockNumbers<T>(
 	context: RequestContext,
 	scope: LockScope,
 	work: () => Promise<T>,
 ): Promise<T> {
-	const credentials = await context.getCredentials(VIRTUALNUM_CREDENTIAL);
-	return await withNumbersLocked(String(credentials.baseUrl ?? ''), scope, work);
+	const end = await numbersTurn(context, scope);
+	try {
+		return await work();
+	} finally {
+		end();
+	}
 }

@@ -16,10 +16,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /** The query parameter that carries the trigger's Secret. */
-const SECRET_PARAM = 'secret';
+export const SECRET_PARAM = 'secret';
 const MARK_PARAM = 'vnt';
 const PREVIOUS_PARAM = 'vnt_prev';
-type UrlMode = 'live' | 'test';
+/** Query parameters the trigger itself puts on the URL (removed from the items). */
+export const OWN_PARAMS = [MARK_PARAM, PREVIOUS_PARAM] as const;
+
+export type UrlMode = 'live' | 'test';
 
 /** A number's callback as the service holds it. */
 export interface Callback {
@@ -29,6 +32,21 @@ export interface Callback {
 
 /** The service's default callback_url_option (spec: create_virtualnum). */
 export const DEFAULT_OPTION = 2;
+
+/** The URL to register on a number whose callback before the trigger was `previous`. */
+export function registeredUrl(
+	webhookUrl: string,
+	secret: string,
+	mode: UrlMode,
+	previous: Callback,
+): string {
+	const params = [
+		...(secret ? [`${SECRET_PARAM}=${encodeURIComponent(secret)}`] : []),
+		`${MARK_PARAM}=${mode}`,
+		`${PREVIOUS_PARAM}=${previous.option}${encodeURIComponent(previous.url)}`,
+	];
+	return `${webhookUrl}${webhookUrl.includes('?') ? '&' : '?'}${params.join('&')}`;
+}
 
 /** The URL without query string or fragment: what identifies one trigger in one mode. */
 export function baseOf(url: string): string {
@@ -76,7 +94,8 @@ export function isTriggerUrl(url: string): boolean {
 	return marksOf(url).mode !== undefined || TRIGGER_PATH.test(baseOf(url));
 }
 
-function text(value: unknown): string {
+/** A record's field as trimmed text ('' when absent). */
+export function text(value: unknown): string {
 	return value === undefined || value === null ? '' : String(value).trim();
 }
 

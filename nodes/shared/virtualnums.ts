@@ -15,7 +15,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { readAllPages } from './paging';
 import { PHONE_LIMITS, phonePatternSource } from './phones';
 import type { RequestContext } from './transport/http';
-import { virtualnumRequest } from './transport/virtualnumApi';
+import { virtualnumRequest, type VirtualnumRequest } from './transport/virtualnumApi';
 import type { Callback } from './triggerUrl';
 
 const VIRTUALNUM_PAGE_SIZE = 1000;
@@ -127,29 +127,24 @@ export async function updateVirtualnum(
 }
 
 /**
- * Sets a number's callback URL and option, sending every other settable field as read (a service
- * that replaces the whole record on update keeps them all). Empty fields are left out (an empty
- * dial_timeout_in_sec means the account's default, and the service refuses an empty one), but the
- * callback URL is always sent, also empty when restoring a number that had none.
+ * The update_virtualnum request that sets a number's callback URL and option, every other settable
+ * field sent as read (a service that replaces the whole record on update keeps them all). Empty
+ * fields are left out (an empty dial_timeout_in_sec means the account's default, and the service
+ * refuses an empty one), but the callback URL is always sent, also empty when restoring a number
+ * that had none. Used by the trigger and by Restore Callback URLs.
  */
-export async function setCallback(
-	this: RequestContext,
-	record: IDataObject,
-	callback: Callback,
-	itemIndex?: number,
-): Promise<void> {
+export function callbackUpdate(record: IDataObject, callback: Callback): VirtualnumRequest {
 	const params: IDataObject = { virtualnum: String(record.virtualnum ?? '').trim() };
 	Object.assign(params, settingsAsRead(record));
 	params.callback_url = callback.url;
 	params.callback_url_option = String(callback.option);
-	await virtualnumRequest.call(this, {
+	return {
 		service: 'update_virtualnum',
 		method: 'POST',
 		sideEffect: true,
 		params,
-		itemIndex,
 		sendEmpty: ['callback_url'],
-	});
+	};
 }
 
 /**

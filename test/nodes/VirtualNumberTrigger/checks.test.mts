@@ -9,11 +9,11 @@ import { ipAllowed } from '../../../nodes/VirtualNumberTrigger/allowedIps.ts';
 import {
 	DEFAULT_OPTION,
 	baseOf,
-	checkTriggerUrl,
 	isTriggerUrl,
 	marksOf,
 	registeredUrl,
-} from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
+} from '../../../nodes/shared/triggerUrl.ts';
+import { checkTriggerUrl } from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
 import { TRIGGER_LIMITS, readSettings } from '../../../nodes/VirtualNumberTrigger/settings.ts';
 import { VirtualNumberTrigger } from '../../../nodes/VirtualNumberTrigger/VirtualNumberTrigger.node.ts';
 import { TriggerHost } from '../../../dev/harness/trigger.mts';

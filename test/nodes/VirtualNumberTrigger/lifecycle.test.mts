@@ -3,7 +3,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { registeredUrl } from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
+import { registeredUrl } from '../../../nodes/shared/triggerUrl.ts';
 import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
 import {
 	TriggerHost,

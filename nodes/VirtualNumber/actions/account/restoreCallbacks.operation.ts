@@ -15,7 +15,8 @@ import {
 	marksOf,
 	type Callback,
 } from '../../../shared/triggerUrl';
-import { getAllVirtualnums, getVirtualnum, setCallback } from '../../../shared/virtualnums';
+import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
+import { callbackUpdate, getAllVirtualnums, getVirtualnum } from '../../../shared/virtualnums';
 
 const properties: INodeProperties[] = [
 	{
@@ -170,7 +171,8 @@ async function restoreOne(
 	if (!onTrigger(record, scope.address)) return undefined;
 	const before = callbackOf(record);
 	const { callback, known } = originalOf(before.url);
-	if (!scope.dryRun) await setCallback.call(this, record, callback, itemIndex);
+	if (!scope.dryRun)
+		await virtualnumRequest.call(this, { ...callbackUpdate(record, callback), itemIndex });
 	return {
 		virtualnum: number,
 		restored: !scope.dryRun,
