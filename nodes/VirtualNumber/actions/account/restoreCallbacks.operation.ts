@@ -20,15 +20,6 @@ import { callbackUpdate, getAllVirtualnums, getVirtualnum } from '../../../share
 
 const properties: INodeProperties[] = [
 	{
-		displayName:
-			'Puts back the callback URL each number had before a Virtual Number Trigger took it, read ' +
-			'from the trigger’s URL itself. Use it after removing this package (or an n8n) while trigger ' +
-			'workflows were still published; a number of a workflow that is still active stops reaching it.',
-		name: 'restoreNotice',
-		type: 'notice',
-		default: '',
-	},
-	{
 		displayName: 'n8n Address',
 		name: 'n8nAddress',
 		type: 'string',
@@ -36,7 +27,8 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. https://n8n.example.com',
 		description:
 			'Only numbers whose callback URL is a trigger of the n8n at this address (the start of its ' +
-			'webhook URLs). Empty: triggers of any n8n.',
+			'webhook URLs). Empty: triggers of any n8n, also of workflows still active, which then stop ' +
+			'receiving calls until activated again.',
 	},
 	{
 		displayName: 'Numbers',
@@ -189,9 +181,10 @@ function partialFailure(
 	itemIndex: number,
 ): NodeOperationError {
 	const restored = done.map((item) => String(item.virtualnum));
+	const why = maskSecrets(messageOf(error, { description: true }));
 	return new NodeOperationError(
 		this.getNode(),
-		`Could not restore the callback URL of ${number}: ${maskSecrets(messageOf(error))}`,
+		`Could not restore the callback URL of ${number}: ${why}`,
 		{
 			itemIndex,
 			description:

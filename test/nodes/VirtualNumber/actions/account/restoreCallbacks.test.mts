@@ -137,6 +137,27 @@ for (const [reading, behaviours] of Object.entries(READINGS)) {
 			assert.equal(callback('0722000100').url, A_LIVE);
 		});
 
+		test('a refused update names the number and those restored before it; a second run finishes', async () => {
+			sandbox.control.injectFaults({ kind: 'slow', delayMs: 0, operation: 'update_virtualnum' });
+			sandbox.control.injectFaults({
+				kind: 'serviceError',
+				code: 999,
+				description: 'Internal error',
+				operation: 'update_virtualnum',
+			});
+			const error = failure(await restore());
+			assert.match(error.message, /^Could not restore the callback URL of 0722000101: /);
+			assert.match(
+				String(error.description),
+				/^Restored before it: 0722000100\. Run the operation again/,
+			);
+			const items = jsons(await restore());
+			assert.deepEqual(
+				items.map((item) => item.virtualnum),
+				['0722000101', '0722000103', '0722000105'],
+			);
+		});
+
 		test('run again, it finds nothing left to do (safe under Retry On Fail)', async () => {
 			jsons(await restore());
 			sandbox.control.clearRequests();
