@@ -10,7 +10,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { asNodeError, neverReachedService, serviceCodeOf } from '../shared/errors';
 import { NOT_IN_ACCOUNT_CODE } from '../shared/statusCodes';
-import { inPool } from '../shared/pool';
+import { WorkQueue } from '../shared/pool';
 import { virtualnumRequest } from '../shared/transport/virtualnumApi';
 import { callbackUpdate, getAllVirtualnums, getVirtualnum } from '../shared/virtualnums';
 import { text, type Callback } from '../shared/triggerUrl';
@@ -137,23 +137,29 @@ export async function setCallbacks<T extends CallbackChange>(
 ): Promise<Outcome<T>> {
 	const node = context.getNode();
 	const outcome: Outcome<T> = { done: [], failures: [] };
-	const setOne = async (change: T): Promise<boolean> => {
-		const request = callbackUpdate(change.record, change.callback);
-		for (let attempt = 1; ; attempt++) {
-			try {
-				await virtualnumRequest.call(context, request);
-				outcome.done.push(change);
-				return true;
-			} catch (error) {
-				const pause = restoring ? retryPause(error, attempt) : undefined;
-				if (pause === undefined) {
+	// The pool's queue with the request in its worker: a request stays a few frames from the lifecycle method.
+	const queue = new WorkQueue(changes);
+	await queue.workers(CONCURRENCY, async () => {
+		for (let index = queue.take(); index !== undefined; index = queue.take()) {
+			const change = changes[index];
+			const request = callbackUpdate(change.record, change.callback);
+			for (let attempt = 1; ; attempt++) {
+				try {
+					await virtualnumRequest.call(context, request);
+					outcome.done.push(change);
+					break;
+				} catch (error) {
+					const pause = restoring ? retryPause(error, attempt) : undefined;
+					if (pause !== undefined) {
+						await sleep(pause);
+						continue;
+					}
 					outcome.failures.push({ change, error: restoring ? asNodeError(node, error) : error });
-					return restoring;
+					if (!restoring) queue.stop(index);
+					break;
 				}
-				await sleep(pause);
 			}
 		}
-	};
-	await inPool(changes, CONCURRENCY, setOne);
+	});
 	return outcome;
 }
