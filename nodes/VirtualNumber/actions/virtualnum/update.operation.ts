@@ -104,16 +104,41 @@ async function updateNumber(
 	const cleared = unexpected.find((change) => change.field === 'callback_url');
 	// The service replaced the whole record and the unsent URL went with it: the trigger's, put back.
 	if (triggerUrl && cleared && callbackOf(after).url === '') {
-		const { url, option } = callbackOf(before);
-		const restore = { ...settingsAsRead(after), callback_url: url, callback_url_option: option };
+		after = await putTriggerBack.call(this, virtualnum, before, after, itemIndex);
+		cleared.restored = true;
+	}
+	return { answer, after, unexpected };
+}
+
+/** Sets the trigger's callback URL and option of `before` again; a failure says what to do. */
+async function putTriggerBack(
+	this: IExecuteFunctions,
+	virtualnum: string,
+	before: IDataObject,
+	after: IDataObject,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const { url, option } = callbackOf(before);
+	const restore = { ...settingsAsRead(after), callback_url: url, callback_url_option: option };
+	try {
 		const restored = await updateVirtualnum.call(this, virtualnum, restore, {
 			itemIndex,
 			current: after,
 		});
-		after = { ...after, callback_url: url, callback_url_option: option, ...restored };
-		cleared.restored = true;
+		return { ...after, callback_url: url, callback_url_option: option, ...restored };
+	} catch (error) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The virtual number ${virtualnum} was updated, but the service cleared its Virtual Number ` +
+				`Trigger's callback URL and putting it back failed`,
+			{
+				itemIndex,
+				description:
+					`${maskSecrets(messageOf(error, { description: true }))}. Calls to the number no longer ` +
+					`reach the trigger: deactivate and activate its workflow again to register it anew.`,
+			},
+		);
 	}
-	return { answer, after, unexpected };
 }
 
 /** The number after the update; a failure says the update itself was carried out. */
