@@ -111,23 +111,24 @@ for (const [reading, behaviours] of Object.entries(READINGS)) {
 			assert.doesNotMatch(JSON.stringify(item.unexpectedChanges), /TopSecret77/);
 		});
 
-		test("a trigger's URL that could not be put back is an error saying so and what to do", async (t) => {
-			if (behaviours.length === 0) return t.skip('the service clears nothing under this reading');
-			sandbox.control.seed({ virtualnum: { virtualnum: NUMBER, callback_url: TRIGGER_URL } });
-			sandbox.control.injectFaults({ kind: 'slow', delayMs: 0, operation: 'update_virtualnum' });
-			sandbox.control.injectFaults({
-				kind: 'serviceError',
-				code: 999,
-				operation: 'update_virtualnum',
+		// Only where the service clears what is not sent.
+		if (behaviours.length > 0)
+			test("a trigger's URL that could not be put back is an error saying so and what to do", async () => {
+				sandbox.control.seed({ virtualnum: { virtualnum: NUMBER, callback_url: TRIGGER_URL } });
+				sandbox.control.injectFaults({ kind: 'slow', delayMs: 0, operation: 'update_virtualnum' });
+				sandbox.control.injectFaults({
+					kind: 'serviceError',
+					code: 999,
+					operation: 'update_virtualnum',
+				});
+				const error = failure(await update({ email: 'new@example.com' }));
+				assert.match(
+					error.message,
+					/was updated, but the service cleared its Virtual Number Trigger/,
+				);
+				assert.match(String(error.description), /deactivate and activate its workflow again/);
+				assert.doesNotMatch(`${error.message} ${error.description}`, /TopSecret77/);
 			});
-			const error = failure(await update({ email: 'new@example.com' }));
-			assert.match(
-				error.message,
-				/was updated, but the service cleared its Virtual Number Trigger/,
-			);
-			assert.match(String(error.description), /deactivate and activate its workflow again/);
-			assert.doesNotMatch(`${error.message} ${error.description}`, /TopSecret77/);
-		});
 
 		test('Callback URL set by the user replaces the trigger’s URL', async () => {
 			sandbox.control.seed({ virtualnum: { virtualnum: NUMBER, callback_url: TRIGGER_URL } });
