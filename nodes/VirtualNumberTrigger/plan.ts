@@ -227,7 +227,7 @@ const FIX: Record<RefusalKind, string> = {
 		"workflow first; the active workflow's runs are in its Executions list.",
 	elsewhere:
 		"If n8n's WEBHOOK_URL changed, put the number's original callback URL (below) back with the Virtual " +
-		"Number node's Account → Restore Callback URLs (n8n Address: the old address), then activate again. If " +
+		"Number node's Account → Restore Callback URLs (Instance Address: the old address), then activate again. If " +
 		'another n8n runs a copy of this workflow, deactivate it there first.',
 	tooLong:
 		`The trigger keeps each number's previous callback URL inside the URL it registers (the service accepts at ` +

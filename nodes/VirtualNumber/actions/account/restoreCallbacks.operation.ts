@@ -20,7 +20,7 @@ import { callbackUpdate, getAllVirtualnums, getVirtualnum } from '../../../share
 
 const properties: INodeProperties[] = [
 	{
-		displayName: 'n8n Address',
+		displayName: 'Instance Address',
 		name: 'n8nAddress',
 		type: 'string',
 		default: '',
@@ -93,7 +93,7 @@ function readScope(this: IExecuteFunctions, itemIndex: number): Scope {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const address = String(this.getNodeParameter('n8nAddress', itemIndex, '') ?? '').trim();
 	if (address !== '' && !/^https?:\/\/[^\s/]+/i.test(address))
-		checks.fail('n8n Address', 'must start with http:// or https://', address);
+		checks.fail('Instance Address', 'must start with http:// or https://', address);
 	const listed = splitPhoneList(this.getNodeParameter('numbers', itemIndex, ''));
 	return {
 		address: address.replace(/\/+$/, '').toLowerCase(),

@@ -2,7 +2,7 @@
  * Account → Restore Callback URLs: after a package (or an n8n) was removed while trigger workflows
  * were published, the numbers still call dead webhooks. The operation finds every number whose
  * callback URL is a Virtual Number Trigger's (whatever n8n), and puts back what that URL says it
- * replaced, keeping every other setting; n8n Address and Numbers narrow it, Dry Run changes nothing.
+ * replaced, keeping every other setting; Instance Address and Numbers narrow it, Dry Run changes nothing.
  * Under both readings of update_virtualnum, and once with a real activation through the trigger's
  * lifecycle that is never deactivated.
  */
@@ -109,7 +109,7 @@ for (const [reading, behaviours] of Object.entries(READINGS)) {
 			assert.doesNotMatch(JSON.stringify(items), /TopSecret77|CrmSecret1/);
 		});
 
-		test('n8n Address: only the triggers of that n8n', async () => {
+		test('Instance Address: only the triggers of that n8n', async () => {
 			const items = jsons(await restore({ n8nAddress: `${N8N_B}/` }));
 			assert.deepEqual(
 				items.map((item) => item.virtualnum),
