@@ -7,6 +7,7 @@
 import { startSandbox } from '../sandbox/index.mts';
 import { startN8n, type N8nServer } from './lib/n8n.mts';
 import { triggerRoundTrip } from './lib/trigger.mts';
+import { restoreAfterUninstall } from './lib/restoreCallbacks.mts';
 import { pollTriggerSingle } from './lib/pollTrigger.mts';
 import { fieldTriggerEvents } from './lib/fieldTrigger.mts';
 import { captureEditor } from './lib/browser.mts';
@@ -97,6 +98,7 @@ try {
 	}
 
 	await triggerRoundTrip(n8n, sandbox, vnCredential.id, check, log);
+	await restoreAfterUninstall(n8n, sandbox, vnCredential.id, check, log);
 	await pollTriggerSingle(n8n, sandbox, vnCredential.id, check, log);
 	await runExamples(
 		n8n,

@@ -29,6 +29,8 @@ export type FaultSpec =
 	/** The refusal `text`; HTTP `status` default 401, 200 for the observed texts (as seen). */
 	| { kind: 'unauthorized'; text: UnauthorizedText; status?: number }
 	| { kind: 'slow'; delayMs: number }
+	/** The answer as it was when the request arrived, sent `delayMs` later (a read that goes stale in flight). */
+	| { kind: 'lateAnswer'; delayMs: number }
 	| { kind: 'empty' }
 	| { kind: 'serviceError'; code: number; description?: string }
 	/** A redirect (301, 302, 307 or 308) to `location`, by default the sandbox's redirect target (which records what reaches it). */
@@ -82,6 +84,7 @@ const KINDS = new Set([
 	'wrongLength',
 	'unauthorized',
 	'slow',
+	'lateAnswer',
 	'empty',
 	'serviceError',
 	'redirect',
@@ -122,8 +125,11 @@ export function validateFault(input: unknown): Fault {
 		throw new Error('count must be a positive integer');
 	if (fault.kind === 'unauthorized' && !TEXTS.has(String(fault.text)))
 		throw new Error(`text must be one of ${[...TEXTS].join(', ')}`);
-	if (fault.kind === 'slow' && (typeof fault.delayMs !== 'number' || fault.delayMs < 0))
-		throw new Error('slow needs delayMs >= 0');
+	if (
+		(fault.kind === 'slow' || fault.kind === 'lateAnswer') &&
+		(typeof fault.delayMs !== 'number' || fault.delayMs < 0)
+	)
+		throw new Error(`${String(fault.kind)} needs delayMs >= 0`);
 	if (fault.kind === 'serviceError' && !Number.isInteger(fault.code))
 		throw new Error('serviceError needs an integer code');
 	if (fault.kind === 'wrongLength' && fault.delta !== undefined && !Number.isInteger(fault.delta))

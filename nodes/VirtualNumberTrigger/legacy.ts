@@ -5,8 +5,7 @@
  */
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
-import { DEFAULT_OPTION, text } from './callbackUrl';
-import type { Callback } from './types';
+import { DEFAULT_OPTION, text, type Callback } from '../shared/triggerUrl';
 
 interface LegacyRegistration {
 	numbers?: Record<string, { previousUrl?: string; previousOption?: number }>;

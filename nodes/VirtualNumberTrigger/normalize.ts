@@ -12,7 +12,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { CALL_FIELDS } from '../shared/callFields';
 import { withSafeKeys } from '../shared/outputKeys';
-import { OWN_PARAMS, SECRET_PARAM } from './callbackUrl';
+import { OWN_PARAMS, SECRET_PARAM } from '../shared/triggerUrl';
 import { TRIGGER_EVENTS } from './events';
 import { callEnded } from './events/callEnded';
 import { callStarted, isStartingStatus } from './events/callStarted';

@@ -12,9 +12,8 @@ import { asNodeError, neverReachedService, serviceCodeOf } from '../shared/error
 import { NOT_IN_ACCOUNT_CODE } from '../shared/statusCodes';
 import { WorkQueue } from '../shared/pool';
 import { virtualnumRequest } from '../shared/transport/virtualnumApi';
-import { getAllVirtualnums, getVirtualnum, settingsAsRead } from '../shared/virtualnums';
-import { text } from './callbackUrl';
-import type { Callback } from './types';
+import { callbackUpdate, getAllVirtualnums, getVirtualnum } from '../shared/virtualnums';
+import { text, type Callback } from '../shared/triggerUrl';
 
 /** Updates in flight at once: fast enough for thousands of numbers, gentle on the service. */
 const CONCURRENCY = 4;
@@ -127,11 +126,9 @@ interface Outcome<T> {
 }
 
 /**
- * Sets the numbers' callbacks, CONCURRENCY at a time, sending every other settable field as read.
- * Registering starts no change after the first failure (activation rolls back instead);
- * restoring runs every change, each tried again after a failure. Empty fields are left out (an
- * empty dial_timeout_in_sec means the account's default, and the service refuses an empty one),
- * but the callback URL is always sent, also empty when restoring a number that had none.
+ * Sets the numbers' callbacks, CONCURRENCY at a time, sending every other settable field as read
+ * (callbackUpdate). Registering starts no change after the first failure (activation rolls back
+ * instead); restoring runs every change, each tried again after a failure.
  */
 export async function setCallbacks<T extends CallbackChange>(
 	context: IHookFunctions,
@@ -145,19 +142,10 @@ export async function setCallbacks<T extends CallbackChange>(
 	await queue.workers(CONCURRENCY, async () => {
 		for (let index = queue.take(); index !== undefined; index = queue.take()) {
 			const change = changes[index];
-			// Every setting as read: a service that replaces the whole record on update keeps them all.
-			const params: IDataObject = { virtualnum: change.number, ...settingsAsRead(change.record) };
-			params.callback_url = change.callback.url;
-			params.callback_url_option = String(change.callback.option);
+			const request = callbackUpdate(change.record, change.callback);
 			for (let attempt = 1; ; attempt++) {
 				try {
-					await virtualnumRequest.call(context, {
-						service: 'update_virtualnum',
-						method: 'POST',
-						sideEffect: true,
-						params,
-						sendEmpty: ['callback_url'],
-					});
+					await virtualnumRequest.call(context, request);
 					outcome.done.push(change);
 					break;
 				} catch (error) {

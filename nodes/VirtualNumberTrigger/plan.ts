@@ -23,8 +23,10 @@ import {
 	marksOf,
 	registeredUrl,
 	text,
-} from './callbackUrl';
-import type { Callback, OwnTrigger, UrlMode } from './types';
+	type Callback,
+	type UrlMode,
+} from '../shared/triggerUrl';
+import type { OwnTrigger } from './types';
 
 /** Whose URL a number carries. */
 type Owner =
@@ -39,7 +41,7 @@ type Owner =
 			sameOrigin: boolean;
 	  };
 
-export function originOf(url: string): string {
+function originOf(url: string): string {
 	const match = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url);
 	return match ? match[0].toLowerCase() : '';
 }
@@ -224,9 +226,9 @@ const FIX: Record<RefusalKind, string> = {
 		'minutes. Test with numbers the active workflow does not use (Selected Numbers), or deactivate the ' +
 		"workflow first; the active workflow's runs are in its Executions list.",
 	elsewhere:
-		"If n8n's WEBHOOK_URL changed, set the number's callback URL back to its original (below) with the Virtual " +
-		"Number node's Update operation, then activate again. If another n8n runs a copy of this workflow, " +
-		'deactivate it there first.',
+		"If n8n's WEBHOOK_URL changed, put the number's original callback URL (below) back with the Virtual " +
+		"Number node's Account → Restore Callback URLs (Instance Address: the old address), then activate again. If " +
+		'another n8n runs a copy of this workflow, deactivate it there first.',
 	tooLong:
 		`The trigger keeps each number's previous callback URL inside the URL it registers (the service accepts at ` +
 		`most ${LIMITS.callbackUrl.maxLength} characters), so that n8n can always put it back. Shorten or clear that ` +

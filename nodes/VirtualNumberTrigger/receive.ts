@@ -20,7 +20,7 @@ import {
 	withContractWord,
 } from '../shared/transport/virtualnumApi';
 import { ipAllowed } from './allowedIps';
-import { SECRET_PARAM } from './callbackUrl';
+import { SECRET_PARAM } from '../shared/triggerUrl';
 import { TRIGGER_EVENTS } from './events';
 import { callStarted, isFirstCallStart } from './events/callStarted';
 import { UNKNOWN, normalizeRequest, type Normalized, type NormalizedEvent } from './normalize';

@@ -37,7 +37,16 @@ import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError, messageOf } from '../shared/errors';
-import { DEFAULT_OPTION, baseOf, callbackOf, checkTriggerUrl, marksOf, text } from './callbackUrl';
+import { numbersTurn } from '../shared/numberLock';
+import {
+	DEFAULT_OPTION,
+	baseOf,
+	callbackOf,
+	marksOf,
+	text,
+	type Callback,
+} from '../shared/triggerUrl';
+import { checkTriggerUrl } from './callbackUrl';
 import { dropLegacy, legacyFor } from './legacy';
 import { logMasked, maskError, ownSecret } from './masking';
 import {
@@ -50,7 +59,6 @@ import {
 import {
 	isRegistered,
 	listNumbers,
-	originOf,
 	planRegistration,
 	refusalText,
 	rollbackOutcome,
@@ -58,7 +66,7 @@ import {
 	type Update,
 } from './plan';
 import { readSettings } from './settings';
-import type { Callback, OwnTrigger, TriggerSettings } from './types';
+import type { OwnTrigger, TriggerSettings } from './types';
 
 function webhookUrlOf(this: IHookFunctions): string {
 	const url = this.getNodeWebhookUrl('default');
@@ -115,36 +123,18 @@ function chosen(settings: TriggerSettings): string[] | 'all' {
 }
 
 /*
- * The service has no compare-and-set: two activations that both read a number before either wrote
- * would both take it, and the one written first would stay active without ever receiving a call.
- * n8n runs activations of several workflows at once (2.x publishes up to 5 in parallel) in one
- * process, so creates and deletes against one service host wait for each other here (by host, not
- * by credential: two credentials may reach one account). The queue is the only state the trigger
- * keeps in memory: it holds no data, only the order of work in this process. Across processes (two
- * n8n installations on one account), create re-reads what it wrote before deciding (giveBackIfLost).
+ * Creates and deletes of this process wait for each other, and for Virtual Number → Update and
+ * Restore Callback URLs, holding the whole account (nodes/shared/numberLock.ts): the service has
+ * no compare-and-set, and n8n runs activations of several workflows at once (2.x publishes up to 5
+ * in parallel). Across processes (two n8n installations on one account), create re-reads what it
+ * wrote before deciding (giveBackIfLost).
  */
-const hostQueues = new Map<string, Promise<void>>();
-
-/** Waits for the earlier creates and deletes against this service host; the answer ends this one's turn. */
-async function hostTurn(context: IHookFunctions): Promise<() => void> {
-	const credentials = await context.getCredentials('virtualnumApi');
-	const key = originOf(String(credentials.baseUrl ?? '').trim());
-	const before = hostQueues.get(key) ?? Promise.resolve();
-	let end = () => {};
-	const turn = new Promise<void>((resolve) => (end = resolve));
-	hostQueues.set(key, turn);
-	await before;
-	return () => {
-		end();
-		if (hostQueues.get(key) === turn) hostQueues.delete(key);
-	};
-}
 
 /** Activation: reads the numbers, decides, then takes them over; a failure puts back every number changed. */
 export async function createRegistration(this: IHookFunctions): Promise<boolean> {
 	let endTurn: (() => void) | undefined;
 	try {
-		endTurn = await hostTurn(this);
+		endTurn = await numbersTurn(this, 'all');
 		const settings = readSettings.call(this);
 		if (settings.callbackOption === undefined) return true;
 		const own = ownTrigger.call(this, settings, settings.callbackOption);
@@ -317,7 +307,7 @@ function deleteScope(
 export async function deleteRegistration(this: IHookFunctions): Promise<boolean> {
 	let endTurn: (() => void) | undefined;
 	try {
-		endTurn = await hostTurn(this);
+		endTurn = await numbersTurn(this, 'all');
 		const base = baseOf(webhookUrlOf.call(this));
 		const legacy = legacyFor.call(this, base);
 		const scope = deleteScope.call(this, legacy);

@@ -5,7 +5,7 @@
  */
 import type { IWebhookFunctions } from 'n8n-workflow';
 
-import { OWN_PARAMS, SECRET_PARAM } from './callbackUrl';
+import { OWN_PARAMS, SECRET_PARAM } from '../shared/triggerUrl';
 
 export interface ReceivedRequest {
 	method: string;

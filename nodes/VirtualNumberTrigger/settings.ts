@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { PHONE_LIMITS, PHONE_RULE, phoneDigits } from '../shared/phones';
 import { parseIpAllowList } from './allowedIps';
-import { SECRET_PARAM } from './callbackUrl';
+import { SECRET_PARAM } from '../shared/triggerUrl';
 import { TRIGGER_EVENTS } from './events';
 import { callStarted } from './events/callStarted';
 import { OPT_OUT_DEFAULT, keywordsOf } from './events/smsReceived';

@@ -1,17 +1,11 @@
 /**
- * The shapes the trigger's modules share: its settings as read, a number's callback, this trigger
- * in the mode it registers in, and what an event's file offers. Types only, so every module (the
+ * The shapes the trigger's modules share: its settings as read, this trigger in the mode it
+ * registers in, and what an event's file offers. Types only, so every module (the
  * events above all) can name them without importing another module's code.
  */
 import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
-export type UrlMode = 'live' | 'test';
-
-/** A number's callback as the service holds it. */
-export interface Callback {
-	url: string;
-	option: number;
-}
+import type { UrlMode } from '../shared/triggerUrl';
 
 /** One allowed address or range, as 16 bytes (IPv4 as IPv4-mapped IPv6) and a prefix length. */
 export interface IpRange {

@@ -381,52 +381,65 @@ export function describeStatusCode(operation: string, code: number): StatusCodeI
 	return SERVICE_CODES[operation]?.[code] ?? GENERAL_CODES[code];
 }
 
-/** The 401 plain-text answers of the spec and what the user should do about each. */
-export const UNAUTHORIZED_TEXTS: Array<{ pattern: RegExp; meaning: string; hint: string }> = [
-	{
-		pattern: /^Unauthorized - IP Address:'([^']*)' is not allowed/i,
+/** What a refusal of the caller means, and the one thing to do about it. */
+interface RefusalAdvice {
+	meaning: string;
+	hint: string;
+}
+
+/** One advice per situation, whichever words the service used (docs/errors.md, "Refusals"). */
+const REFUSAL_ADVICE = {
+	ip: {
 		meaning: 'The IP address of your n8n server is not in the allowed IP list of the account',
-		hint: "Add the IP of your n8n server to the account's allowed IP list",
+		hint: "Add the IP of your n8n server to the account's allowed IP list (its public address)",
 	},
-	{
-		pattern: /^Unauthorized - Token Required/i,
-		meaning: 'The service requires an access token and none was sent',
-		hint: "Enter the account's API access token in the credential",
-	},
-	{
-		pattern: /^Unauthorized - Token Expired/i,
-		meaning: 'The access token has expired',
-		hint: 'Create a new access token in the account and paste it into the credential',
-	},
-	{
-		pattern: /^Unauthorized - Invalid Token/i,
-		meaning: 'The access token is not valid for this service',
-		hint: 'Check that the credential holds the token of this service (not the SMS token) and that it was copied whole',
-	},
-	// The texts observed in the field, answered as plain text with any HTTP status (200 included).
-	{
-		pattern: /^The ip address is not legal for this web service/i,
-		meaning: 'The IP address of your n8n server is not in the allowed IP list of the account',
-		hint: "Add the public IP of your n8n server to the account's allowed IP list",
-	},
-	{
-		pattern: /^Token\W{0,3}(missing|required|empty)/i,
+	tokenMissing: {
 		meaning: 'The service requires an access token and none was sent',
 		hint: "Enter the account's API access token as the credential's Access Token",
 	},
-	{
-		pattern: /^Token\W{0,3}expired/i,
+	tokenExpired: {
 		meaning: 'The access token has expired',
 		hint: "Create a new access token in the account and paste it as the credential's Access Token",
 	},
-	{
-		pattern: /^Token\b/i,
+	tokenInvalid: {
+		meaning: 'The access token is not valid for this service',
+		hint:
+			"Check that the credential's Access Token is the token of this service (not the other " +
+			"service's) and that it was copied whole",
+	},
+	suspended: {
+		meaning: 'The account is suspended',
+		hint: 'Contact the provider to reactivate the account; the token and the IP are not the problem',
+	},
+	tokenRefused: {
 		meaning: 'The access token was refused (missing, expired or not valid)',
 		hint: "Check the credential's Access Token: it must be this service's token, copied whole",
 	},
+} satisfies Record<string, RefusalAdvice>;
+
+/**
+ * The refusal texts of both services, the contract's (HTTP 401) and those seen in the field (plain
+ * text, any HTTP status, 200 included), first match wins: a suspended account before any other
+ * token text, since the field words it as an invalid token.
+ */
+export const UNAUTHORIZED_TEXTS: Array<{ pattern: RegExp } & RefusalAdvice> = [
+	{ pattern: /^Unauthorized - IP Address:'([^']*)' is not allowed/i, ...REFUSAL_ADVICE.ip },
+	{ pattern: /^The ip address is not legal for this web service/i, ...REFUSAL_ADVICE.ip },
 	{
-		pattern: /^Unauthorized - Account Suspended/i,
-		meaning: 'The account is suspended',
-		hint: 'Contact the provider to reactivate the account',
+		pattern: /^(Unauthorized - Account Suspended|Token\b.*\bsuspended)/i,
+		...REFUSAL_ADVICE.suspended,
 	},
+	{
+		pattern: /^(Unauthorized - Token Required|Token\W{0,3}(missing|required|empty))/i,
+		...REFUSAL_ADVICE.tokenMissing,
+	},
+	{
+		pattern: /^(Unauthorized - Token Expired|Token\W{0,3}expired)/i,
+		...REFUSAL_ADVICE.tokenExpired,
+	},
+	{
+		pattern: /^(Unauthorized - Invalid Token|Token\W{0,3}invalid)/i,
+		...REFUSAL_ADVICE.tokenInvalid,
+	},
+	{ pattern: /^Token\b/i, ...REFUSAL_ADVICE.tokenRefused },
 ];

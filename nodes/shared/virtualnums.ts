@@ -16,6 +16,7 @@ import { readAllPages } from './paging';
 import { PHONE_LIMITS, phonePatternSource } from './phones';
 import type { RequestContext } from './transport/http';
 import { virtualnumRequest, type VirtualnumRequest } from './transport/virtualnumApi';
+import type { Callback } from './triggerUrl';
 
 const VIRTUALNUM_PAGE_SIZE = 1000;
 
@@ -136,10 +137,31 @@ export async function updateVirtualnum(
 }
 
 /**
+ * The update_virtualnum request that sets a number's callback URL and option, every other settable
+ * field sent as read (a service that replaces the whole record on update keeps them all). Empty
+ * fields are left out (an empty dial_timeout_in_sec means the account's default, and the service
+ * refuses an empty one), but the callback URL is always sent, also empty when restoring a number
+ * that had none. Used by the trigger and by Restore Callback URLs.
+ */
+export function callbackUpdate(record: IDataObject, callback: Callback): VirtualnumRequest {
+	const params: IDataObject = { virtualnum: String(record.virtualnum ?? '').trim() };
+	Object.assign(params, settingsAsRead(record));
+	params.callback_url = callback.url;
+	params.callback_url_option = String(callback.option);
+	return {
+		service: 'update_virtualnum',
+		method: 'POST',
+		sideEffect: true,
+		params,
+		sendEmpty: ['callback_url'],
+	};
+}
+
+/**
  * create_virtualnum's settable fields (docs/api): what update_virtualnum may change. Not here: the
  * number itself and what the service sets (`create_time`, `extenstion`, `default_dest`, `virtualnum_old`).
  */
-const SETTABLE_FIELDS = [
+export const SETTABLE_FIELDS = [
 	'description',
 	'call_destination_phone',
 	'active_status',

@@ -76,7 +76,7 @@ describe('Virtual Number API: the Access Token is optional', () => {
 		);
 		assert.match(
 			String(result.error?.description),
-			/Enter the account's API access token in the credential/,
+			/Enter the account's API access token as the credential's Access Token/,
 		);
 	});
 

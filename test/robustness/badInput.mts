@@ -16,7 +16,7 @@ import { LIMITS, MB } from '../../nodes/shared/checks.ts';
 import { PHONE_LIMITS } from '../../nodes/shared/phones.ts';
 import { GET_MANY_LIMIT as LIMIT_FIELD } from '../../nodes/VirtualNumber/helpers/utils.ts';
 import { VN_LIMITS } from '../../nodes/shared/limits.ts';
-import { registeredUrl } from '../../nodes/VirtualNumberTrigger/callbackUrl.ts';
+import { registeredUrl } from '../../nodes/shared/triggerUrl.ts';
 import { TRIGGER_LIMITS } from '../../nodes/VirtualNumberTrigger/settings.ts';
 import type { Sandbox } from '../../dev/sandbox/index.mts';
 import { runWorkflow } from '../../dev/harness/engine.mts';

@@ -336,7 +336,7 @@ describe('A flaky or hostile service', { concurrency: 1 }, () => {
 			['IP not legal', /allowed IP list/],
 			['Token missing', /requires an access token.*Access Token of the Virtual Number credential/],
 			['Token expired', /access token has expired.*Access Token of the Virtual Number credential/],
-			['Token invalid', /access token was refused.*Access Token of the Virtual Number credential/],
+			['Token invalid', /access token is not valid.*Access Token of the Virtual Number credential/],
 		] as const;
 		for (const [text, expected] of cases) {
 			for (const status of [200, 401, 403]) {

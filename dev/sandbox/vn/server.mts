@@ -166,6 +166,8 @@ export async function handleVn(
 		log(200);
 		return;
 	}
+	// lateAnswer: the state was read on arrival; what happens meanwhile is not in the answer.
+	if (fault?.kind === 'lateAnswer') await delay(fault.delayMs, core.signal);
 	writeAnswer(core, res, answer, fault, format);
 	log(200, answer.status.code);
 }

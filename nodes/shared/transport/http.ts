@@ -480,7 +480,8 @@ export function unauthorizedFailure(context: FailureContext, decoded: DecodedAns
 	const text = 'text' in decoded ? decoded.text.trim() : '';
 	const known = knownRefusal(decoded);
 	if (known) {
-		const which = /token/i.test(known.hint)
+		// Only where the advice is to fix the token (not for a suspended account or the IP list).
+		const which = /Access Token/.test(known.hint)
 			? ` The token to check is the Access Token of the ${context.serviceLabel} credential.`
 			: '';
 		return serviceError(

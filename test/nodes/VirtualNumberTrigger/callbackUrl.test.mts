@@ -6,11 +6,11 @@ import { LIMITS } from '../../../nodes/shared/checks.ts';
 import {
 	DEFAULT_OPTION,
 	baseOf,
-	checkTriggerUrl,
 	isTriggerUrl,
 	marksOf,
 	registeredUrl,
-} from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
+} from '../../../nodes/shared/triggerUrl.ts';
+import { checkTriggerUrl } from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
 import { NODE as node } from './registrationSetup.mts';
 
 describe('Virtual Number Trigger → callback URL', () => {

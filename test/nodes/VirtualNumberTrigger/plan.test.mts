@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { registeredUrl } from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
+import { registeredUrl } from '../../../nodes/shared/triggerUrl.ts';
 import { selectedNumbers } from '../../../dev/harness/trigger.mts';
 import { CALLS, FOREIGN, registrationSetup } from './registrationSetup.mts';
 

@@ -22,7 +22,7 @@ import { after, before, describe, test } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { marksOf } from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
+import { marksOf } from '../../../nodes/shared/triggerUrl.ts';
 import { startSandbox, type FaultSpec, type Sandbox } from '../../../dev/sandbox/index.mts';
 import {
 	TriggerHost,

@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
 
-import { registeredUrl } from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
+import { registeredUrl } from '../../../nodes/shared/triggerUrl.ts';
 import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
 import {
 	TriggerHost,

@@ -8,7 +8,7 @@ import { after, before } from 'node:test';
 
 import type { IDataObject, IHookFunctions, INode } from 'n8n-workflow';
 
-import { registeredUrl } from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
+import { registeredUrl } from '../../../nodes/shared/triggerUrl.ts';
 import { readSettings } from '../../../nodes/VirtualNumberTrigger/settings.ts';
 import { sandboxPerFile, vnCredential } from '../../../dev/harness/nodeTest.mts';
 import {

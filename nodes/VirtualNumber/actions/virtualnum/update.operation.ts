@@ -1,9 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
+import { messageOf } from '../../../shared/errors';
+import { maskSecrets } from '../../../shared/masking';
+import { lockNumbers } from '../../../shared/numberLock';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
+import { callbackOf, isTriggerUrl } from '../../../shared/triggerUrl';
 import {
+	SETTABLE_FIELDS,
 	getVirtualnum,
 	settingsAsRead,
 	updateVirtualnum,
@@ -21,9 +26,10 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		description:
-			'Only the fields added here change. The node reads the number first and sends every ' +
-			'other setting back as read, so none is lost whether the service changes only the ' +
-			'values sent or replaces the whole record.',
+			'Only the fields added here change. The node reads the number just before it writes and ' +
+			'sends every other setting back as read, so none is lost whether the service changes only ' +
+			'the values sent or replaces the whole record. A Virtual Number Trigger’s callback URL is ' +
+			'never sent back: it stays unless you set Callback URL.',
 		options: updateSettingFields,
 	},
 ];
@@ -39,6 +45,23 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** A setting the update did not change that differs after it (changed elsewhere, or cleared by the service). */
+interface UnexpectedChange {
+	field: string;
+	before: string | number;
+	after: string | number;
+	/** The trigger's callback URL the update cleared, put back. */
+	restored?: boolean;
+}
+
+interface Outcome {
+	/** update_virtualnum's answer (versions 1 and 1.1 output it). */
+	answer: IDataObject;
+	/** The number as read after the update (and after putting a trigger's callback URL back). */
+	after: IDataObject;
+	unexpected: UnexpectedChange[];
+}
+
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const virtualnum = readVirtualnum.call(this, checks);
@@ -47,9 +70,117 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	if (Object.keys(changes).length === 0) {
 		checks.fail('Update Fields', 'has nothing to change: add at least one field with a value');
 	}
-	const current = await getVirtualnum.call(this, virtualnum, itemIndex);
-	const params = { ...settingsAsRead(current), ...changes };
-	return this.helpers.returnJsonArray(
-		await updateVirtualnum.call(this, virtualnum, params, { itemIndex, current }),
+	const outcome = await lockNumbers(
+		this,
+		[virtualnum],
+		async () => await updateNumber.call(this, virtualnum, changes, itemIndex),
 	);
+	if (this.getNode().typeVersion < 1.2) return this.helpers.returnJsonArray(outcome.answer);
+	return this.helpers.returnJsonArray({ ...outcome.after, unexpectedChanges: outcome.unexpected });
 };
+
+/**
+ * Read, write, read again, with this process's other changes of the number waiting (numberLock.ts).
+ * The read is the last thing before the write, so a change made elsewhere before it is kept.
+ */
+async function updateNumber(
+	this: IExecuteFunctions,
+	virtualnum: string,
+	changes: IDataObject,
+	itemIndex: number,
+): Promise<Outcome> {
+	const before = await getVirtualnum.call(this, virtualnum, itemIndex);
+	const params = { ...settingsAsRead(before), ...changes };
+	// A trigger's URL read here may be stale by the time it is written (its workflow deactivated
+	// in another process meanwhile): written back, it would point the number at a dead webhook.
+	const triggerUrl = changes.callback_url === undefined && isTriggerUrl(callbackOf(before).url);
+	if (triggerUrl) delete params.callback_url;
+	const answer = await updateVirtualnum.call(this, virtualnum, params, {
+		itemIndex,
+		current: before,
+	});
+	let after = await readAgain.call(this, virtualnum, itemIndex);
+	const unexpected = unexpectedChanges(before, after, Object.keys(changes));
+	const cleared = unexpected.find((change) => change.field === 'callback_url');
+	// The service replaced the whole record and the unsent URL went with it: the trigger's, put back.
+	if (triggerUrl && cleared && callbackOf(after).url === '') {
+		after = await putTriggerBack.call(this, virtualnum, before, after, itemIndex);
+		cleared.restored = true;
+	}
+	return { answer, after, unexpected };
+}
+
+/** Sets the trigger's callback URL and option of `before` again; a failure says what to do. */
+async function putTriggerBack(
+	this: IExecuteFunctions,
+	virtualnum: string,
+	before: IDataObject,
+	after: IDataObject,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const { url, option } = callbackOf(before);
+	const restore = { ...settingsAsRead(after), callback_url: url, callback_url_option: option };
+	try {
+		const restored = await updateVirtualnum.call(this, virtualnum, restore, {
+			itemIndex,
+			current: after,
+		});
+		return { ...after, callback_url: url, callback_url_option: option, ...restored };
+	} catch (error) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The virtual number ${virtualnum} was updated, but the service cleared its Virtual Number ` +
+				`Trigger's callback URL and putting it back failed`,
+			{
+				itemIndex,
+				description:
+					`${maskSecrets(messageOf(error, { description: true }))}. Calls to the number no longer ` +
+					`reach the trigger: deactivate and activate its workflow again to register it anew.`,
+			},
+		);
+	}
+}
+
+/** The number after the update; a failure says the update itself was carried out. */
+async function readAgain(
+	this: IExecuteFunctions,
+	virtualnum: string,
+	itemIndex: number,
+): Promise<IDataObject> {
+	try {
+		return await getVirtualnum.call(this, virtualnum, itemIndex);
+	} catch (error) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The virtual number ${virtualnum} was updated, but reading it again failed`,
+			{
+				itemIndex,
+				description:
+					`update_virtualnum answered success; the check that no other setting changed could not ` +
+					`run: ${maskSecrets(messageOf(error))}. Check the number with Get before updating it again.`,
+			},
+		);
+	}
+}
+
+function shown(field: string, value: unknown): string | number {
+	if (typeof value === 'number') return value;
+	const text = value === undefined || value === null ? '' : String(value);
+	return field === 'callback_url' ? maskSecrets(text) : text;
+}
+
+/** The settable fields the update did not change whose value after it is not the value before it. */
+function unexpectedChanges(
+	before: IDataObject,
+	after: IDataObject,
+	changed: string[],
+): UnexpectedChange[] {
+	const same = (a: unknown, b: unknown) => String(a ?? '').trim() === String(b ?? '').trim();
+	return SETTABLE_FIELDS.filter(
+		(field) => !changed.includes(field) && !same(before[field], after[field]),
+	).map((field) => ({
+		field,
+		before: shown(field, before[field]),
+		after: shown(field, after[field]),
+	}));
+}

@@ -34,7 +34,11 @@ describe('Virtual Number → Virtual Number → Update', () => {
 		jsons(
 			await update({ description: 'Renamed', callDestinationPhone: '0509999999', dialOption: 3 }),
 		);
-		assert.equal(vnRequests(sandbox, 'get_virtualnum').length, 1);
+		assert.equal(
+			vnRequests(sandbox, 'get_virtualnum').length,
+			2,
+			'read before and after the write',
+		);
 		const body = vnRequests(sandbox, 'update_virtualnum')[0].body as Record<string, unknown>;
 		assert.equal(body.description, 'Renamed');
 		assert.equal(body.call_destination_phone, '0509999999');
