@@ -26,6 +26,7 @@ import {
 	withContractWord,
 } from '../shared/transport/virtualnumApi';
 import { OWN_PARAMS, SECRET_PARAM } from './callbackUrl';
+import { expectedSecret, logRefusalNow } from './callbackSecret';
 import { callEnded } from './events/callEnded';
 import {
 	answerWithDestination,
@@ -35,6 +36,7 @@ import {
 } from './events/callStarted';
 import { SMS_FIELDS, smsDeliveryStatus } from './events/smsDeliveryStatus';
 import { smsReceived } from './events/smsReceived';
+import { logLine } from './logLine';
 import { TRIGGER_EVENTS, ipAllowed, readSettings, type TriggerSettings } from './settings';
 
 interface Normalized {
@@ -87,10 +89,10 @@ function gatherFields(body: unknown, query: Record<string, unknown>): Fields {
 function normalizeRequest(
 	request: ReceivedRequest,
 	receivedAt: string,
-	options: { removeSecret: boolean; settings?: TriggerSettings } = { removeSecret: false },
+	options: { settings?: TriggerSettings } = {},
 ): Normalized {
-	const hidden = options.removeSecret ? [...OWN_PARAMS, SECRET_PARAM] : [...OWN_PARAMS];
-	const query = callerQuery(request.query, hidden);
+	// The secret (the user's or the generated one) never reaches an item.
+	const query = callerQuery(request.query, [...OWN_PARAMS, SECRET_PARAM]);
 	const { body, rawBody } = readBody(request);
 	const fields = gatherFields(body, query);
 	const known = classify(fields);
@@ -140,7 +142,7 @@ function log(
 	message: string,
 	meta?: IDataObject,
 ): void {
-	attempt(() => context.logger[level](`Virtual Number Trigger: ${message}`, meta));
+	logLine(context.logger, level, message, { meta });
 }
 
 function chosen(settings: TriggerSettings, event: NormalizedEvent): boolean {
@@ -148,27 +150,45 @@ function chosen(settings: TriggerSettings, event: NormalizedEvent): boolean {
 	return TRIGGER_EVENTS.some(({ key, name }) => name === event && settings.events.includes(key));
 }
 
+const UNAUTHORIZED: [number, string] = [401, 'Unauthorized'];
+
+/** Refuses a request (401), writing the first refusal of each minute to the log. */
+function refuse(
+	context: IWebhookFunctions,
+	request: ReceivedRequest,
+	why: string,
+	now: number,
+): [number, string] {
+	if (attempt(() => logRefusalNow(context, now)) !== false)
+		log(context, 'warn', `refused ${why} (further refusals this minute are not logged)`, {
+			ip: request.ip ?? 'unknown',
+		});
+	return UNAUTHORIZED;
+}
+
+/** Whether the request carries the secret it must: the user's Secret, else the generated one (callbackSecret.ts). */
+function hasSecret(
+	context: IWebhookFunctions,
+	settings: TriggerSettings,
+	request: ReceivedRequest,
+): boolean {
+	const secret = expectedSecret(context, settings.secret, settings.generatesSecret);
+	if (secret === undefined) return true;
+	const query = isPlainObject(request.query) ? request.query : {};
+	return secretMatches(query[SECRET_PARAM], secret);
+}
+
 /** Why a request must be refused (status and answer), or undefined when it passes. */
 function checkRequest(
 	context: IWebhookFunctions,
 	settings: TriggerSettings,
 	request: ReceivedRequest,
+	now: number,
 ): [number, string] | undefined {
-	if (settings.allowList.length > 0 && !ipAllowed(request.ip, settings.allowList)) {
-		log(context, 'warn', 'refused a request from an address not in Allowed IPs', {
-			ip: request.ip ?? 'unknown',
-		});
-		return [401, 'Unauthorized'];
-	}
-	if (settings.secret !== '') {
-		const query = isPlainObject(request.query) ? request.query : {};
-		if (!secretMatches(query[SECRET_PARAM], settings.secret)) {
-			log(context, 'warn', 'refused a request without the right secret', {
-				ip: request.ip ?? 'unknown',
-			});
-			return [401, 'Unauthorized'];
-		}
-	}
+	if (settings.allowList.length > 0 && !ipAllowed(request.ip, settings.allowList))
+		return refuse(context, request, 'a request from an address not in Allowed IPs', now);
+	if (!hasSecret(context, settings, request))
+		return refuse(context, request, 'a request without the right secret', now);
 	const size = bodySize(request);
 	if (size > settings.maxBodyBytes) {
 		log(
@@ -188,10 +208,7 @@ function normalizeOrRaw(
 	settings: TriggerSettings,
 ): Normalized {
 	try {
-		return normalizeRequest(request, receivedAt, {
-			removeSecret: settings.secret !== '',
-			settings,
-		});
+		return normalizeRequest(request, receivedAt, { settings });
 	} catch (error) {
 		// Never lose a request that passed the checks: it comes out as raw text.
 		const raw = textOf(request.rawBody) ?? attempt(() => JSON.stringify(request.body)) ?? '';
@@ -250,10 +267,10 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 	}
 	let refusal: [number, string] | undefined;
 	try {
-		refusal = checkRequest(this, settings, request);
+		refusal = checkRequest(this, settings, request, now);
 	} catch (error) {
 		log(this, 'error', `refused a request: it could not be checked (${messageOf(error)})`);
-		refusal = [401, 'Unauthorized'];
+		refusal = UNAUTHORIZED;
 	}
 	if (refusal) return answerHere(this, ...refusal);
 
@@ -271,7 +288,7 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 	// the workflow's answer; every other callback is answered here at once, empty.
 	if (normalized.event === callStarted.name) {
 		try {
-			answerWithDestination(this, settings.route, normalized.item.callId);
+			answerWithDestination(this, settings.route, normalized.item);
 		} catch (error) {
 			// Without a response object to guard, n8n answers the last node's item as it is.
 			log(this, 'warn', `could not guard the routing answer (${messageOf(error)})`);
@@ -352,7 +369,7 @@ function attempt<T>(read: () => T): T | undefined {
 /** A field value as text; repeated parameters give their first value; objects give nothing. */
 function scalar(value: unknown): string | undefined {
 	if (Array.isArray(value)) return value.length > 0 ? scalar(value[0]) : undefined;
-	if (typeof value === 'string') return value.trim();
+	if (typeof value === 'string') return value;
 	if (typeof value === 'boolean') return String(value);
 	if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
 	return undefined;
@@ -500,8 +517,10 @@ function readRequest(context: IWebhookFunctions): ReceivedRequest {
 
 /** What a callback's fields offer an event's reading. */
 interface CallbackFields {
-	/** The first non-empty value among these names (lower-case), or null. */
+	/** The first non-empty value among these names (lower-case), trimmed, or null. */
 	pick(names: readonly string[]): string | null;
+	/** The same value exactly as sent (spaces kept), or null. */
+	pickAsSent(names: readonly string[]): string | null;
 	/** The call's fields under the call vocabulary's keys (null when the callback did not carry one). */
 	call(): IDataObject;
 }
@@ -567,12 +586,16 @@ function collect(into: Fields, source: unknown): void {
 	}
 }
 
-function pick(fields: Fields, candidates: readonly string[]): string | null {
+function pickAsSent(fields: Fields, candidates: readonly string[]): string | null {
 	for (const name of candidates) {
 		const value = fields.get(name);
-		if (value !== undefined && value !== '') return value;
+		if (value !== undefined && value.trim() !== '') return value;
 	}
 	return null;
+}
+
+function pick(fields: Fields, candidates: readonly string[]): string | null {
+	return pickAsSent(fields, candidates)?.trim() ?? null;
 }
 
 function letters(word: string): string {
@@ -650,5 +673,9 @@ function callItem(fields: Fields): IDataObject {
 }
 
 function readerOf(fields: Fields): CallbackFields {
-	return { pick: (candidates) => pick(fields, candidates), call: () => callItem(fields) };
+	return {
+		pick: (candidates) => pick(fields, candidates),
+		pickAsSent: (candidates) => pickAsSent(fields, candidates),
+		call: () => callItem(fields),
+	};
 }

@@ -52,6 +52,7 @@ import {
 	type Callback,
 	type UrlMode,
 } from './callbackUrl';
+import { activationSecret, generatedSecret } from './callbackSecret';
 import { checkTriggerUrl, readSettings, type TriggerSettings } from './settings';
 
 function webhookUrlOf(this: IHookFunctions): string {
@@ -64,16 +65,25 @@ function webhookUrlOf(this: IHookFunctions): string {
 	return url;
 }
 
-function ownTrigger(this: IHookFunctions, settings: TriggerSettings, option: number): OwnTrigger {
+/**
+ * This trigger as it registers: the secret on its URL is the user's Secret, else the one generated
+ * at activation (callbackSecret.ts); `secret` is '' only for checkExists before any activation.
+ */
+function ownTrigger(
+	this: IHookFunctions,
+	settings: TriggerSettings,
+	option: number,
+	secret: string,
+): OwnTrigger {
 	const webhookUrl = webhookUrlOf.call(this);
 	const mode = this.getMode() === 'manual' ? 'test' : 'live';
-	checkTriggerUrl(this.getNode(), webhookUrl, settings.secret, mode);
+	checkTriggerUrl(this.getNode(), webhookUrl, secret, mode);
 	return {
 		webhookUrl,
 		base: baseOf(webhookUrl),
 		webhookId: String(this.getNode().webhookId ?? ''),
 		mode,
-		secret: settings.secret,
+		secret,
 		option,
 	};
 }
@@ -134,7 +144,10 @@ function isRegistered(record: IDataObject, own: OwnTrigger): boolean {
 export async function checkRegistration(this: IHookFunctions): Promise<boolean> {
 	const settings = readSettings.call(this);
 	if (settings.callbackOption === undefined) return true; // SMS only: nothing is registered on the service
-	const own = ownTrigger.call(this, settings, settings.callbackOption);
+	const secret = settings.generatesSecret ? generatedSecret(this) : settings.secret;
+	// Not activated since the secret is generated: create generates it and puts it on every URL.
+	if (secret === undefined) return false;
+	const own = ownTrigger.call(this, settings, settings.callbackOption, secret);
 	let records: IDataObject[];
 	try {
 		records = await chosenRecords.call(this, settings);
@@ -192,7 +205,8 @@ async function takeNumbers(this: IHookFunctions): Promise<boolean> {
 	const node = this.getNode();
 	const settings = readSettings.call(this);
 	if (settings.callbackOption === undefined) return true;
-	const own = ownTrigger.call(this, settings, settings.callbackOption);
+	const secret = settings.generatesSecret ? activationSecret(this) : settings.secret;
+	const own = ownTrigger.call(this, settings, settings.callbackOption, secret);
 	const records = await chosenRecords.call(this, settings);
 	if (records.length === 0) {
 		throw new NodeOperationError(
@@ -365,7 +379,8 @@ function deleteScope(
 	let settings: TriggerSettings | undefined;
 	try {
 		settings = readSettings.call(this);
-		checkTriggerUrl(this.getNode(), webhookUrlOf.call(this), settings.secret, 'live');
+		const secret = settings.generatesSecret ? (generatedSecret(this) ?? '') : settings.secret;
+		checkTriggerUrl(this.getNode(), webhookUrlOf.call(this), secret, 'live');
 	} catch {
 		settings = undefined;
 	}

@@ -14,7 +14,9 @@ import { callEnded } from './events/callEnded';
 import { callStarted } from './events/callStarted';
 import { smsDeliveryStatus } from './events/smsDeliveryStatus';
 import type { RouteSettings } from './events/callStarted';
-import { OPT_OUT_DEFAULT, keywordsOf, smsReceived } from './events/smsReceived';
+import { smsReceived } from './events/smsReceived';
+import { OPT_OUT_DEFAULT, phrasesOf } from './optOut';
+import { defaultAllowed, prefixesOf, type AllowedDestinations } from './routeAllowList';
 
 /** Every event the trigger offers, in the order of its Events list; each one is a file in events/. */
 export const TRIGGER_EVENTS = [callStarted, callEnded, smsDeliveryStatus, smsReceived];
@@ -29,14 +31,17 @@ export interface TriggerSettings {
 	/** The numbers typed or picked, digits only (scope 'selected'). */
 	selected: string[];
 	onExisting: 'replace' | 'fail';
+	/** The Secret the user set ('' when none; the generated one is the static data's: callbackSecret.ts). */
 	secret: string;
+	/** No Secret set under node version 1.1: the trigger generates one for the URLs it registers. */
+	generatesSecret: boolean;
 	allowList: IpRange[];
 	maxBodyBytes: number;
 	/** Start the workflow once per call ID for Call Started (the service may repeat the start callback). */
 	onceCallStarted: boolean;
-	/** SMS Received: only messages whose first word is one of these start the workflow (all when empty). */
+	/** SMS Received: only messages starting with one of these phrases start the workflow (all when empty). */
 	keywords: string[];
-	/** SMS Received: first words that mark the item `optOut: true`. */
+	/** SMS Received: phrases whose message is marked `optOut: true` (read as optOut.ts reads them). */
 	optOutKeywords: string[];
 	/** Call Started → Respond With: A Destination From the Workflow; undefined for Nothing. */
 	route?: RouteSettings;
@@ -75,6 +80,7 @@ export function readSettings(this: TriggerContext): TriggerSettings {
 	const options = (this.getNodeParameter('options', {}) ?? {}) as IDataObject;
 
 	const secret = String(options.secret ?? '');
+	const generatesSecret = generatesSecretFor(node, events, secret);
 	const { ranges, invalid } = parseIpAllowList(String(options.allowedIps ?? ''));
 	if (invalid.length > 0) {
 		fail(
@@ -112,11 +118,12 @@ export function readSettings(this: TriggerContext): TriggerSettings {
 		selected,
 		onExisting,
 		secret,
+		generatesSecret,
 		allowList: ranges,
 		maxBodyBytes: Math.floor(kb * 1024),
 		onceCallStarted: options.onceCallStarted === true,
-		keywords: keywordsOf(String(options.keywords ?? '')),
-		optOutKeywords: keywordsOf(String(options.optOutKeywords ?? OPT_OUT_DEFAULT)),
+		keywords: phrasesOf(String(options.keywords ?? '')),
+		optOutKeywords: phrasesOf(String(options.optOutKeywords ?? OPT_OUT_DEFAULT)),
 		route: readRoute(node, events, options),
 	};
 }
@@ -147,7 +154,34 @@ function readRoute(
 			'The service holds the caller while it waits: keep the deadline short.',
 		);
 	}
-	return { field, deadlineMs: Math.round(seconds * 1000) };
+	const allowed = ['israel', 'international', 'any'].includes(String(options.allowedDestinations))
+		? (options.allowedDestinations as AllowedDestinations)
+		: defaultAllowed(node.typeVersion);
+	const prefixes = prefixesOf(String(options.allowedPrefixes ?? ''));
+	return { field, deadlineMs: Math.round(seconds * 1000), allowList: { allowed, prefixes } };
+}
+
+/** The events whose URL the user pastes by hand (nothing registers it, so no generated secret can be on it). */
+const PASTED_URL_EVENTS = [smsDeliveryStatus, smsReceived];
+
+/**
+ * Whether the trigger generates the secret of its URLs: version 1.1 with no Secret set. It refuses
+ * every callback without a secret, so its SMS events (pasted URLs) need the Secret the user sets
+ * and pastes with the URL: activation fails without one.
+ */
+function generatesSecretFor(node: INode, events: TriggerEventKey[], secret: string): boolean {
+	if (node.typeVersion < 1.1 || secret !== '') return false;
+	const pasted = PASTED_URL_EVENTS.filter(({ key }) => events.includes(key));
+	if (pasted.length === 0) return true;
+	const names = pasted.map(({ option }) => option.name).join(' and ');
+	fail(
+		node,
+		'Secret',
+		`${names} need${pasted.length === 1 ? 's' : ''} a Secret: their URL is pasted by hand, and a callback ` +
+			'without a secret is refused',
+		"Add Options → Secret (a long random text), then paste this trigger's Production URL followed by " +
+			`?${SECRET_PARAM}=<your Secret> (see the notice under Events).`,
+	);
 }
 
 /**
