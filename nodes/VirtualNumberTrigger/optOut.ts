@@ -18,13 +18,16 @@
 export const OPT_OUT_DEFAULT =
 	'STOP, STOPALL, UNSUBSCRIBE, OPT OUT, OPTOUT, REMOVE ME, הסר, הסרה, להסרה, הסירו, תסירו';
 
-/** Invisible format characters (ZWSP, ZWJ, LRM/RLM, bidi embeddings and isolates, BOM, soft hyphen) and nonspacing marks (Hebrew points). */
+/**
+ * Invisible format characters (ZWSP, ZWJ, LRM/RLM, bidi embeddings and isolates, BOM, soft
+ * hyphen) and nonspacing marks (Hebrew points).
+ */
 const INVISIBLE_OR_POINT = /[\p{Cf}\p{Mn}]/gu;
 /** What separates words once read: punctuation, symbols, any kind of space or control character. */
 const SEPARATORS = /[\p{P}\p{S}\p{Z}\p{Cc}\s]+/gu;
 
 /** A text's words as compared: NFKC, without invisible characters and points, lower case, single spaces. */
-export function wordsOf(text: unknown): string {
+function wordsOf(text: unknown): string {
 	return String(text ?? '')
 		.normalize('NFKC')
 		.replace(INVISIBLE_OR_POINT, '')

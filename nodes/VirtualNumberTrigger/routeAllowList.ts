@@ -14,14 +14,11 @@
  */
 import { DEFAULT_COUNTRY_CODE, phoneIdentity } from '../shared/phones';
 
-/** Route Call → Allowed Destinations. */
-export type AllowedDestinations = 'israel' | 'international' | 'any';
+import type { RouteSettings } from './types';
 
-export interface RouteAllowList {
-	allowed: AllowedDestinations;
-	/** Digit prefixes always answered (as written by the workflow, or in the 972… form). */
-	prefixes: string[];
-}
+/** Route Call → Allowed Destinations, and the digit prefixes always answered (as written, or in the 972… form). */
+type RouteAllowList = RouteSettings['allowList'];
+type AllowedDestinations = RouteAllowList['allowed'];
 
 /** Version 1 answered any phone number: its saved workflows keep that unless they choose otherwise. */
 export function defaultAllowed(nodeVersion: number): AllowedDestinations {

@@ -7,8 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { OPT_OUT_DEFAULT, phrasesOf, startsWithPhrase } from '../optOut';
-import type { TriggerEvent } from '../receive';
-import type { TriggerSettings } from '../settings';
+import type { TriggerEvent, TriggerSettings } from '../types';
 
 export const smsReceived: TriggerEvent = {
 	key: 'smsReceived',

@@ -1,0 +1,295 @@
+/** The trigger's parameters, as the editor shows them. */
+import type { INodeProperties } from 'n8n-workflow';
+
+import { virtualnumLocator } from '../shared/virtualnums';
+import { TRIGGER_EVENTS } from './events';
+import { TRIGGER_LIMITS } from './settings';
+
+/** Options shown only when a call event is chosen (they set the numbers' callback URL). */
+const CALL_EVENTS = TRIGGER_EVENTS.filter((event) => event.callbackOption).map(({ key }) => key);
+
+export const properties: INodeProperties[] = [
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		default: ['callStarted', 'callEnded'],
+		description: 'What starts the workflow',
+		options: TRIGGER_EVENTS.map(({ option }) => option).sort((a, b) =>
+			a.name.localeCompare(b.name),
+		),
+	},
+	{
+		displayName:
+			"For SMS delivery statuses, paste into the Bulk SMS node's Delivery Report URL this trigger's Production " +
+			'URL followed by ?secret= and the Secret set under Options, e.g. https://n8n.example.com/webhook/…/webhook' +
+			'?secret=YourSecret. A status without the secret is refused (401). The SMS service sends each status to ' +
+			'the URL that travels with its message, so nothing is registered on the service.',
+		name: 'smsNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { events: ['smsDelivery'] } },
+	},
+	{
+		displayName:
+			"For received SMS, paste this trigger's Production URL followed by ?secret= and the Secret set under " +
+			'Options (e.g. https://n8n.example.com/webhook/…/webhook?secret=YourSecret) where the service sets the URL ' +
+			"a number's incoming messages are sent to. A message without the secret is refused (401) and starts " +
+			'nothing, so nobody who learns the URL can opt your customers out.',
+		name: 'smsReceivedNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { events: ['smsReceived'] } },
+	},
+	{
+		displayName: 'Numbers',
+		name: 'numbers',
+		type: 'options',
+		default: 'all',
+		description:
+			"Which virtual numbers report their calls to this trigger. On activation the trigger sets each number's " +
+			'callback URL to its own, keeping the previous one inside it, and puts the previous one back on ' +
+			"deactivation. A number has one callback URL: a number another active workflow's trigger uses is refused.",
+		options: [
+			{
+				name: 'All Numbers of the Account',
+				value: 'all',
+				description:
+					'Every number of the account, active or suspended, at the time the workflow is activated',
+			},
+			{
+				name: 'Selected Numbers',
+				value: 'selected',
+				description: 'Only the numbers listed below',
+			},
+		],
+		displayOptions: { show: { events: CALL_EVENTS } },
+	},
+	{
+		displayName: 'Virtual Numbers',
+		name: 'virtualnums',
+		type: 'fixedCollection',
+		placeholder: 'Add Number',
+		typeOptions: { multipleValues: true },
+		default: {},
+		description: 'The numbers whose calls start the workflow',
+		displayOptions: { show: { events: CALL_EVENTS, numbers: ['selected'] } },
+		options: [
+			{
+				name: 'number',
+				displayName: 'Number',
+				values: [
+					// The number's locator of both nodes: typed numbers follow the phone module's rule, as readSettings reads them.
+					virtualnumLocator({
+						description: 'A number of the account, picked from the list or typed',
+					}),
+				],
+			},
+		],
+	},
+	{
+		displayName: 'If a Number Already Has a Callback URL',
+		name: 'existingCallback',
+		type: 'options',
+		default: 'replace',
+		description: "What to do when a number's callback URL points somewhere else",
+		options: [
+			{
+				name: 'Replace It and Restore It on Deactivation',
+				value: 'replace',
+				description:
+					'The previous URL and option are kept (inside the URL the trigger registers) and put back when the ' +
+					'workflow is deactivated',
+			},
+			{
+				name: 'Fail Activation',
+				value: 'fail',
+				description:
+					'Activation stops, naming the numbers and their current callback URLs; nothing is changed',
+			},
+		],
+		displayOptions: { show: { events: CALL_EVENTS } },
+	},
+	{
+		displayName:
+			'Listen for test event points the chosen numbers at the test URL for up to two minutes. Numbers an ' +
+			'active workflow uses (this one or another) are refused, so testing never takes calls away from it: ' +
+			'while this workflow is active, test with other numbers.',
+		name: 'testNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { events: CALL_EVENTS } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Allowed Destinations',
+				name: 'allowedDestinations',
+				type: 'options',
+				default: 'israel', // node version 1 without this option answers any number (routeAllowList.ts)
+				description:
+					'Which numbers Route Call may send a call to (the account pays for it). Anything else gets the ' +
+					"number's own routing and a log line naming the caller and the refused value.",
+				options: [
+					{
+						name: 'Israeli Mobile and Landline Numbers',
+						value: 'israel',
+						description:
+							'05X, 0A and 07X numbers; never 1-800, 1-700 or premium-rate 1-900 numbers, nor international ones',
+					},
+					{
+						name: 'Israeli and International Numbers',
+						value: 'international',
+						description:
+							'Also numbers of other countries (not +1 900 / +1 976); Israeli special-service numbers stay refused',
+					},
+					{
+						name: 'Any Phone Number',
+						value: 'any',
+						description: 'Every phone number the workflow gives (what node version 1 did)',
+					},
+				],
+				displayOptions: { show: { '/events': ['callStarted'], respondWith: ['destination'] } },
+			},
+			{
+				displayName: 'Allowed IPs',
+				name: 'allowedIps',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 203.0.113.10, 198.51.100.0/24',
+				description:
+					'Addresses or CIDR ranges (IPv4 or IPv6, comma-separated) the service calls from. Requests from any ' +
+					"other address are answered 401 and start nothing. Behind a reverse proxy, set n8n's N8N_PROXY_HOPS " +
+					"so n8n sees the caller's address.",
+			},
+			{
+				displayName: 'Also Allowed Prefixes',
+				name: 'allowedPrefixes',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 1800, 44',
+				description:
+					'Comma-separated digit prefixes Route Call also answers, whatever Allowed Destinations says: compared ' +
+					'with the number as the workflow wrote it and in its 972… form (1800 for Israeli toll-free numbers, ' +
+					'44 for the United Kingdom)',
+				displayOptions: { show: { '/events': ['callStarted'], respondWith: ['destination'] } },
+			},
+			{
+				displayName: 'Call Started Once per Call',
+				name: 'onceCallStarted',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether only the first Call Started of each call ID starts the workflow (the service may send a ' +
+					"call's start more than once). The call IDs seen in the last hour are kept in the workflow's static " +
+					'data; two copies arriving at the same instant (or at two webhook processes in queue mode) can both ' +
+					"pass — for a strict guarantee, add n8n's Remove Duplicates node on the callId field.",
+				displayOptions: { show: { '/events': ['callStarted'] } },
+			},
+			{
+				displayName: 'Deadline (Seconds)',
+				name: 'routeDeadlineSec',
+				type: 'number',
+				default: 3, // TRIGGER_LIMITS.routeDeadlineSec.default (the lint wants a literal here)
+				typeOptions: {
+					minValue: TRIGGER_LIMITS.routeDeadlineSec.min,
+					maxValue: TRIGGER_LIMITS.routeDeadlineSec.max,
+					numberPrecision: 1,
+				},
+				description:
+					'How long the call waits for the destination (the caller hears ringing meanwhile). Past it, or ' +
+					"when the run fails, the answer is empty: the number's own routing, and a log line.",
+				displayOptions: { show: { '/events': ['callStarted'], respondWith: ['destination'] } },
+			},
+			{
+				displayName: 'Destination Field',
+				name: 'destinationField',
+				type: 'string',
+				default: 'destination',
+				placeholder: 'e.g. destination',
+				description:
+					"The field of the last node's first item that holds the phone number to route the call to " +
+					'(e.g. customer.phone for a nested one). It is checked as a phone number before it is answered.',
+				displayOptions: { show: { '/events': ['callStarted'], respondWith: ['destination'] } },
+			},
+			{
+				displayName: 'Keywords',
+				name: 'keywords',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. INFO, JOIN',
+				description:
+					'Comma-separated. Only received SMS that start with one of them start the workflow (opt-outs always ' +
+					'do). Case, punctuation, invisible characters and Hebrew points do not matter. Leave empty for every ' +
+					'message.',
+				displayOptions: { show: { '/events': ['smsReceived'] } },
+			},
+			{
+				displayName: 'Max Body Size (KB)',
+				name: 'maxBodyKb',
+				type: 'number',
+				default: 64, // TRIGGER_LIMITS.maxBodyKb.default (the lint wants a literal here)
+				typeOptions: {
+					minValue: TRIGGER_LIMITS.maxBodyKb.min,
+					maxValue: TRIGGER_LIMITS.maxBodyKb.max,
+				},
+				description:
+					'Larger requests are answered 413 and start nothing. Callbacks are a few hundred bytes.',
+			},
+			{
+				displayName: 'Opt-Out Keywords',
+				name: 'optOutKeywords',
+				type: 'string',
+				// OPT_OUT_DEFAULT in optOut.ts (the lint wants a literal here)
+				default:
+					'STOP, STOPALL, UNSUBSCRIBE, OPT OUT, OPTOUT, REMOVE ME, הסר, הסרה, להסרה, הסירו, תסירו',
+				description:
+					'Comma-separated words or phrases. A received SMS that starts with one of them (whole words; case, ' +
+					'punctuation, full-width letters, invisible characters and Hebrew points do not matter) comes out ' +
+					'with optOut: true, so the workflow can add the sender to a do-not-send list',
+				displayOptions: { show: { '/events': ['smsReceived'] } },
+			},
+			{
+				displayName: 'Respond With',
+				name: 'respondWith',
+				type: 'options',
+				default: 'nothing',
+				description:
+					'What n8n answers to the call-start callback. The service routes the call to a phone number ' +
+					"answered as plain text; an empty answer leaves the number's own routing.",
+				options: [
+					{
+						name: 'Nothing',
+						value: 'nothing',
+						description: "An empty answer at once: the number's own routing",
+					},
+					{
+						name: 'A Destination From the Workflow',
+						value: 'destination',
+						description:
+							"The phone number in the last node's Destination Field, once the workflow has run (within " +
+							'the Deadline)',
+					},
+				],
+				displayOptions: { show: { '/events': ['callStarted'] } },
+			},
+			{
+				displayName: 'Secret',
+				name: 'secret',
+				type: 'string',
+				typeOptions: { password: true },
+				default: '',
+				description:
+					`Added as ?${TRIGGER_LIMITS.secretParam}=… to the callback URL the trigger registers; requests without ` +
+					'it are answered 401 and start nothing. Without it the trigger puts a secret of its own on the URLs ' +
+					'it registers; SMS events need this one, pasted with their URL. Never shown in the output.',
+			},
+		],
+	},
+];
