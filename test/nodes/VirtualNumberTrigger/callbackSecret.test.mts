@@ -77,6 +77,12 @@ describe('Virtual Number Trigger 1.1 → the secret generated at activation', ()
 		active.push(t);
 		return t;
 	}
+	/** Waits until `count` executions were kept (an outcome is kept after its run, after the answer). */
+	async function executionsOf(t: TriggerInstance, count: number) {
+		for (let i = 0; i < 100 && t.executions.length < count; i++)
+			await new Promise((resolve) => setTimeout(resolve, 20));
+		return t.executions;
+	}
 	const generated = (t: TriggerInstance) =>
 		(t.savedStaticData()[NODE_KEY] as IDataObject | undefined)?.callbackSecret;
 	async function send(url: string, fields: Record<string, string>, method: string) {
@@ -121,8 +127,9 @@ describe('Virtual Number Trigger 1.1 → the secret generated at activation', ()
 				callbacks.map((c) => c.responseStatus),
 				[200, 200],
 			);
-			assert.equal(t.executions.length, 2);
-			const item = t.executions[0][0].json;
+			const executions = await executionsOf(t, 2);
+			assert.equal(executions.length, 2);
+			const item = executions[0][0].json;
 			assert.equal(item.event, 'call.started');
 			assert.equal(
 				(item.query as IDataObject).secret,
@@ -158,6 +165,34 @@ describe('Virtual Number Trigger 1.1 → the secret generated at activation', ()
 			'after a restart, checkExists finds the URL with the same secret: nothing is registered again',
 		);
 		assert.equal(await send(url, FORGED.callStart, 'POST'), 200);
+	});
+
+	test('Listen for test event: the test URL carries a secret of its own; a forged test event starts nothing', async () => {
+		const t = add();
+		await t.listen();
+		const registered = new URL(sandbox.control.virtualnum(firstNumber())!.callback_url);
+		assert.equal(`${registered.origin}${registered.pathname}`, t.testWebhookUrl);
+		assert.ok((registered.searchParams.get('secret') ?? '').length >= 32);
+		assert.equal(
+			generated(t),
+			undefined,
+			'the test registration never touches the saved static data',
+		);
+		assert.equal(await send(t.testWebhookUrl, FORGED.callStart, 'GET'), 401);
+		assert.equal(t.listening, true, 'still listening for the real one');
+		const { callbacks } = await sandbox.control.placeCall({
+			virtualnum: firstNumber(),
+			caller: '0541234567',
+			durationSec: 5,
+		});
+		assert.equal(callbacks[0].responseStatus, 200);
+		// The outcome is kept once n8n has run the execution and ended listening (after the answer).
+		for (let i = 0; i < 100 && !t.outcomes.some((outcome) => outcome.started); i++)
+			await new Promise((resolve) => setTimeout(resolve, 20));
+		const started = t.outcomes.filter((outcome) => outcome.started);
+		assert.equal(started.length, 1, 'the test event the sandbox sent');
+		assert.equal(started[0].mode, 'test');
+		assert.equal(started[0].items[0].json.event, 'call.started');
 	});
 
 	test('until its first activation, a callback without a secret is still accepted (URLs registered before)', async () => {
