@@ -10,6 +10,7 @@ import { triggerRoundTrip } from './lib/trigger.mts';
 import { restoreAfterUninstall } from './lib/restoreCallbacks.mts';
 import { pollTriggerSingle } from './lib/pollTrigger.mts';
 import { fieldTriggerEvents } from './lib/fieldTrigger.mts';
+import { triggerSafetyRuns } from './lib/triggerSafety.mts';
 import { captureEditor } from './lib/browser.mts';
 import { showcaseWorkflow } from './lib/showcase.mts';
 import { errorBranchRuns } from './lib/errorBranch.mts';
@@ -114,6 +115,7 @@ try {
 		check,
 		log,
 	);
+	await triggerSafetyRuns(n8n, sandbox, vnCredential.id, check, log);
 	await errorBranchRuns(n8n, sandbox, smsCredential.id, check, log);
 	await retryAndRedirects(n8n, sandbox, { vn: vnCredential.id, sms: smsCredential.id }, check, log);
 	await sendAndWaitRuns(n8n, sandbox, smsCredential.id, check, log);

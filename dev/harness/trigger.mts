@@ -121,6 +121,8 @@ export interface TriggerOptions {
 	credentials: Record<string, ICredentialDataDecryptedObject>;
 	name?: string;
 	webhookId?: string;
+	/** The trigger's node version (1 unless given: the version saved workflows of 0.2 carry). */
+	typeVersion?: number;
 	/** Static data the database starts with (a saved copy, e.g. from `savedStaticData()`). */
 	staticData?: IDataObject;
 	/** Nodes after the trigger (connected in a chain from it), e.g. a Test Map node. */
@@ -246,7 +248,7 @@ export class TriggerInstance {
 			id: 'trigger-node',
 			name: options.name,
 			type: options.node?.type ?? TRIGGER_TYPE,
-			typeVersion: options.node?.typeVersion ?? 1,
+			typeVersion: options.node?.typeVersion ?? options.typeVersion ?? 1,
 			position: [0, 0],
 			webhookId: options.webhookId,
 			parameters: options.parameters as INode['parameters'],

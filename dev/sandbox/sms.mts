@@ -450,7 +450,10 @@ function everyItemFailed(
 			message: text(fields.message),
 			sender: text(fields.sender),
 			dest: text(fields.dest),
-			description: description ?? `Invalid token: ${echoedTokens(req, token)}`,
+			// `{message}` in a serviceError's description quotes the item's message back, as some refusals do.
+			description:
+				description?.replace('{message}', text(fields.message)) ??
+				`Invalid token: ${echoedTokens(req, token)}`,
 		};
 	});
 }

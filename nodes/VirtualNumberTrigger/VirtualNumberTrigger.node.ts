@@ -29,7 +29,10 @@ export class VirtualNumberTrigger implements INodeType {
 			dark: 'file:../../icons/virtualnum.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// 1.1: every callback needs a secret (SMS events the Secret pasted with their URL), and Route
+		// Call answers only Israeli mobile and landline numbers unless Allowed Destinations says more.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description:
 			'Starts the workflow when a call starts or ends on your virtual numbers, when they receive an SMS, ' +
@@ -42,7 +45,7 @@ export class VirtualNumberTrigger implements INodeType {
 		activationMessage:
 			"The chosen virtual numbers now report their calls to this workflow; each number's previous callback URL " +
 			'is kept and put back when the workflow is deactivated. SMS delivery statuses register nothing: paste ' +
-			"the Production URL into the Bulk SMS node's Delivery Report URL.",
+			"the Production URL followed by ?secret= and your Secret into the Bulk SMS node's Delivery Report URL.",
 		triggerPanel: {
 			header: '',
 			executionsHelp: {
@@ -52,14 +55,14 @@ export class VirtualNumberTrigger implements INodeType {
 					"workflow uses are refused, so listening never takes calls away from it.<br /><br /><b>Once you're " +
 					"happy with your workflow</b>, activate it: the chosen numbers' callback URL then points at this " +
 					'workflow, and deactivating puts back the URL each number had. <b>SMS Delivery Status</b> registers ' +
-					"nothing: paste the Production URL (with ?secret=… when a Secret is set) into the Bulk SMS node's " +
+					"nothing: paste the Production URL followed by ?secret= and your Secret into the Bulk SMS node's " +
 					'Delivery Report URL.',
 				active:
 					'The workflow is active: the chosen numbers report their calls to its production URL, and its runs ' +
 					"appear in the <a data-key='executions'>executions list</a>. Listening for a test event is refused " +
 					"on the numbers it uses (only one URL can receive a number's calls): to test, choose other numbers, " +
 					'or deactivate the workflow first. <b>SMS Delivery Status</b> registers nothing: paste the ' +
-					"Production URL into the Bulk SMS node's Delivery Report URL.",
+					"Production URL followed by ?secret= and your Secret into the Bulk SMS node's Delivery Report URL.",
 			},
 			activationHint:
 				"Activate the workflow to point the numbers' callback URL at it; deactivating puts back each number's " +

@@ -22,9 +22,10 @@ export const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			"For SMS delivery statuses, paste this trigger's Production URL into the Bulk SMS node's Delivery Report " +
-			"URL field (with ?secret=… added when you set a Secret below): the SMS service sends each message's " +
-			'status to the URL that travels with that message, so nothing is registered on the service.',
+			"For SMS delivery statuses, paste into the Bulk SMS node's Delivery Report URL this trigger's Production " +
+			'URL followed by ?secret= and the Secret set under Options, e.g. https://n8n.example.com/webhook/…/webhook' +
+			'?secret=YourSecret. A status without the secret is refused (401). The SMS service sends each status to ' +
+			'the URL that travels with its message, so nothing is registered on the service.',
 		name: 'smsNotice',
 		type: 'notice',
 		default: '',
@@ -32,9 +33,10 @@ export const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			"For received SMS, paste this trigger's Production URL (with ?secret=… added when you set a Secret below) " +
-			"where the service sets the URL a number's incoming messages are sent to: the service calls it with " +
-			'from, to, msg and time, so nothing is registered on the service.',
+			"For received SMS, paste this trigger's Production URL followed by ?secret= and the Secret set under " +
+			'Options (e.g. https://n8n.example.com/webhook/…/webhook?secret=YourSecret) where the service sets the URL ' +
+			"a number's incoming messages are sent to. A message without the secret is refused (401) and starts " +
+			'nothing, so nobody who learns the URL can opt your customers out.',
 		name: 'smsReceivedNotice',
 		type: 'notice',
 		default: '',
@@ -127,6 +129,35 @@ export const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
+				displayName: 'Allowed Destinations',
+				name: 'allowedDestinations',
+				type: 'options',
+				default: 'israel', // node version 1 without this option answers any number (routeAllowList.ts)
+				description:
+					'Which numbers Route Call may send a call to (the account pays for it). Anything else gets the ' +
+					"number's own routing and a log line naming the caller and the refused value.",
+				options: [
+					{
+						name: 'Israeli Mobile and Landline Numbers',
+						value: 'israel',
+						description:
+							'05X, 0A and 07X numbers; never 1-800, 1-700 or premium-rate 1-900 numbers, nor international ones',
+					},
+					{
+						name: 'Israeli and International Numbers',
+						value: 'international',
+						description:
+							'Also numbers of other countries (not +1 900 / +1 976); Israeli special-service numbers stay refused',
+					},
+					{
+						name: 'Any Phone Number',
+						value: 'any',
+						description: 'Every phone number the workflow gives (what node version 1 did)',
+					},
+				],
+				displayOptions: { show: { '/events': ['callStarted'], respondWith: ['destination'] } },
+			},
+			{
 				displayName: 'Allowed IPs',
 				name: 'allowedIps',
 				type: 'string',
@@ -136,6 +167,18 @@ export const properties: INodeProperties[] = [
 					'Addresses or CIDR ranges (IPv4 or IPv6, comma-separated) the service calls from. Requests from any ' +
 					"other address are answered 401 and start nothing. Behind a reverse proxy, set n8n's N8N_PROXY_HOPS " +
 					"so n8n sees the caller's address.",
+			},
+			{
+				displayName: 'Also Allowed Prefixes',
+				name: 'allowedPrefixes',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 1800, 44',
+				description:
+					'Comma-separated digit prefixes Route Call also answers, whatever Allowed Destinations says: compared ' +
+					'with the number as the workflow wrote it and in its 972… form (1800 for Israeli toll-free numbers, ' +
+					'44 for the United Kingdom)',
+				displayOptions: { show: { '/events': ['callStarted'], respondWith: ['destination'] } },
 			},
 			{
 				displayName: 'Call Started Once per Call',
@@ -182,8 +225,9 @@ export const properties: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. INFO, JOIN',
 				description:
-					'Comma-separated. Only received SMS whose first word is one of them start the workflow (opt-outs ' +
-					'always do). Leave empty for every message.',
+					'Comma-separated. Only received SMS that start with one of them start the workflow (opt-outs always ' +
+					'do). Case, punctuation, invisible characters and Hebrew points do not matter. Leave empty for every ' +
+					'message.',
 				displayOptions: { show: { '/events': ['smsReceived'] } },
 			},
 			{
@@ -202,10 +246,13 @@ export const properties: INodeProperties[] = [
 				displayName: 'Opt-Out Keywords',
 				name: 'optOutKeywords',
 				type: 'string',
-				default: 'STOP, הסר, הסרה', // OPT_OUT_DEFAULT in events/smsReceived.ts (the lint wants a literal here)
+				// OPT_OUT_DEFAULT in optOut.ts (the lint wants a literal here)
+				default:
+					'STOP, STOPALL, UNSUBSCRIBE, OPT OUT, OPTOUT, REMOVE ME, הסר, הסרה, להסרה, הסירו, תסירו',
 				description:
-					'Comma-separated. A received SMS whose first word is one of them comes out with optOut: true, so the ' +
-					'workflow can add the sender to a do-not-send list',
+					'Comma-separated words or phrases. A received SMS that starts with one of them (whole words; case, ' +
+					'punctuation, full-width letters, invisible characters and Hebrew points do not matter) comes out ' +
+					'with optOut: true, so the workflow can add the sender to a do-not-send list',
 				displayOptions: { show: { '/events': ['smsReceived'] } },
 			},
 			{
@@ -240,7 +287,8 @@ export const properties: INodeProperties[] = [
 				default: '',
 				description:
 					`Added as ?${TRIGGER_LIMITS.secretParam}=… to the callback URL the trigger registers; requests without ` +
-					`it are answered 401 and start nothing. Never shown in the output.`,
+					'it are answered 401 and start nothing. Without it the trigger puts a secret of its own on the URLs ' +
+					'it registers; SMS events need this one, pasted with their URL. Never shown in the output.',
 			},
 		],
 	},

@@ -6,10 +6,12 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { maskError as maskSharedError, maskSecrets } from '../shared/masking';
+import { maskError as maskSharedError } from '../shared/masking';
+import { generatedSecret } from './callbackSecret';
+import { logLine } from './logLine';
 
 /** The trigger's own secret, or '' (the parameter may be unreadable in a broken workflow). */
-export function ownSecret(this: IHookFunctions): string {
+function ownSecret(this: IHookFunctions): string {
 	try {
 		return String(((this.getNodeParameter('options', {}) ?? {}) as IDataObject).secret ?? '');
 	} catch {
@@ -23,13 +25,22 @@ export function maskError(error: unknown, secrets: string[]): unknown {
 	return maskSharedError(error, secrets);
 }
 
-/** Writes a log line with every secret masked. */
+/** The secrets of this trigger to mask: the user's Secret and the one generated at activation. */
+export function triggerSecrets(context: IHookFunctions): string[] {
+	let generated: string | undefined;
+	try {
+		generated = generatedSecret(context);
+	} catch {
+		generated = undefined;
+	}
+	return [ownSecret.call(context), generated ?? ''].filter(Boolean);
+}
+
+/** Writes a log line with every secret masked (the user's and the generated one) and no control character. */
 export function logMasked(
 	context: IHookFunctions,
 	level: 'info' | 'warn' | 'error',
 	message: string,
 ): void {
-	context.logger[level](
-		`Virtual Number Trigger: ${maskSecrets(message, [ownSecret.call(context)])}`,
-	);
+	logLine(context.logger, level, message, { secrets: triggerSecrets(context) });
 }

@@ -67,10 +67,10 @@ function gatherFields(body: unknown, query: Record<string, unknown>): Fields {
 export function normalizeRequest(
 	request: ReceivedRequest,
 	receivedAt: string,
-	options: { removeSecret: boolean; settings?: TriggerSettings } = { removeSecret: false },
+	options: { settings?: TriggerSettings } = {},
 ): Normalized {
-	const hidden = options.removeSecret ? [...OWN_PARAMS, SECRET_PARAM] : [...OWN_PARAMS];
-	const query = callerQuery(request.query, hidden);
+	// The secret (the user's or the generated one) never reaches an item.
+	const query = callerQuery(request.query, [...OWN_PARAMS, SECRET_PARAM]);
 	const { body, rawBody } = readBody(request);
 	const fields = gatherFields(body, query);
 	const known = classify(fields);
@@ -137,12 +137,16 @@ function collect(into: Fields, source: unknown): void {
 	}
 }
 
-function pick(fields: Fields, candidates: readonly string[]): string | null {
+function pickAsSent(fields: Fields, candidates: readonly string[]): string | null {
 	for (const name of candidates) {
 		const value = fields.get(name);
-		if (value !== undefined && value !== '') return value;
+		if (value !== undefined && value.trim() !== '') return value;
 	}
 	return null;
+}
+
+function pick(fields: Fields, candidates: readonly string[]): string | null {
+	return pickAsSent(fields, candidates)?.trim() ?? null;
 }
 
 function letters(word: string): string {
@@ -220,5 +224,9 @@ function callItem(fields: Fields): IDataObject {
 }
 
 function readerOf(fields: Fields): CallbackFields {
-	return { pick: (candidates) => pick(fields, candidates), call: () => callItem(fields) };
+	return {
+		pick: (candidates) => pick(fields, candidates),
+		pickAsSent: (candidates) => pickAsSent(fields, candidates),
+		call: () => callItem(fields),
+	};
 }

@@ -21,6 +21,7 @@ import {
 } from '../shared/transport/virtualnumApi';
 import { ipAllowed } from './allowedIps';
 import { SECRET_PARAM } from '../shared/triggerUrl';
+import { expectedSecret, logRefusalNow } from './callbackSecret';
 import { TRIGGER_EVENTS } from './events';
 import { callStarted, isFirstCallStart } from './events/callStarted';
 import { UNKNOWN, normalizeRequest, type Normalized, type NormalizedEvent } from './normalize';
@@ -32,6 +33,7 @@ import {
 	textOf,
 	type ReceivedRequest,
 } from './request';
+import { logLine } from './logLine';
 import { answerWithDestination } from './routeCall';
 import { readSettings } from './settings';
 import type { TriggerSettings } from './types';
@@ -70,7 +72,7 @@ function log(
 	message: string,
 	meta?: IDataObject,
 ): void {
-	attempt(() => context.logger[level](`Virtual Number Trigger: ${message}`, meta));
+	logLine(context.logger, level, message, { meta });
 }
 
 function chosen(settings: TriggerSettings, event: NormalizedEvent): boolean {
@@ -78,27 +80,45 @@ function chosen(settings: TriggerSettings, event: NormalizedEvent): boolean {
 	return TRIGGER_EVENTS.some(({ key, name }) => name === event && settings.events.includes(key));
 }
 
+const UNAUTHORIZED: [number, string] = [401, 'Unauthorized'];
+
+/** Refuses a request (401), writing the first refusal of each minute to the log. */
+function refuse(
+	context: IWebhookFunctions,
+	request: ReceivedRequest,
+	why: string,
+	now: number,
+): [number, string] {
+	if (attempt(() => logRefusalNow(context, now)) !== false)
+		log(context, 'warn', `refused ${why} (further refusals this minute are not logged)`, {
+			ip: request.ip ?? 'unknown',
+		});
+	return UNAUTHORIZED;
+}
+
+/** Whether the request carries the secret it must: the user's Secret, else the generated one (callbackSecret.ts). */
+function hasSecret(
+	context: IWebhookFunctions,
+	settings: TriggerSettings,
+	request: ReceivedRequest,
+): boolean {
+	const secret = expectedSecret(context, settings.secret, settings.generatesSecret);
+	if (secret === undefined) return true;
+	const query = isPlainObject(request.query) ? request.query : {};
+	return secretMatches(query[SECRET_PARAM], secret);
+}
+
 /** Why a request must be refused (status and answer), or undefined when it passes. */
 function checkRequest(
 	context: IWebhookFunctions,
 	settings: TriggerSettings,
 	request: ReceivedRequest,
+	now: number,
 ): [number, string] | undefined {
-	if (settings.allowList.length > 0 && !ipAllowed(request.ip, settings.allowList)) {
-		log(context, 'warn', 'refused a request from an address not in Allowed IPs', {
-			ip: request.ip ?? 'unknown',
-		});
-		return [401, 'Unauthorized'];
-	}
-	if (settings.secret !== '') {
-		const query = isPlainObject(request.query) ? request.query : {};
-		if (!secretMatches(query[SECRET_PARAM], settings.secret)) {
-			log(context, 'warn', 'refused a request without the right secret', {
-				ip: request.ip ?? 'unknown',
-			});
-			return [401, 'Unauthorized'];
-		}
-	}
+	if (settings.allowList.length > 0 && !ipAllowed(request.ip, settings.allowList))
+		return refuse(context, request, 'a request from an address not in Allowed IPs', now);
+	if (!hasSecret(context, settings, request))
+		return refuse(context, request, 'a request without the right secret', now);
 	const size = bodySize(request);
 	if (size > settings.maxBodyBytes) {
 		log(
@@ -118,10 +138,7 @@ function normalizeOrRaw(
 	settings: TriggerSettings,
 ): Normalized {
 	try {
-		return normalizeRequest(request, receivedAt, {
-			removeSecret: settings.secret !== '',
-			settings,
-		});
+		return normalizeRequest(request, receivedAt, { settings });
 	} catch (error) {
 		// Never lose a request that passed the checks: it comes out as raw text.
 		const raw = textOf(request.rawBody) ?? attempt(() => JSON.stringify(request.body)) ?? '';
@@ -184,14 +201,14 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 	}
 	let refusal: [number, string] | undefined;
 	try {
-		refusal = checkRequest(this, settings, request);
+		refusal = checkRequest(this, settings, request, now);
 	} catch (error) {
 		log(
 			this,
 			'error',
 			`refused a request: it could not be checked (${messageOf(error) || 'unknown error'})`,
 		);
-		refusal = [401, 'Unauthorized'];
+		refusal = UNAUTHORIZED;
 	}
 	if (refusal) return answerHere(this, ...refusal);
 
@@ -209,7 +226,7 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 	// the workflow's answer; every other callback is answered here at once, empty.
 	if (normalized.event === callStarted.name) {
 		try {
-			answerWithDestination(this, settings.route, normalized.item.callId);
+			answerWithDestination(this, settings.route, normalized.item);
 		} catch (error) {
 			// Without a response object to guard, n8n answers the last node's item as it is.
 			log(

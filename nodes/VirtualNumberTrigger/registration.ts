@@ -48,7 +48,8 @@ import {
 } from '../shared/triggerUrl';
 import { checkTriggerUrl } from './callbackUrl';
 import { dropLegacy, legacyFor } from './legacy';
-import { logMasked, maskError, ownSecret } from './masking';
+import { activationSecret, generatedSecret } from './callbackSecret';
+import { logMasked, maskError, triggerSecrets } from './masking';
 import {
 	isNotInAccount,
 	mayHaveBeenApplied,
@@ -78,30 +79,42 @@ function webhookUrlOf(this: IHookFunctions): string {
 	return url;
 }
 
-function ownTrigger(this: IHookFunctions, settings: TriggerSettings, option: number): OwnTrigger {
+/**
+ * This trigger as it registers: the secret on its URL is the user's Secret, else (version 1.1) the
+ * one generated at activation (callbackSecret.ts).
+ */
+function ownTrigger(
+	this: IHookFunctions,
+	settings: TriggerSettings,
+	option: number,
+	secret: string,
+): OwnTrigger {
 	const webhookUrl = webhookUrlOf.call(this);
 	const mode = this.getMode() === 'manual' ? 'test' : 'live';
-	checkTriggerUrl(this.getNode(), webhookUrl, settings.secret, mode);
+	checkTriggerUrl(this.getNode(), webhookUrl, secret, mode);
 	return {
 		webhookUrl,
 		base: baseOf(webhookUrl),
 		webhookId: String(this.getNode().webhookId ?? ''),
 		mode,
-		secret: settings.secret,
+		secret,
 		option,
 	};
 }
 
 /** Any error of a lifecycle method, with every secret masked (the service may quote URLs). */
 function masked(context: IHookFunctions, error: unknown): unknown {
-	return maskError(asNodeError(context.getNode(), error), [ownSecret.call(context)]);
+	return maskError(asNodeError(context.getNode(), error), triggerSecrets(context));
 }
 
 export async function checkRegistration(this: IHookFunctions): Promise<boolean> {
 	try {
 		const settings = readSettings.call(this);
 		if (settings.callbackOption === undefined) return true; // SMS only: nothing is registered on the service
-		const own = ownTrigger.call(this, settings, settings.callbackOption);
+		const secret = settings.generatesSecret ? generatedSecret(this) : settings.secret;
+		// Not activated since the secret is generated: create generates it and puts it on every URL.
+		if (secret === undefined) return false;
+		const own = ownTrigger.call(this, settings, settings.callbackOption, secret);
 		let records: IDataObject[];
 		try {
 			records = await readRecords.call(this, chosen(settings), false);
@@ -137,7 +150,8 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 		endTurn = await numbersTurn(this, 'all');
 		const settings = readSettings.call(this);
 		if (settings.callbackOption === undefined) return true;
-		const own = ownTrigger.call(this, settings, settings.callbackOption);
+		const secret = settings.generatesSecret ? activationSecret(this) : settings.secret;
+		const own = ownTrigger.call(this, settings, settings.callbackOption, secret);
 		const records = await readRecords.call(this, chosen(settings), false);
 		if (records.length === 0) {
 			throw new NodeOperationError(
@@ -293,7 +307,8 @@ function deleteScope(
 	let settings: TriggerSettings | undefined;
 	try {
 		settings = readSettings.call(this);
-		checkTriggerUrl(this.getNode(), webhookUrlOf.call(this), settings.secret, 'live');
+		const secret = settings.generatesSecret ? (generatedSecret(this) ?? '') : settings.secret;
+		checkTriggerUrl(this.getNode(), webhookUrlOf.call(this), secret, 'live');
 	} catch {
 		settings = undefined;
 	}

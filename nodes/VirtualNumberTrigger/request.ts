@@ -33,7 +33,7 @@ export function attempt<T>(read: () => T): T | undefined {
 /** A field value as text; repeated parameters give their first value; objects give nothing. */
 export function scalar(value: unknown): string | undefined {
 	if (Array.isArray(value)) return value.length > 0 ? scalar(value[0]) : undefined;
-	if (typeof value === 'string') return value.trim();
+	if (typeof value === 'string') return value; // as sent: a reader trims what it compares
 	if (typeof value === 'boolean') return String(value);
 	if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
 	return undefined;

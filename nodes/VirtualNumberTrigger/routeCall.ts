@@ -18,13 +18,18 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { PHONE_LIMITS, phoneDigits } from '../shared/phones';
+import { logLine, printable } from './logLine';
+import { refusedDestination } from './routeAllowList';
 import type { RouteSettings } from './types';
 
 /** The fewest digits a routing destination has (a short extension is not one). */
 const MIN_DESTINATION_DIGITS = 6;
 
 /** The destination as digits, or why the value is none. */
-function destinationOf(body: unknown, field: string): { digits: string } | { problem: string } {
+function destinationOf(
+	body: unknown,
+	{ field, allowList }: RouteSettings,
+): { digits: string } | { problem: string } {
 	let value: unknown = body;
 	if (typeof body === 'object' && body !== null) {
 		for (const key of field.split('.')) {
@@ -40,9 +45,12 @@ function destinationOf(body: unknown, field: string): { digits: string } | { pro
 		return { problem: `the last node's first item has no "${field}"` };
 	const digits = phoneDigits(value);
 	if (digits === undefined || digits.length < MIN_DESTINATION_DIGITS)
-		return { problem: `"${String(value).slice(0, 40)}" in "${field}" is not a phone number` };
+		return { problem: `"${printable(value, 40)}" in "${field}" is not a phone number` };
 	if (digits.length > PHONE_LIMITS.maxDigits)
 		return { problem: `"${field}" has more than ${PHONE_LIMITS.maxDigits} digits` };
+	const refused = refusedDestination(digits, allowList);
+	if (refused !== undefined)
+		return { problem: `refused ${digits} in "${field}": it ${refused} (Allowed Destinations)` };
 	return { digits };
 }
 
@@ -56,25 +64,30 @@ type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
 export function answerWithDestination(
 	context: IWebhookFunctions,
 	route: RouteSettings,
-	callId: unknown,
+	item: { callId?: unknown; callerNumber?: unknown },
 ): void {
 	const res: Response = context.getResponseObject();
 	const logger = context.logger;
-	const call = typeof callId === 'string' ? callId : 'unknown';
+	const call = typeof item.callId === 'string' ? item.callId : 'unknown';
+	const caller = typeof item.callerNumber === 'string' ? item.callerNumber : 'unknown';
 	let answered = false;
 	let status = 200;
 	const answer = (destination: string, why?: string) => {
 		if (answered) return;
 		answered = true;
 		if (why)
-			logger.warn(`Virtual Number Trigger: call ${call} left to the number's own routing: ${why}`);
+			logLine(
+				logger,
+				'warn',
+				`call ${call} from ${caller} left to the number's own routing: ${why}`,
+			);
 		if (res.headersSent) return;
 		res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
 		res.end(destination);
 	};
 	const read = (body: unknown) => {
 		if (status >= 400) return answer('', `the workflow failed (n8n answered ${status})`);
-		const found = destinationOf(body, route.field);
+		const found = destinationOf(body, route);
 		if ('problem' in found) return answer('', found.problem);
 		answer(found.digits);
 	};

@@ -11,7 +11,10 @@ import { parseIpAllowList } from './allowedIps';
 import { SECRET_PARAM } from '../shared/triggerUrl';
 import { TRIGGER_EVENTS } from './events';
 import { callStarted } from './events/callStarted';
-import { OPT_OUT_DEFAULT, keywordsOf } from './events/smsReceived';
+import { smsDeliveryStatus } from './events/smsDeliveryStatus';
+import { smsReceived } from './events/smsReceived';
+import { OPT_OUT_DEFAULT, phrasesOf } from './optOut';
+import { defaultAllowed, prefixesOf } from './routeAllowList';
 import type { RouteSettings, TriggerSettings } from './types';
 
 type TriggerEventKey = string;
@@ -49,6 +52,7 @@ export function readSettings(this: TriggerContext): TriggerSettings {
 	const options = (this.getNodeParameter('options', {}) ?? {}) as IDataObject;
 
 	const secret = String(options.secret ?? '');
+	const generatesSecret = generatesSecretFor(node, events, secret);
 	const { ranges, invalid } = parseIpAllowList(String(options.allowedIps ?? ''));
 	if (invalid.length > 0) {
 		fail(
@@ -86,11 +90,12 @@ export function readSettings(this: TriggerContext): TriggerSettings {
 		selected,
 		onExisting,
 		secret,
+		generatesSecret,
 		allowList: ranges,
 		maxBodyBytes: Math.floor(kb * 1024),
 		onceCallStarted: options.onceCallStarted === true,
-		keywords: keywordsOf(String(options.keywords ?? '')),
-		optOutKeywords: keywordsOf(String(options.optOutKeywords ?? OPT_OUT_DEFAULT)),
+		keywords: phrasesOf(String(options.keywords ?? '')),
+		optOutKeywords: phrasesOf(String(options.optOutKeywords ?? OPT_OUT_DEFAULT)),
 		route: readRoute(node, events, options),
 	};
 }
@@ -121,7 +126,34 @@ function readRoute(
 			'The service holds the caller while it waits: keep the deadline short.',
 		);
 	}
-	return { field, deadlineMs: Math.round(seconds * 1000) };
+	const allowed = ['israel', 'international', 'any'].includes(String(options.allowedDestinations))
+		? (options.allowedDestinations as RouteSettings['allowList']['allowed'])
+		: defaultAllowed(node.typeVersion);
+	const prefixes = prefixesOf(String(options.allowedPrefixes ?? ''));
+	return { field, deadlineMs: Math.round(seconds * 1000), allowList: { allowed, prefixes } };
+}
+
+/** The events whose URL the user pastes by hand (nothing registers it, so no generated secret can be on it). */
+const PASTED_URL_EVENTS = [smsDeliveryStatus, smsReceived];
+
+/**
+ * Whether the trigger generates the secret of its URLs: version 1.1 with no Secret set. It refuses
+ * every callback without a secret, so its SMS events (pasted URLs) need the Secret the user sets
+ * and pastes with the URL: activation fails without one.
+ */
+function generatesSecretFor(node: INode, events: TriggerEventKey[], secret: string): boolean {
+	if (node.typeVersion < 1.1 || secret !== '') return false;
+	const pasted = PASTED_URL_EVENTS.filter(({ key }) => events.includes(key));
+	if (pasted.length === 0) return true;
+	const names = pasted.map(({ option }) => option.name).join(' and ');
+	fail(
+		node,
+		'Secret',
+		`${names} need${pasted.length === 1 ? 's' : ''} a Secret: their URL is pasted by hand, and a callback ` +
+			'without a secret is refused',
+		"Add Options → Secret (a long random text), then paste this trigger's Production URL followed by " +
+			`?${SECRET_PARAM}=<your Secret> (see the notice under Events).`,
+	);
 }
 
 /**

@@ -18,6 +18,8 @@ export interface RouteSettings {
 	/** The field of the last node's first item that holds the destination (dots go deeper). */
 	field: string;
 	deadlineMs: number;
+	/** Which destinations may be answered (Allowed Destinations, Also Allowed Prefixes: routeAllowList.ts). */
+	allowList: { allowed: 'israel' | 'international' | 'any'; prefixes: string[] };
 }
 
 export interface TriggerSettings {
@@ -29,14 +31,17 @@ export interface TriggerSettings {
 	/** The numbers typed or picked, digits only (scope 'selected'). */
 	selected: string[];
 	onExisting: 'replace' | 'fail';
+	/** The Secret the user set ('' when none; the generated one is the static data's: callbackSecret.ts). */
 	secret: string;
+	/** No Secret set under node version 1.1: the trigger generates one for the URLs it registers. */
+	generatesSecret: boolean;
 	allowList: IpRange[];
 	maxBodyBytes: number;
 	/** Start the workflow once per call ID for Call Started (the service may repeat the start callback). */
 	onceCallStarted: boolean;
-	/** SMS Received: only messages whose first word is one of these start the workflow (all when empty). */
+	/** SMS Received: only messages starting with one of these phrases start the workflow (all when empty). */
 	keywords: string[];
-	/** SMS Received: first words that mark the item `optOut: true`. */
+	/** SMS Received: phrases whose message is marked `optOut: true` (read as optOut.ts reads them). */
 	optOutKeywords: string[];
 	/** Call Started → Respond With: A Destination From the Workflow; undefined for Nothing. */
 	route?: RouteSettings;
@@ -55,8 +60,10 @@ export interface OwnTrigger {
 
 /** What a callback's fields offer an event's reading. */
 export interface CallbackFields {
-	/** The first non-empty value among these names (lower-case), or null. */
+	/** The first non-empty value among these names (lower-case), trimmed, or null. */
 	pick(names: readonly string[]): string | null;
+	/** The same value exactly as sent (spaces kept), or null. */
+	pickAsSent(names: readonly string[]): string | null;
 	/** The call's fields under the call vocabulary's keys (null when the callback did not carry one). */
 	call(): IDataObject;
 }

@@ -7,6 +7,7 @@ import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { withErrorDetails } from './errors';
+import { maskSecrets } from './masking';
 
 export const MB = 1024 * 1024;
 
@@ -29,7 +30,8 @@ export class InputChecks {
 	) {}
 
 	fail(field: string, rule: string, value?: unknown): never {
-		const shown = value === undefined ? '' : ` (got ${describeValue(value)})`;
+		// A value quoted back may be a URL with its secret (a Delivery Report URL's `secret=`).
+		const shown = value === undefined ? '' : ` (got ${maskSecrets(describeValue(value))})`;
 		const error = new NodeOperationError(this.node, `${field}: ${rule}${shown}`, {
 			itemIndex: this.itemIndex,
 			description: `Fix the "${field}" field of item ${this.itemIndex} and run the node again.`,

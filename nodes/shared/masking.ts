@@ -10,8 +10,13 @@ const MASK = '********';
 const SECRET_NAME = /secret|token|key|passw(?:or)?d|pwd|signature|sig|auth|hash|hmac|credential/i;
 /** How far back from a `=` a parameter name is read: longer names are not parameter names. */
 const MAX_NAME = 64;
-/** What ends a parameter's value: the next parameter (`&`, also URL-encoded once or twice) or text around it. */
-const VALUE_END = /[&\s"'<>,;\\]|%26|%2526/g;
+/**
+ * What ends a parameter's value, by how deep the `=` was encoded: the next parameter of the same
+ * URL (`&`; `%26` inside a URL encoded once; `%2526` inside one encoded twice) or text around it.
+ * A `%26` after a typed `=` is an `&` of the value itself (a Secret such as `abc&Tail`, sent as
+ * `secret=abc%26Tail`): it is masked with the value, never left showing the value's tail.
+ */
+const VALUE_END = [/[&\s"'<>,;\\]/g, /[&\s"'<>,;\\]|%26/g, /[&\s"'<>,;\\]|%26|%2526/g];
 const NAME_CHAR = /[\w.-]/;
 
 /** The length of the `=` at `at` (typed, or URL-encoded once or twice), or 0. */
@@ -34,8 +39,9 @@ function maskParameters(text: string): string {
 		while (start > 0 && at - start < MAX_NAME && NAME_CHAR.test(text[start - 1])) start--;
 		if (!SECRET_NAME.test(text.slice(start, at))) continue;
 		const valueStart = at + length;
-		VALUE_END.lastIndex = valueStart;
-		const end = VALUE_END.exec(text)?.index ?? text.length;
+		const valueEnd = VALUE_END[length === 1 ? 0 : length === 3 ? 1 : 2];
+		valueEnd.lastIndex = valueStart;
+		const end = valueEnd.exec(text)?.index ?? text.length;
 		if (end === valueStart) continue;
 		parts.push(text.slice(copied, valueStart), MASK);
 		copied = end;

@@ -593,7 +593,7 @@ describe("the campaign's Delivery Report URL", () => {
 	});
 	after(async () => await sandbox.close());
 
-	test('is, in n8n, the Production URL of the delivery-report trigger (same webhook id)', async () => {
+	test('is, in n8n, the Production URL of the delivery-report trigger (same webhook id) with its Secret', async () => {
 		const campaign = loadExample('sms-campaign-scheduled.json');
 		const reports = loadExample('sms-delivery-reports.json');
 		const trigger = triggerOf(reports);
@@ -616,6 +616,10 @@ describe("the campaign's Delivery Report URL", () => {
 		);
 		assert.equal(production, `http://localhost:5678/webhook/${trigger.webhookId}/webhook`);
 		assert.equal(messages.length, 3);
-		for (const message of messages) assert.equal(message.callback_url, production);
+		// With the trigger's Secret: its version 1.1 refuses a delivery report without it.
+		const secret = (trigger.parameters as { options?: { secret?: string } }).options?.secret;
+		assert.ok(secret, 'the delivery-report trigger has a Secret');
+		for (const message of messages)
+			assert.equal(message.callback_url, `${production}?secret=${secret}`);
 	});
 });

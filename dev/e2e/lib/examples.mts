@@ -24,6 +24,7 @@ interface ExampleNode {
 	name: string;
 	type: string;
 	webhookId?: string;
+	parameters?: unknown;
 	credentials?: Record<string, { id: string; name: string }>;
 }
 interface Example {
@@ -134,9 +135,14 @@ async function campaignExample({
 		.get('sms-delivery-reports.json')!
 		.workflow.nodes.find((node) => /trigger/i.test(node.type))!;
 	const live = await waitUntil(async () => {
-		const res = await fetch(`${n8n.url}/webhook/${String(reportsTrigger.webhookId)}/webhook`, {
-			method: 'POST',
-		});
+		// With the example's Secret: the trigger (version 1.1) refuses a request without it.
+		const secret = String(
+			(reportsTrigger.parameters as { options?: { secret?: string } }).options?.secret,
+		);
+		const res = await fetch(
+			`${n8n.url}/webhook/${String(reportsTrigger.webhookId)}/webhook?secret=${secret}`,
+			{ method: 'POST' },
+		);
 		return res.status === 200 ? true : undefined;
 	}, 60_000);
 	check(live, 'sms-delivery-reports: the published trigger answers at its production URL');

@@ -21,7 +21,7 @@ type Credentials = { virtualnumApi: string; virtualnumSmsApi: string };
 interface Imported {
 	id: string;
 	versionId: string;
-	nodes: Array<{ name: string; type: string; webhookId?: string }>;
+	nodes: Array<{ name: string; type: string; webhookId?: string; parameters?: unknown }>;
 	pinData?: Record<string, unknown[]>;
 }
 
@@ -68,7 +68,8 @@ export async function fieldTriggerEvents(
 	await insertRows(n8n, project.id, tables.vips, [VIP]);
 
 	const optOut = await importExample(n8n, 'sms-opt-out-to-data-table.json', credentials);
-	const optOutUrl = await publishAndWait(n8n, optOut);
+	// The URL pasted at the provider carries the trigger's Secret (version 1.1 refuses SMS without it).
+	const optOutUrl = `${await publishAndWait(n8n, optOut)}?secret=${exampleSecret(optOut)}`;
 	await optOutExamples(
 		n8n,
 		sandbox,
@@ -319,6 +320,12 @@ async function publishAndWait(
 			250,
 		);
 	return url;
+}
+
+/** The Secret set on an imported example's trigger. */
+function exampleSecret(workflow: Imported): string {
+	const trigger = workflow.nodes.find((node) => node.webhookId !== undefined)!;
+	return String((trigger.parameters as { options?: { secret?: string } }).options?.secret ?? '');
 }
 
 async function runFromTrigger(n8n: N8nServer, workflow: Imported) {

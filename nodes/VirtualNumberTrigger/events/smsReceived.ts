@@ -6,27 +6,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { OPT_OUT_DEFAULT, phrasesOf, startsWithPhrase } from '../optOut';
 import type { TriggerEvent, TriggerSettings } from '../types';
-
-/** Replies by which a sender asks to receive no more messages (English and Hebrew). */
-export const OPT_OUT_DEFAULT = 'STOP, הסר, הסרה';
-
-/** Keywords as the user typed them, comma- or line-separated, compared case-insensitively. */
-export function keywordsOf(text: string): string[] {
-	return text
-		.split(/[,\n]+/)
-		.map((word) => word.trim().toLocaleLowerCase())
-		.filter(Boolean);
-}
-
-/** The message's first word, without the punctuation around it (`Stop!` → `stop`). */
-function firstWord(text: unknown): string {
-	const word =
-		String(text ?? '')
-			.trim()
-			.split(/\s+/)[0] ?? '';
-	return word.replace(/^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu, '').toLocaleLowerCase();
-}
 
 export const smsReceived: TriggerEvent = {
 	key: 'smsReceived',
@@ -38,22 +19,23 @@ export const smsReceived: TriggerEvent = {
 	},
 	words: ['smsreceived', 'smsin', 'inboundsms', 'incomingsms', 'mo'],
 	read: (fields, settings?: TriggerSettings) => {
-		const text = fields.pick(['msg', 'message', 'text', 'body']);
-		const optOut = settings?.optOutKeywords ?? keywordsOf(OPT_OUT_DEFAULT);
+		// The message exactly as the person sent it (spaces and all); only the matching reads it loosely.
+		const text = fields.pickAsSent(['msg', 'message', 'text', 'body']);
+		const optOut = settings?.optOutKeywords ?? phrasesOf(OPT_OUT_DEFAULT);
 		const item: IDataObject = {
 			from: fields.pick(['from', 'sender']),
 			to: fields.pick(['to', 'virtualnum', 'recipient']),
 			text,
 			// The time the service received it, as it sends it (`Y-m-d H:i:s`, the service's clock).
 			receivedAt: fields.pick(['time', 'received_at', 'date']),
-			optOut: text !== null && optOut.includes(firstWord(text)),
+			optOut: text !== null && startsWithPhrase(text, optOut),
 		};
 		return item;
 	},
-	// With Keywords set, only messages whose first word is one of them start the workflow; opt-outs
-	// always do, so a workflow can honour them.
+	// With Keywords set, only messages starting with one of them start the workflow; opt-outs
+	// always do, so none is lost.
 	accepts: (item, settings) =>
 		settings.keywords.length === 0 ||
 		item.optOut === true ||
-		settings.keywords.includes(firstWord(item.text)),
+		startsWithPhrase(item.text, settings.keywords),
 };

@@ -50,7 +50,7 @@ describe('Virtual Number Trigger → the node', () => {
 		assert.deepEqual(description.inputs, []);
 		assert.match(
 			String(description.activationMessage),
-			/previous callback URL is kept and put back.*SMS delivery statuses register nothing: paste the Production URL into the Bulk SMS node's Delivery Report URL/,
+			/previous callback URL is kept and put back.*SMS delivery statuses register nothing: paste the Production URL followed by \?secret= and your Secret into the Bulk SMS node's Delivery Report URL/,
 		);
 		const panel = description.triggerPanel as {
 			executionsHelp: { active: string; inactive: string };

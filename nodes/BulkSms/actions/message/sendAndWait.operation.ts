@@ -19,6 +19,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { InputChecks } from '../../../shared/checks';
 import { toDateTime } from '../../../shared/dates';
 import { asNodeError, errorItem } from '../../../shared/errors';
+import { maskSecrets } from '../../../shared/masking';
 import { PHONES_FOR_MODEL, checkPhone, splitPhoneList } from '../../../shared/phones';
 import { addRunHint } from '../../../shared/n8nCompat';
 import type { OperationOption, RepeatEffect } from '../../../shared/router';
@@ -327,9 +328,11 @@ async function sendQuestion(this: IExecuteFunctions): Promise<Date> {
 		{ service: 'send_sms', dest: request.dest, sender: request.sender, message: text },
 	]);
 	if (!isSmsSent(result)) {
+		// The service may quote the message back, and with it the answer link's signature.
+		const why = maskSecrets(String(result.description ?? result.status));
 		throw new NodeOperationError(
 			this.getNode(),
-			`${SMS_LABEL} refused the SMS to ${request.dest}: ${String(result.description ?? result.status)}`,
+			`${SMS_LABEL} refused the SMS to ${request.dest}: ${why}`,
 			{
 				itemIndex: 0,
 				description: 'Nothing waits for an answer. Check the sender and the number.',

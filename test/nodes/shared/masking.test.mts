@@ -1,0 +1,143 @@
+/**
+ * The one masker (nodes/shared/masking.ts) where a user sees it: another workflow's trigger Secret
+ * holding an `&` in this trigger's activation error, a malformed Delivery Report URL quoted by
+ * Bulk SMS Send, and a refused Send and Wait SMS whose refusal quotes the message (with the answer
+ * link's signature) back. Through n8n's engine, against the sandbox.
+ */
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+
+import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
+import { runWorkflow } from '../../../dev/harness/engine.mts';
+import { TriggerHost, selectedNumbers } from '../../../dev/harness/trigger.mts';
+
+const TAIL = 'SecretTail99';
+
+describe('secrets masked where the user sees them', () => {
+	let sandbox: Sandbox;
+	let host: TriggerHost;
+	before(async () => {
+		sandbox = await startSandbox();
+		host = await TriggerHost.start();
+	});
+	after(async () => {
+		await host.close();
+		await sandbox.close();
+	});
+	beforeEach(() => sandbox.control.reset());
+
+	async function setCallback(number: string, url: string) {
+		const record = sandbox.control.virtualnum(number)!;
+		const answer = await fetch(`${sandbox.vnUrl}/api/?service=update_virtualnum&format=json`, {
+			method: 'POST',
+			headers: {
+				Authorization: `Bearer ${sandbox.tokens.vn}`,
+				'Content-Type': 'application/x-www-form-urlencoded',
+			},
+			body: new URLSearchParams({
+				virtualnum: number,
+				description: record.description,
+				call_destination_phone: record.call_destination_phone,
+				callback_url: url,
+				callback_url_option: '3',
+			}),
+		});
+		assert.equal(((await answer.json()) as { status: { code: number } }).status.code, 200);
+	}
+
+	test("another workflow's trigger Secret with an & shows no part of it in this activation's error", async () => {
+		const [number] = sandbox.control.virtualnums().map((r) => r.virtualnum);
+		const secret = `Ab3&${TAIL}`;
+		const theirs =
+			'https://n8n.example.com/webhook/3b89a70a-2568-4f61-b4c6-24d8f9b767cb/webhook' +
+			`?secret=${encodeURIComponent(secret)}&vnt=live&vnt_prev=2`;
+		await setCallback(number, theirs);
+		const t = host.add({
+			parameters: {
+				events: ['callStarted', 'callEnded'],
+				numbers: 'selected',
+				virtualnums: selectedNumbers([number]),
+			},
+			credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn } },
+		});
+		await assert.rejects(t.activate(), (error: Error & { description?: string }) => {
+			const shown = `${error.message} ${error.description}`;
+			assert.match(shown, /another workflow's Virtual Number Trigger/);
+			assert.match(
+				shown,
+				/webhook\?secret=\*{8}&vnt=live/,
+				'the value masked up to the next parameter',
+			);
+			assert.ok(!shown.includes(TAIL) && !shown.includes('Ab3'), shown);
+			return true;
+		});
+	});
+
+	test('a malformed Delivery Report URL is not quoted with its secret', async () => {
+		const result = await runWorkflow({
+			nodes: [
+				{
+					name: 'Send',
+					type: 'bulkSms',
+					parameters: {
+						resource: 'message',
+						operation: 'send',
+						sender: { __rl: true, mode: 'id', value: 'VirtualNum' },
+						to: '0501234567',
+						message: 'Hello',
+						options: {
+							callbackUrl: `https://n8n.example.com/webhook/x/webhook?secret=Top${TAIL} oops`,
+						},
+					},
+				},
+			],
+			input: [{ json: {} }],
+			credentials: {
+				virtualnumSmsApi: { baseUrl: sandbox.smsUrl, accessToken: sandbox.tokens.sms },
+			},
+		});
+		const message = String(result.error?.message);
+		assert.match(message, /^Delivery Report URL: must be a full http/);
+		assert.match(message, /secret=\*{8}/);
+		assert.ok(!message.includes(TAIL), message);
+		assert.equal(sandbox.control.messages().length, 0, 'nothing sent');
+	});
+
+	test('a refused Send and Wait SMS quoted back by the service shows no signature of the answer link', async () => {
+		sandbox.control.injectFaults({
+			kind: 'serviceError',
+			code: 403,
+			description: 'Message refused by content filter: {message}',
+			server: 'sms',
+		});
+		const result = await runWorkflow({
+			nodes: [
+				{
+					name: 'Ask',
+					type: 'bulkSms',
+					parameters: {
+						resource: 'message',
+						operation: 'sendAndWait',
+						sender: { __rl: true, mode: 'id', value: 'VirtualNum' },
+						to: '0501234567',
+						message: 'Approve the refund?',
+						responseType: 'approval',
+						options: {},
+					},
+				},
+			],
+			input: [{ json: {} }],
+			credentials: {
+				virtualnumSmsApi: { baseUrl: sandbox.smsUrl, accessToken: sandbox.tokens.sms },
+			},
+		});
+		const message = String(result.error?.message);
+		assert.match(message, /refused the SMS to 0501234567: Message refused by content filter/);
+		assert.match(
+			message,
+			/webhook-waiting\/\S+signature=\*{8}/,
+			'the link is shown, its signature masked',
+		);
+		assert.doesNotMatch(message, /signature=(?!\*{8})/);
+	});
+});
