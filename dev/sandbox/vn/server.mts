@@ -6,6 +6,8 @@ import type { Core } from '../core.mts';
 import {
 	applyPreFault,
 	distortLength,
+	distortStatement,
+	repeatRows,
 	dripAnswer,
 	echoedTokens,
 	lengthenText,
@@ -173,6 +175,7 @@ export async function handleVn(
 	else {
 		// ignorePage: the service answers the first page whatever page was asked for.
 		if (fault?.kind === 'ignorePage') delete req.params.page;
+		if (service === 'cdr_query') distortStatement(req.params, fault);
 		answer = await runOperation(core, req, service, auth.token.userId, format);
 	}
 
@@ -190,6 +193,8 @@ export async function handleVn(
 	if (fault?.kind === 'wrongLength' && Array.isArray(answer.result))
 		answer.result = distortLength(answer.result, fault.delta);
 	if (fault?.kind === 'longText') lengthenText(answer, fault);
+	if (fault?.kind === 'repeatRows' && Array.isArray(answer.result))
+		answer.result = repeatRows(answer.result, fault.times);
 	if (fault?.kind === 'xml') format = 'xml';
 	const [contentType, text] =
 		fault?.kind === 'truncatedJson'
