@@ -21,8 +21,9 @@ export class VirtualNumber implements INodeType {
 		},
 		group: ['transform'],
 		// 1.1 opens on Call Record → Query; version 1 keeps Account → Test Connection (see resourceFields).
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: Download Recording waits up to 60 s for a recording not written yet (recordingWait.ts).
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Manage virtual numbers, place click-to-call calls, query call records, ' +

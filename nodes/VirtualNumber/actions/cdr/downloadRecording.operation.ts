@@ -75,8 +75,11 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const timeout = timeoutMs(options, checks);
-
-	const waitSec = readRecordingWait(checks, options.waitForRecordingSec);
+	const waitSec = readRecordingWait(
+		checks,
+		options.waitForRecordingSec,
+		this.getNode().typeVersion,
+	);
 
 	const file = await downloadWhenRecorded.call(
 		this,
