@@ -6,7 +6,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { asNodeError, type NodeError } from '../../../shared/errors';
+import { asNodeError, neverReachedService, type NodeError } from '../../../shared/errors';
 import { retryOnFailTries } from '../../../shared/n8nCompat';
 import { digitsOf, phoneIdentity } from '../../../shared/phones';
 import { inPool } from '../../../shared/pool';
@@ -20,7 +20,6 @@ import {
 	type SmsMessage,
 	type SmsResult,
 } from '../../../shared/transport/smsApi';
-import { neverReachedService } from '../../../shared/transport/http';
 import { SMS_RATE_LIMIT } from '../../../shared/limits';
 import type { Entry, PreparedRun } from './prepare';
 
