@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 
 import { HookContext } from 'n8n-core';
+import type { IDataObject } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
 import { TriggerHost, selectedNumbers } from '../../../dev/harness/trigger.mts';
@@ -83,7 +84,7 @@ describe('Virtual Number Trigger → registration: a request is at most 9 frames
 		seen.length = 0;
 	});
 
-	const trigger = (parameters: Record<string, unknown>) =>
+	const trigger = (parameters: IDataObject) =>
 		host.add({
 			parameters,
 			credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn } },
