@@ -64,6 +64,36 @@ export function rowIdValue(rowId: string): number | string {
 	return Number.isSafeInteger(id) ? id : rowId;
 }
 
+/** A record waiting for its recording: the row as read, and when the trigger first read it (ms). */
+export interface Held extends IDataObject {
+	row: IDataObject;
+	since: number;
+}
+
+/**
+ * Records held for their recording (Include → Recording), kept beside the cursor, which is already
+ * past them: n8n saves both together, so a held record is emitted once, and a restart loses none.
+ */
+const HELD = 'heldRecords';
+
+export function readHeld(data: IDataObject): Held[] {
+	const list = data[HELD];
+	if (!Array.isArray(list)) return [];
+	return (list as IDataObject[]).filter(
+		(entry): entry is Held =>
+			entry !== null &&
+			typeof entry === 'object' &&
+			typeof entry.since === 'number' &&
+			entry.row !== null &&
+			typeof entry.row === 'object',
+	);
+}
+
+export function writeHeld(data: IDataObject, held: Held[]): void {
+	if (held.length > 0) data[HELD] = held;
+	else delete data[HELD];
+}
+
 export function writeCursor(data: IDataObject, cursor: Cursor): void {
 	data.rowId = rowIdValue(cursor.rowId);
 	data.startTime = cursor.startTime;

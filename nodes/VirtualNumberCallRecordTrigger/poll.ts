@@ -6,14 +6,48 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { writeCursor } from './cursor';
+import { readHeld, writeCursor, writeHeld, type Held } from './cursor';
+import { complete } from './include';
 import { beforeJump, checkNotBehind, currentCursor, movedTo, newRows } from './position';
 import { readRows } from './read';
 import { recordItem } from './records';
 import { readSettings, type Settings } from './settings';
 import { recordStatement } from './statement';
 
-/** The next page after the cursor; the cursor moves past it once it is read. */
+/** Whether the record passes With Recording Only: by its recording, once Include read it. */
+function passes(item: INodeExecutionData, settings: Settings): boolean {
+	if (!settings.recordingOnly) return true;
+	return settings.include.recording
+		? item.json.recordingStatus === 'included'
+		: item.json.recordingExists === true;
+}
+
+/**
+ * The held records first (older rows), then the new ones: each emitted once complete, or held
+ * again while its recording is not written and the hold allows. Items come in row order within
+ * an execution; a held record may come after records written after it.
+ */
+async function completeAll(
+	this: IPollFunctions,
+	candidates: Held[],
+	settings: Settings,
+): Promise<{ items: INodeExecutionData[]; held: Held[] }> {
+	const now = Date.now();
+	const items: INodeExecutionData[] = [];
+	const held: Held[] = [];
+	for (const candidate of candidates) {
+		const item = await complete.call(this, candidate, settings, now);
+		if (!item) held.push(candidate);
+		else if (passes(item, settings)) items.push(item);
+	}
+	return { items, held };
+}
+
+/**
+ * The next page after the cursor (no more than the held records leave room for, so a poll's
+ * requests and items stay within Max Records per Poll); the cursor moves past it, and the held
+ * list is written, only once every record of the poll was read.
+ */
 async function readNext(
 	this: IPollFunctions,
 	data: IDataObject,
@@ -21,29 +55,28 @@ async function readNext(
 ): Promise<INodeExecutionData[][] | null> {
 	const cursor = await currentCursor.call(this, data, settings);
 	if (!cursor) return null;
+	const waiting = readHeld(data);
+	const room = settings.limit - waiting.length;
 	const sql = recordStatement({
 		kind: 'next',
 		afterRowId: cursor.rowId,
 		since: cursor.since,
-		limit: settings.limit,
+		limit: Math.max(room, 1),
 		...settings.filters,
 	});
-	const fresh = newRows.call(
-		this,
-		await readRows.call(this, sql, settings),
-		cursor,
-		settings.limit,
-	);
-	if (fresh.length === 0) {
+	const rows = room > 0 ? await readRows.call(this, sql, settings) : [];
+	const fresh = newRows.call(this, rows, cursor, room);
+	if (fresh.length === 0 && waiting.length === 0) {
 		await checkNotBehind.call(this, cursor, settings);
 		return null;
 	}
-	const passed = await beforeJump.call(this, fresh, cursor, settings);
-	writeCursor(data, movedTo(cursor, passed[passed.length - 1]));
-	const items = passed
-		.map((entry) => recordItem(entry.row, settings.zone))
-		.filter((item) => !settings.recordingOnly || item.recordingExists === true);
-	return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
+	const passed = fresh.length > 0 ? await beforeJump.call(this, fresh, cursor, settings) : [];
+	const now = Date.now();
+	const candidates = [...waiting, ...passed.map((entry) => ({ row: entry.row, since: now }))];
+	const { items, held } = await completeAll.call(this, candidates, settings);
+	if (passed.length > 0) writeCursor(data, movedTo(cursor, passed[passed.length - 1]));
+	writeHeld(data, held);
+	return items.length > 0 ? [items] : null;
 }
 
 /** Kept in the static data while a poll reads; the minute a stuck one may keep it past its timeout. */
@@ -78,10 +111,11 @@ async function pollLatest(
 	const limit = settings.recordingOnly ? settings.limit : 1;
 	const sql = recordStatement({ kind: 'latest', limit, ...settings.filters });
 	const rows = await readRows.call(this, sql, settings, false);
-	const item = rows
-		.map((row) => recordItem(row, settings.zone))
-		.find((candidate) => !settings.recordingOnly || candidate.recordingExists === true);
-	if (!item) {
+	const row = rows.find(
+		(candidate) =>
+			!settings.recordingOnly || recordItem(candidate, settings.zone).recordingExists === true,
+	);
+	if (!row) {
 		const among = settings.recordingOnly ? ` (with a recording, among the latest ${limit})` : '';
 		throw new NodeOperationError(this.getNode(), 'No call record matches the filters', {
 			description:
@@ -89,7 +123,14 @@ async function pollLatest(
 				'Place a call to one of the numbers, or widen the filters, and fetch again.',
 		});
 	}
-	return [this.helpers.returnJsonArray([item])];
+	// No hold in a manual run: the record with what exists now.
+	const item = await complete.call(
+		this,
+		{ row, since: Number.NEGATIVE_INFINITY },
+		settings,
+		Date.now(),
+	);
+	return [[item!]];
 }
 
 export async function pollCallRecords(

@@ -8,7 +8,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { callField } from '../shared/callFields';
-import { readCursor, savedStartFrom, writeCursor, type Cursor } from './cursor';
+import { readCursor, savedStartFrom, writeCursor, writeHeld, type Cursor } from './cursor';
 import { NOT_MOVED, readRows } from './read';
 import { rowIdOf } from './records';
 import type { Settings } from './settings';
@@ -85,6 +85,8 @@ export async function currentCursor(
 	if (typeof saved === 'object' && sameStart) return saved;
 	const cursor = await startCursor.call(this, settings);
 	writeCursor(data, cursor);
+	// Records held for the old position are read again from the new one.
+	writeHeld(data, []);
 	return settings.startFrom ? cursor : undefined;
 }
 

@@ -5,7 +5,7 @@ import { InputChecks } from '../shared/checks';
 import { credentialServiceZone, isEmptyDate, serviceTime, toDateTime } from '../shared/dates';
 import { checkPhoneList, phoneForms } from '../shared/phones';
 import { VIRTUALNUM_CREDENTIAL } from '../shared/transport/virtualnumApi';
-import { PAGE_SIZE, TIMEOUT_SEC } from './description';
+import { HOLD_MINUTES, PAGE_SIZE, TIMEOUT_SEC } from './description';
 import type { RecordFilters } from './statement';
 
 export interface Settings {
@@ -21,6 +21,14 @@ export interface Settings {
 	 */
 	startFromSetting: string;
 	zone: string;
+	include: Include;
+}
+
+/** What Include adds to each record; `holdMs` only with the recording. */
+interface Include {
+	recording?: { format: 'wav' | 'mp3'; holdMs: number };
+	transcript: boolean;
+	metadata: boolean;
 }
 
 function numbers(checks: InputChecks, field: string, value: unknown): string[] {
@@ -37,6 +45,32 @@ function optionInRange(
 	return value === undefined
 		? range.default
 		: checks.integerInRange(name, value, range.min, range.max);
+}
+
+function readInclude(this: IPollFunctions, checks: InputChecks): Include {
+	const include = this.getNodeParameter('include', []) as string[];
+	const recording = include.includes('recording')
+		? {
+				format: checks.oneOf(
+					'Recording Format',
+					String(this.getNodeParameter('recordingFormat', 'wav')),
+					['wav', 'mp3'] as const,
+				),
+				holdMs:
+					60_000 *
+					optionInRange(
+						checks,
+						'Hold Back Up To (Minutes)',
+						this.getNodeParameter('holdBackMinutes', HOLD_MINUTES.default),
+						HOLD_MINUTES,
+					),
+			}
+		: undefined;
+	return {
+		recording,
+		transcript: include.includes('transcript'),
+		metadata: include.includes('metadata'),
+	};
 }
 
 /**
@@ -70,5 +104,6 @@ export async function readSettings(this: IPollFunctions): Promise<Settings> {
 			(this.getNode().parameters.options as IDataObject | undefined)?.startFrom ?? '',
 		).trim(),
 		zone,
+		include: readInclude.call(this, checks),
 	};
 }

@@ -8,13 +8,11 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { InputChecks } from '../../../shared/checks';
 import { asNodeError, serviceCodeOf } from '../../../shared/errors';
+import { NO_RECORDING_CODE } from '../../../shared/statusCodes';
 import type { RequestContext } from '../../../shared/transport/http';
 import { virtualnumRequest, type VirtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { virtualnumDownload } from '../../../shared/transport/virtualnumDownload';
 import { resultRows } from '../../../shared/virtualnums';
-
-/** get_record_by_call_uuid's "no recording exists for this call": also "not written yet". */
-const NO_RECORDING_CODE = 3002;
 
 /**
  * Up to 15 minutes. Node version 1.2 waits 60 s by default: a recording is written some seconds
