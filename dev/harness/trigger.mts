@@ -131,6 +131,8 @@ export interface TriggerOptions {
 	 * HTTP method resolved (n8n resolves the node's `httpMethod` expression when it registers them).
 	 */
 	node?: { type: string; typeVersion: number; webhooks: IWebhookDescription[] };
+	/** This package's trigger at another version than 1. */
+	typeVersion?: number;
 }
 
 /** One request as the webhook function saw it, and what came of it. */
@@ -246,7 +248,7 @@ export class TriggerInstance {
 			id: 'trigger-node',
 			name: options.name,
 			type: options.node?.type ?? TRIGGER_TYPE,
-			typeVersion: options.node?.typeVersion ?? 1,
+			typeVersion: options.node?.typeVersion ?? options.typeVersion ?? 1,
 			position: [0, 0],
 			webhookId: options.webhookId,
 			parameters: options.parameters as INode['parameters'],

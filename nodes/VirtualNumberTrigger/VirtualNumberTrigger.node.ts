@@ -28,7 +28,9 @@ export class VirtualNumberTrigger implements INodeType {
 			dark: 'file:../../icons/virtualnum.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// 1.1: one call vocabulary from every callback template (settings.ts, normalize.ts).
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description:
 			'Starts the workflow when a call starts or ends on your virtual numbers, when they receive an SMS, ' +

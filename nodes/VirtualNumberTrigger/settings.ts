@@ -92,6 +92,7 @@ export function readSettings(this: TriggerContext): TriggerSettings {
 		keywords: keywordsOf(String(options.keywords ?? '')),
 		optOutKeywords: keywordsOf(String(options.optOutKeywords ?? OPT_OUT_DEFAULT)),
 		route: readRoute(node, events, options),
+		oneVocabulary: node.typeVersion >= 1.1,
 	};
 }
 

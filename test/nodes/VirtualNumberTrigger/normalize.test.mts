@@ -1,0 +1,85 @@
+/**
+ * One call vocabulary from every callback template (version 1.1): the lower-case template's
+ * formatted numbers (`050-1000090`) come out as digits, as the contract's callbacks and the call
+ * records give them, and `recordingExists` is always true or false. Version 1 keeps them as sent.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
+import { TriggerHost, selectedNumbers } from '../../../dev/harness/trigger.mts';
+
+describe('Virtual Number Trigger → one call vocabulary from every callback template', () => {
+	let sandbox: Sandbox;
+	let host: TriggerHost;
+	before(async () => {
+		sandbox = await startSandbox();
+		host = await TriggerHost.start();
+	});
+	after(async () => {
+		await host.close();
+		await sandbox.close();
+	});
+
+	/** The items of a call answered and one not, placed with the given template. */
+	async function calls(template: 'lower' | 'json', typeVersion: number): Promise<IDataObject[]> {
+		sandbox.control.reset();
+		sandbox.control.setProfile({
+			profile: 'contract',
+			behaviours: template === 'lower' ? ['callback-lower'] : [],
+		});
+		const [number] = sandbox.control
+			.virtualnums()
+			.filter((r) => r.active_status === 1)
+			.map((r) => r.virtualnum);
+		const t = host.add({
+			parameters: {
+				events: ['callEnded'],
+				numbers: 'selected',
+				virtualnums: selectedNumbers([number]),
+			},
+			credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn } },
+			typeVersion,
+		});
+		await t.activate();
+		try {
+			await sandbox.control.placeCall({ virtualnum: number, caller: '0501000090' });
+			await sandbox.control.placeCall({
+				virtualnum: number,
+				caller: '0501000091',
+				answered: false,
+			});
+			await sandbox.control.settle();
+			return t.outcomes.flatMap((outcome) => outcome.items.map((item) => item.json));
+		} finally {
+			await t.deactivate();
+		}
+	}
+
+	test('version 1.1, the lower-case template: numbers as digits, recordingExists true or false', async () => {
+		const [answered, missed] = await calls('lower', 1.1);
+		assert.equal(answered.callerNumber, '0501000090');
+		assert.match(String(answered.virtualNumber), /^\d+$/);
+		assert.match(String(answered.destinationPhone), /^\d+$/);
+		assert.equal(answered.callerNumberUnformatted, '0501000090');
+		assert.equal(answered.recordingExists, true);
+		assert.equal(missed.callerNumber, '0501000091');
+		assert.equal(missed.recordingExists, false);
+		assert.equal((answered.query as IDataObject).cli, '050-1000090', 'as sent, in the query');
+	});
+
+	test('version 1.1, the contract template: the same fields and values', async () => {
+		const [answered, missed] = await calls('json', 1.1);
+		assert.equal(answered.callerNumber, '0501000090');
+		assert.equal(answered.recordingExists, true);
+		assert.equal(missed.recordingExists, false);
+	});
+
+	test('version 1 keeps what saved workflows got: the formatted numbers, null when not said', async () => {
+		const [answered, missed] = await calls('lower', 1);
+		assert.equal(answered.callerNumber, '050-1000090');
+		assert.equal(missed.recordingExists, null);
+	});
+});
