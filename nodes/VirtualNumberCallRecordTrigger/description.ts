@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { CALL_STATUSES } from '../shared/callFields';
 import { SERVICE_TIME_ZONE } from '../shared/dates';
-import { RECORDING_FORMATS } from '../shared/recordings';
+import { recordingFormatField } from '../shared/recordings';
 
 /** Records read per poll: a backlog larger than this comes over the next polls, in order. */
 export const PAGE_SIZE = { min: 1, max: 1000, default: 100 };
@@ -91,11 +91,9 @@ export const properties: INodeProperties[] = [
 			'What to add to each call record, read from the service before the record is emitted',
 	},
 	{
+		...recordingFormatField,
 		displayName: 'Recording Format',
 		name: 'recordingFormat',
-		type: 'options',
-		options: RECORDING_FORMATS,
-		default: 'wav',
 		displayOptions: { show: { include: ['recording'] } },
 	},
 	{
@@ -103,7 +101,7 @@ export const properties: INodeProperties[] = [
 		name: 'holdBackMinutes',
 		type: 'number',
 		typeOptions: { minValue: HOLD_MINUTES.min, maxValue: HOLD_MINUTES.max },
-		default: HOLD_MINUTES.default,
+		default: 10,
 		description:
 			'An answered call whose recording is not written yet is emitted once it exists, or after this ' +
 			'long without it (recordingStatus says which). Later calls are not held up by it.',

@@ -3,21 +3,26 @@
  * Include → Recording. The answer goes to n8n's binary helpers as it arrives: in filesystem or S3
  * binary mode the recording is written through, never held in memory.
  */
-import type {
-	IBinaryData,
-	IExecuteFunctions,
-	INodePropertyOptions,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions, INodeProperties, IPollFunctions } from 'n8n-workflow';
 
 import { VIRTUALNUM_LABEL } from './transport/virtualnumApi';
 import { downloadFailure, type virtualnumDownload } from './transport/virtualnumDownload';
 
-/** The formats get_record_by_call_uuid serves (`type`), for the fields that choose one. */
-export const RECORDING_FORMATS: INodePropertyOptions[] = [
-	{ name: 'MP3', value: 'mp3', description: 'Smaller; converted by the service on the fly' },
-	{ name: 'WAV', value: 'wav', description: 'The original recording (the default of the service)' },
-];
+/** The format get_record_by_call_uuid serves (`type`): the field of each node that chooses one. */
+export const recordingFormatField: INodeProperties = {
+	displayName: 'File Format',
+	name: 'fileFormat',
+	type: 'options',
+	options: [
+		{ name: 'MP3', value: 'mp3', description: 'Smaller; converted by the service on the fly' },
+		{
+			name: 'WAV',
+			value: 'wav',
+			description: 'The original recording (the default of the service)',
+		},
+	],
+	default: 'wav',
+};
 
 type Download = Awaited<ReturnType<typeof virtualnumDownload>>;
 

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
-import { RECORDING_FORMATS, recordingBinary } from '../../../shared/recordings';
+import { recordingBinary, recordingFormatField } from '../../../shared/recordings';
 import { callIdOutput, readCallId } from '../../helpers/utils';
 import { callIdField, outputBinaryField } from '../fields';
 import { timeoutMs, timeoutOption } from './fields';
@@ -11,13 +11,7 @@ import { downloadWhenRecorded, readRecordingWait, waitForRecordingOption } from 
 
 const properties: INodeProperties[] = [
 	callIdField,
-	{
-		displayName: 'File Format',
-		name: 'fileFormat',
-		type: 'options',
-		options: RECORDING_FORMATS,
-		default: 'wav',
-	},
+	recordingFormatField,
 	outputBinaryField,
 	{
 		displayName: 'Options',

@@ -30,7 +30,7 @@ export const waitForRecordingOption: INodeProperties = {
 	name: 'waitForRecordingSec',
 	type: 'number',
 	typeOptions: { minValue: WAIT_SEC.min, maxValue: WAIT_SEC.max },
-	default: WAIT_SEC.default,
+	default: 60,
 	description:
 		'The recording is written some seconds after the call ends. While the service answers that ' +
 		'it does not exist (code 3002), ask again until this many seconds have passed. 0: ask once. ' +
