@@ -1,85 +1,125 @@
-/**
- * One call vocabulary from every callback template (version 1.1): the lower-case template's
- * formatted numbers (`050-1000090`) come out as digits, as the contract's callbacks and the call
- * records give them, and `recordingExists` is always true or false. Version 1 keeps them as sent.
- */
+/** The fields of a callback under the package's vocabulary, and the event it reports. */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
-import { TriggerHost, selectedNumbers } from '../../../dev/harness/trigger.mts';
+import { selectedNumbers } from '../../../dev/harness/trigger.mts';
+import { CALLS, callbackSetup } from './callbackSetup.mts';
 
-describe('Virtual Number Trigger → one call vocabulary from every callback template', () => {
-	let sandbox: Sandbox;
-	let host: TriggerHost;
-	before(async () => {
-		sandbox = await startSandbox();
-		host = await TriggerHost.start();
-	});
-	after(async () => {
-		await host.close();
-		await sandbox.close();
-	});
+describe('Virtual Number Trigger → one request as one item', () => {
+	const { sandbox, host, numbers, activated } = callbackSetup();
 
-	/** The items of a call answered and one not, placed with the given template. */
-	async function calls(template: 'lower' | 'json', typeVersion: number): Promise<IDataObject[]> {
-		sandbox.control.reset();
-		sandbox.control.setProfile({
-			profile: 'contract',
-			behaviours: template === 'lower' ? ['callback-lower'] : [],
-		});
-		const [number] = sandbox.control
-			.virtualnums()
-			.filter((r) => r.active_status === 1)
-			.map((r) => r.virtualnum);
-		const t = host.add({
-			parameters: {
-				events: ['callEnded'],
+	describe('callbacks as integrators of the real service report them (upper-case fields)', () => {
+		test('CLI, DDI, UUID, CALLSTATUS, DURATION, DEST and download come out under the vocabulary; STARTED is a start', async () => {
+			sandbox.control.configure({ callbackStyle: 'upper' });
+			const [number] = numbers();
+			const t = await activated({
+				events: CALLS,
 				numbers: 'selected',
 				virtualnums: selectedNumbers([number]),
-			},
-			credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn } },
-			typeVersion,
-		});
-		await t.activate();
-		try {
-			await sandbox.control.placeCall({ virtualnum: number, caller: '0501000090' });
-			await sandbox.control.placeCall({
-				virtualnum: number,
-				caller: '0501000091',
-				answered: false,
 			});
-			await sandbox.control.settle();
-			return t.outcomes.flatMap((outcome) => outcome.items.map((item) => item.json));
-		} finally {
-			await t.deactivate();
+			const { call, callbacks } = await sandbox.control.placeCall({
+				virtualnum: number,
+				caller: '0541234567',
+				durationSec: 61,
+			});
+			assert.deepEqual(
+				callbacks.map((c) => [c.kind, c.method, c.responseStatus]),
+				[
+					['call.start', 'GET', 200],
+					['call.end', 'GET', 200],
+				],
+			);
+			assert.equal(callbacks[0].query.CALLSTATUS, 'STARTED');
+			const [started, ended] = t.executions.map((items) => items[0].json);
+			assert.equal(started.event, 'call.started', 'CALLSTATUS=STARTED is the start, not the end');
+			assert.deepEqual(
+				[
+					started.callId,
+					started.virtualNumber,
+					started.callerNumber,
+					started.destinationPhone,
+					started.callStatus,
+				],
+				[call.cdr_uniqueid, number, '0541234567', call.user_phone, 'STARTED'],
+			);
+			assert.equal(ended.event, 'call.ended');
+			assert.equal(ended.callStatus, 'ANSWER');
+			assert.equal(ended.durationSec, 61);
+			assert.equal(ended.recordingUrl, callbacks[1].query.download);
+			assert.equal(ended.recordingExists, true, 'a download address means a recording exists');
+			assert.equal(
+				(ended.query as IDataObject).CLI,
+				'0541234567',
+				"the query as sent, without the trigger's own parameters",
+			);
+			assert.ok(!Object.keys(ended.query as IDataObject).some((key) => key.startsWith('vnt')));
+		});
+
+		for (const [status, event] of [
+			['ENDED', 'call.ended'],
+			['NOANSWER', 'call.ended'],
+			['BUSY', 'call.ended'],
+			['Ringing', 'call.started'],
+			['STARTED', 'call.started'],
+		] as const) {
+			test(`CALLSTATUS=${status} is ${event}`, async () => {
+				const t = host.add({
+					parameters: { events: CALLS },
+					credentials: {
+						virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn },
+					},
+				});
+				const outcome = await t.receive({
+					method: 'POST',
+					body: {
+						UUID: '9.1',
+						DDI: '0722000100',
+						CLI: '0541234567',
+						CALLSTATUS: status,
+						CALLDURATION: '7',
+					},
+				});
+				assert.equal(outcome.items[0].json.event, event);
+				assert.equal(outcome.items[0].json.durationSec, 7, 'CALLDURATION is the duration');
+			});
 		}
-	}
-
-	test('version 1.1, the lower-case template: numbers as digits, recordingExists true or false', async () => {
-		const [answered, missed] = await calls('lower', 1.1);
-		assert.equal(answered.callerNumber, '0501000090');
-		assert.match(String(answered.virtualNumber), /^\d+$/);
-		assert.match(String(answered.destinationPhone), /^\d+$/);
-		assert.equal(answered.callerNumberUnformatted, '0501000090');
-		assert.equal(answered.recordingExists, true);
-		assert.equal(missed.callerNumber, '0501000091');
-		assert.equal(missed.recordingExists, false);
-		assert.equal((answered.query as IDataObject).cli, '050-1000090', 'as sent, in the query');
 	});
 
-	test('version 1.1, the contract template: the same fields and values', async () => {
-		const [answered, missed] = await calls('json', 1.1);
-		assert.equal(answered.callerNumber, '0501000090');
-		assert.equal(answered.recordingExists, true);
-		assert.equal(missed.recordingExists, false);
+	test('an event or type named after Object.prototype is passed on, never dropped', async () => {
+		const t = await activated({ events: CALLS });
+		for (const name of Object.getOwnPropertyNames(Object.prototype)) {
+			for (const field of ['event', 'type']) {
+				const withCall = await t.receive({
+					method: 'POST',
+					body: { [field]: name, call_uuid: '4.2', cdr_ddi: '0722000100' },
+				});
+				assert.equal(withCall.started, true, `${field}=${name} with call fields`);
+				assert.equal(withCall.items[0].json.event, 'call.started');
+				const alone = await t.receive({ method: 'POST', body: { [field]: name } });
+				assert.equal(alone.started, true, `${field}=${name} alone`);
+				assert.equal(alone.items[0].json.event, 'unknown');
+			}
+		}
 	});
 
-	test('version 1 keeps what saved workflows got: the formatted numbers, null when not said', async () => {
-		const [answered, missed] = await calls('lower', 1);
-		assert.equal(answered.callerNumber, '050-1000090');
-		assert.equal(missed.recordingExists, null);
+	test('keys n8n refuses in expressions are renamed with a trailing underscore in the query and body, at any depth', async () => {
+		const t = await activated({ events: CALLS });
+		const body = JSON.parse(
+			'{"caller": "0541234567", "caller_": "taken", "constructor": {"prototype": 1, "ok": 2}, "list": [{"__proto__": "x"}], "event": "end", "call_uuid": "5.1"}',
+		) as IDataObject;
+		const outcome = await t.receive({ method: 'POST', body, query: { arguments: 'a' } });
+		const item = JSON.parse(JSON.stringify(outcome.items[0].json)) as IDataObject;
+		assert.deepEqual(item.body, {
+			caller__: '0541234567',
+			caller_: 'taken',
+			constructor_: { prototype_: 1, ok: 2 },
+			list: [{ __proto___: 'x' }],
+			event: 'end',
+			call_uuid: '5.1',
+		});
+		assert.deepEqual(item.query, { arguments_: 'a' });
+		assert.equal(item.callerNumber, '0541234567', 'the caller field itself is read under its name');
 	});
 });
