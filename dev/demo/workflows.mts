@@ -65,8 +65,8 @@ export interface ExampleWorkflow {
 	active?: boolean;
 }
 
-/** The typeVersions of this package's nodes (the Virtual Number node has 1 and 1.1, the others 1). */
-const NODE_VERSIONS = [1, 1.1];
+/** The typeVersions of this package's nodes (the Virtual Number node has 1, 1.1 and 1.2; Bulk SMS 1 and 1.1). */
+const NODE_VERSIONS = [1, 1.1, 1.2];
 
 /** Node fields the runner reproduces (or that do not change a run). Any other setting is refused, so a run never silently differs from the file. */
 const NODE_FIELDS = new Set([

@@ -54,8 +54,14 @@ export interface ProfileView {
 export interface SeedRequest extends SeedOptions {
 	/** One number with these record fields (number allocated when `virtualnum` is not given). */
 	virtualnum?: Partial<VnRecord>;
-	/** One call record; `has_recording` defaults to true for answered calls. */
-	cdr?: Partial<Omit<CdrRow, 'id' | 'cdr_uniqueid'>> & { has_recording?: boolean };
+	/**
+	 * One call record; `has_recording` defaults to true for answered calls. `id` (a number, or digits
+	 * past 2^53): the row id it gets, later rows counting on from it (ids going back or jumping).
+	 */
+	cdr?: Partial<Omit<CdrRow, 'id' | 'cdr_uniqueid'>> & {
+		has_recording?: boolean;
+		id?: number | string;
+	};
 }
 
 export interface SeedResult {
@@ -445,6 +451,7 @@ function seedCdr(state: Core['state'], fields: NonNullable<SeedRequest['cdr']>):
 	const duration = fields.call_duration ?? (status === 'ANSWER' ? 60 : 0);
 	const start = fields.start_call ?? formatDateTime(new Date());
 	const startDate = new Date(start.replace(' ', 'T'));
+	if (fields.id !== undefined) state.cdr.continueFrom(fields.id);
 	return state.cdr.insert(
 		{
 			start_call: start,

@@ -54,7 +54,13 @@ export type FaultSpec =
 	/** The request's tokens (Bearer and the SMS account token) echoed back, see EchoPlace. */
 	| { kind: 'echoToken'; where: EchoPlace }
 	/** Send's answer items carry the message's `callback_url` back (its `secret=` included). */
-	| { kind: 'echoCallbackUrl' };
+	| { kind: 'echoCallbackUrl' }
+	/** cdr_query answers each row `times` times (default 2), one after the other. */
+	| { kind: 'repeatRows'; times?: number }
+	/** cdr_query runs without the statement's LIMIT: every matching row in one answer. */
+	| { kind: 'ignoreLimit' }
+	/** cdr_query answers `rows` (default 2) rows before the asked `id > N` too: pages overlap. */
+	| { kind: 'overlapRows'; rows?: number };
 
 /**
  * unauthorized: 401 `Unauthorized - Invalid Token: Bearer <token>`; status: the service's status
@@ -98,6 +104,9 @@ const KINDS = new Set([
 	'longText',
 	'echoToken',
 	'echoCallbackUrl',
+	'repeatRows',
+	'ignoreLimit',
+	'overlapRows',
 ]);
 const TEXTS = new Set([
 	'IP',
@@ -146,7 +155,8 @@ export function validateFault(input: unknown): Fault {
 		if (value !== undefined && (typeof value !== 'number' || !(value >= 0)))
 			throw new Error(`${String(fault.kind)}: ${name} must be a number >= 0`);
 	};
-	for (const name of ['retryAfterSec', 'intervalMs', 'bytes', 'length']) nonNegative(name);
+	for (const name of ['retryAfterSec', 'intervalMs', 'bytes', 'length', 'times', 'rows'])
+		nonNegative(name);
 	if (fault.kind === 'drip' && fault.intervalMs === undefined)
 		throw new Error('drip needs intervalMs');
 	if (fault.kind === 'echoToken' && !ECHO_PLACES.has(String(fault.where)))
@@ -400,6 +410,23 @@ export function lengthenText(
 	}
 	const targets = Array.isArray(answer) ? objects(answer) : objects(top.result ?? top);
 	for (const item of targets) item[fault.field] = long;
+}
+
+/** The cdr_query faults that change the statement before it runs (ignoreLimit, overlapRows). */
+export function distortStatement(params: Record<string, string>, fault: Fault | undefined): void {
+	const sql = params.sql;
+	if (sql === undefined || !fault) return;
+	if (fault.kind === 'ignoreLimit') params.sql = sql.replace(/\s+LIMIT\s+\d+\s*$/i, '');
+	if (fault.kind === 'overlapRows')
+		params.sql = sql.replace(/\bid > (\d+)/, (_, id: string) => {
+			const from = BigInt(id) - BigInt(fault.rows ?? 2);
+			return `id > ${from < BigInt(0) ? 0 : from}`;
+		});
+}
+
+/** repeatRows: each row `times` times, one after the other. */
+export function repeatRows<T>(rows: T[], times = 2): T[] {
+	return rows.flatMap((row) => Array.from({ length: Math.max(1, times) }, () => row));
 }
 
 /** Streams generated chunks with back-pressure (a large file is never held whole). */

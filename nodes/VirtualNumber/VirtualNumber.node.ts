@@ -21,7 +21,8 @@ export class VirtualNumber implements INodeType {
 		},
 		group: ['transform'],
 		// 1.1 opens on Call Record → Query; version 1 keeps Account → Test Connection (see resourceFields).
-		// 1.2: Virtual Number → Update outputs the number as read after the update, with unexpectedChanges.
+		// 1.2: Virtual Number → Update outputs the number as read after the update, with unexpectedChanges;
+		// Download Recording waits up to 60 s for a recording not written yet (recordingWait.ts).
 		version: [1, 1.1, 1.2],
 		defaultVersion: 1.2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',

@@ -3,9 +3,13 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { CALL_STATUSES } from '../shared/callFields';
 import { SERVICE_TIME_ZONE } from '../shared/dates';
+import { recordingFormatField } from '../shared/recordings';
 
 /** Records read per poll: a backlog larger than this comes over the next polls, in order. */
 export const PAGE_SIZE = { min: 1, max: 1000, default: 100 };
+
+/** Minutes a record waits for its recording (Include → Recording): integrators look for 30 at most. */
+export const HOLD_MINUTES = { min: 1, max: 60, default: 10 };
 
 /** Seconds to wait for cdr_query: the statement is keyed on the row id and LIMITed, so it is light. */
 export const TIMEOUT_SEC = { min: 1, max: 600, default: 120 };
@@ -14,7 +18,7 @@ export const properties: INodeProperties[] = [
 	{
 		displayName:
 			'Each poll reads the call records added since the last one from the service (cdr_query), oldest first, ' +
-			'so nothing needs a public URL. The first activation starts from now, or from Start From.',
+			'so nothing needs a public URL. The first activation starts after the newest record, or from Start From.',
 		name: 'notice',
 		type: 'notice',
 		default: '',
@@ -59,6 +63,49 @@ export const properties: INodeProperties[] = [
 		default: false,
 		description:
 			'Whether to start the workflow only for calls that have a recording to download (the service checks each record)',
+	},
+	{
+		displayName: 'Include',
+		name: 'include',
+		type: 'multiOptions',
+		options: [
+			{
+				name: 'Metadata',
+				value: 'metadata',
+				description: 'The pixel and ads sections of the call (get_cdr_metadata_by_call_uuid)',
+			},
+			{
+				name: 'Recording',
+				value: 'recording',
+				description:
+					'The recording as binary data. An answered call waits until its recording exists, up to Hold Back Up To.',
+			},
+			{
+				name: 'Transcript',
+				value: 'transcript',
+				description: 'The text and turns of the call, when the account has speech recognition',
+			},
+		],
+		default: [],
+		description:
+			'What to add to each call record, read from the service before the record is emitted',
+	},
+	{
+		...recordingFormatField,
+		displayName: 'Recording Format',
+		name: 'recordingFormat',
+		displayOptions: { show: { include: ['recording'] } },
+	},
+	{
+		displayName: 'Hold Back Up To (Minutes)',
+		name: 'holdBackMinutes',
+		type: 'number',
+		typeOptions: { minValue: HOLD_MINUTES.min, maxValue: HOLD_MINUTES.max },
+		default: 10,
+		description:
+			'An answered call whose recording is not written yet is emitted once it exists, or after this ' +
+			'long without it (recordingStatus says which). Later calls are not held up by it.',
+		displayOptions: { show: { include: ['recording'] } },
 	},
 	{
 		displayName: 'Options',

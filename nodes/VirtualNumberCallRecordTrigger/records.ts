@@ -3,6 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { CALL_FIELDS, callValue, type CallField, type CallFieldKey } from '../shared/callFields';
 import { addCallTimesWithOffset } from '../shared/dates';
+import { ROW_ID, rowIdValue } from './cursor';
+import { ROW_ID_TEXT } from './statement';
 
 /** The event of every item, beside the Virtual Number Trigger's call.started / call.ended. */
 const RECORD_EVENT = 'call.record';
@@ -21,10 +23,19 @@ function valueOf(key: CallFieldKey, value: unknown): IDataObject[string] {
 	return callValue(key, value as IDataObject[string]);
 }
 
-/** The row id, which the cursor needs; undefined when the row has none that is a whole number. */
-export function rowIdOf(row: IDataObject): number | undefined {
-	const id = Number(String(row.id ?? '').trim());
-	return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+/**
+ * The row id as digits, which the cursor needs: the statement's text copy of it, else `id` while
+ * it is an exact number. Undefined when the row has none (or one rounded past 2^53).
+ */
+export function rowIdOf(row: IDataObject): string | undefined {
+	const copy = row[ROW_ID_TEXT];
+	if (copy !== undefined && copy !== null) {
+		const digits = String(copy).trim();
+		return ROW_ID.test(digits) && digits !== '0' ? digits : undefined;
+	}
+	const id = typeof row.id === 'string' ? row.id.trim() : row.id;
+	if (typeof id === 'number') return Number.isSafeInteger(id) && id > 0 ? String(id) : undefined;
+	return typeof id === 'string' && ROW_ID.test(id) && id !== '0' ? id : undefined;
 }
 
 /**
@@ -35,6 +46,8 @@ export function recordItem(row: IDataObject, zone: string): IDataObject {
 	const item: IDataObject = { event: RECORD_EVENT };
 	for (const field of VIEW_FIELDS)
 		item[field.key] = valueOf(field.key as CallFieldKey, row[field.column as string]);
+	const rowId = rowIdOf(row);
+	if (rowId !== undefined) item.rowId = rowIdValue(rowId);
 	item.startedAt = null;
 	item.endedAt = null;
 	return addCallTimesWithOffset(item, zone, true);

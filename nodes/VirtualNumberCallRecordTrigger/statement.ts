@@ -4,6 +4,9 @@
  * ends, so a long call appears after shorter calls that started later, and a cursor on the start
  * time alone would skip it. `start_call` bounds the statement in time, as the spec recommends.
  *
+ * Each statement also selects the row id as text (`CAST(id AS CHAR)`): a service whose ids pass
+ * 2^53 answers them as JSON numbers that JavaScript rounds.
+ *
  * Every value is checked before it gets here; a value outside its expected form is refused, never
  * escaped into the statement (the same guard as the Query builder's).
  */
@@ -13,6 +16,10 @@ import { CALL_FIELDS, CALL_STATUSES, callField, type CallField } from '../shared
 const RECORDING_FLAG = callField('recordingExists').column as string;
 const ROW_ID = callField('rowId').column as string;
 const START = callField('startTime').column as string;
+
+/** The alias of the row id as text. */
+export const ROW_ID_TEXT = 'row_id_text';
+const ID_AS_TEXT = `CAST(${ROW_ID} AS CHAR) AS ${ROW_ID_TEXT}`;
 
 /** Every column of the view, in the vocabulary's order. */
 const COLUMNS = (CALL_FIELDS as readonly CallField[])
@@ -24,6 +31,7 @@ export const MAX_SQL_BYTES = 8192;
 
 const DATE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const DIGITS = /^\d{1,15}$/;
+const ROW_ID_DIGITS = /^\d{1,20}$/;
 const STATUS_VALUES = CALL_STATUSES.map((status) => String(status.value));
 
 export interface RecordFilters {
@@ -32,14 +40,33 @@ export interface RecordFilters {
 	callerNumbers: string[];
 }
 
-export type RecordQuery = RecordFilters &
+type RecordQuery = RecordFilters &
 	(
-		| { kind: 'next'; afterRowId: number; since: string; limit: number }
+		| { kind: 'next'; afterRowId: string; since: string; limit: number }
 		| { kind: 'latest'; limit: number }
 	);
 
 /** The last row id of the account, whatever the filters: where the first activation starts. */
-export const LAST_ROW_STATEMENT = `SELECT ${ROW_ID} FROM webserviceview ORDER BY ${ROW_ID} DESC LIMIT 1`;
+export const LAST_ROW_STATEMENT = `SELECT ${ID_AS_TEXT} FROM webserviceview ORDER BY ${ROW_ID} DESC LIMIT 1`;
+
+/**
+ * The call that started last, whatever the filters (start_call is the column the service indexes
+ * for time): a row id below the trigger's for a call that started after the trigger's last call
+ * ended means the ids went backwards.
+ */
+export const LATEST_START_STATEMENT =
+	`SELECT ${ID_AS_TEXT}, ${START} FROM webserviceview ` +
+	`ORDER BY ${START} DESC, ${ROW_ID} DESC LIMIT 1`;
+
+/** One row strictly between two row ids, whatever the filters: whether a jump of ids skips any. */
+export function betweenStatement(afterRowId: string, beforeRowId: string): string {
+	for (const id of [afterRowId, beforeRowId])
+		if (!ROW_ID_DIGITS.test(id)) throw new Error(`Invalid row id ${id}`);
+	return (
+		`SELECT ${ID_AS_TEXT} FROM webserviceview ` +
+		`WHERE ${ROW_ID} > ${afterRowId} AND ${ROW_ID} < ${beforeRowId} LIMIT 1`
+	);
+}
 
 function literal(value: string, allowed: RegExp): string {
 	if (!allowed.test(value)) throw new Error(`Refused to put the value "${value}" into a statement`);
@@ -71,13 +98,16 @@ export function recordStatement(query: RecordQuery): string {
 		throw new Error(`Invalid limit ${query.limit}`);
 	const where = filterConditions(query);
 	if (query.kind === 'next') {
-		if (!Number.isSafeInteger(query.afterRowId) || query.afterRowId < 0)
+		if (!ROW_ID_DIGITS.test(query.afterRowId))
 			throw new Error(`Invalid row id ${query.afterRowId}`);
-		where.unshift(`${ROW_ID} > ${query.afterRowId}`, `${START} >= ${literal(query.since, DATE)}`);
+		// No time bound without Start From: the row id is the service's key, and a bound taken
+		// from n8n's clock would hide every call from a service whose clock runs behind it.
+		const since = query.since === '' ? [] : [`${START} >= ${literal(query.since, DATE)}`];
+		where.unshift(`${ROW_ID} > ${query.afterRowId}`, ...since);
 	}
 	const order = query.kind === 'next' ? 'ASC' : 'DESC';
 	return (
-		`SELECT ${COLUMNS.join(', ')}, 1 AS ${RECORDING_FLAG} FROM webserviceview` +
+		`SELECT ${COLUMNS.join(', ')}, ${ID_AS_TEXT}, 1 AS ${RECORDING_FLAG} FROM webserviceview` +
 		(where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '') +
 		` ORDER BY ${ROW_ID} ${order} LIMIT ${query.limit}`
 	);

@@ -30,7 +30,8 @@ export class VirtualNumberTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		// 1.1: every callback needs a secret (SMS events the Secret pasted with their URL), and Route
-		// Call answers only Israeli mobile and landline numbers unless Allowed Destinations says more.
+		// Call answers only Israeli mobile and landline numbers unless Allowed Destinations says more;
+		// one call vocabulary from every callback template (settings.ts, normalize.ts).
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: '={{$parameter["events"].join(", ")}}',

@@ -12,6 +12,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { CALL_FIELDS } from '../shared/callFields';
 import { withSafeKeys } from '../shared/outputKeys';
+import { digitsOf } from '../shared/phones';
 import { OWN_PARAMS, SECRET_PARAM } from '../shared/triggerUrl';
 import { TRIGGER_EVENTS } from './events';
 import { callEnded } from './events/callEnded';
@@ -87,7 +88,7 @@ export function normalizeRequest(
 		body: withSafeKeys(body) as IDataObject,
 		...(rawBody !== undefined ? { rawBody } : {}),
 	};
-	const main = known?.read(readerOf(fields), options.settings) ?? {};
+	const main = known?.read(readerOf(fields, options.settings), options.settings) ?? {};
 	// An event's own receivedAt (an SMS's time at the service) comes before the time n8n received it.
 	const item = { event, ...main, ...common, receivedAt: main.receivedAt ?? receivedAt };
 	return { event, empty, item };
@@ -197,7 +198,25 @@ function booleanOrNull(value: string | null): boolean | null {
 	return null;
 }
 
-function callItem(fields: Fields): IDataObject {
+/** The numbers of the call vocabulary, which the lower-case template sends formatted (`050-1000090`). */
+const NUMBER_KEYS = ['callerNumber', 'virtualNumber', 'destinationPhone'];
+
+/** A number as the service's other callbacks and its call records give it: digits only. */
+function digitsOnly(value: IDataObject[string]): IDataObject[string] {
+	return typeof value === 'string' && /^[+\d\s().-]+$/.test(value) ? digitsOf(value) : value;
+}
+
+/**
+ * Version 1.1: the same call vocabulary whatever the template: numbers as digits (as sent, they
+ * stay in the `*Unformatted` fields and the item's query or body) and `recordingExists` always
+ * true or false (a callback that does not say has no recording to point at).
+ */
+function oneVocabulary(item: IDataObject): void {
+	for (const key of NUMBER_KEYS) item[key] = digitsOnly(item[key]);
+	if (item.recordingExists === null) item.recordingExists = false;
+}
+
+function callItem(fields: Fields, settings?: TriggerSettings): IDataObject {
 	const item: IDataObject = {};
 	for (const field of CALL_FIELDS) {
 		if (field.callbackNames.length === 0) continue;
@@ -211,6 +230,7 @@ function callItem(fields: Fields): IDataObject {
 	}
 	// A recording URL (`download`) says a recording exists when the callback does not say otherwise.
 	if (item.recordingExists === null && item.recordingUrl !== null) item.recordingExists = true;
+	if (settings?.oneVocabulary) oneVocabulary(item);
 	// Only when the template carries them, so the upper-case template's items keep their shape.
 	const extra: Array<[string, string]> = [
 		...Object.entries(UNFORMATTED),
@@ -223,10 +243,10 @@ function callItem(fields: Fields): IDataObject {
 	return item;
 }
 
-function readerOf(fields: Fields): CallbackFields {
+function readerOf(fields: Fields, settings?: TriggerSettings): CallbackFields {
 	return {
 		pick: (candidates) => pick(fields, candidates),
 		pickAsSent: (candidates) => pickAsSent(fields, candidates),
-		call: () => callItem(fields),
+		call: () => callItem(fields, settings),
 	};
 }

@@ -97,6 +97,7 @@ export function readSettings(this: TriggerContext): TriggerSettings {
 		keywords: phrasesOf(String(options.keywords ?? '')),
 		optOutKeywords: phrasesOf(String(options.optOutKeywords ?? OPT_OUT_DEFAULT)),
 		route: readRoute(node, events, options),
+		oneVocabulary: node.typeVersion >= 1.1,
 	};
 }
 

@@ -45,6 +45,11 @@ export interface TriggerSettings {
 	optOutKeywords: string[];
 	/** Call Started → Respond With: A Destination From the Workflow; undefined for Nothing. */
 	route?: RouteSettings;
+	/**
+	 * Version 1.1: one call vocabulary from every callback template (numbers as digits,
+	 * `recordingExists` always true or false). Version 1 keeps the values as each template sent them.
+	 */
+	oneVocabulary: boolean;
 }
 
 /** This trigger, in the mode it is registering or deregistering in. */

@@ -272,11 +272,6 @@ export function serviceTime(date: DateTime, zone: string): string {
 	return date.setZone(zone).toFormat(DATE_FORMATS.virtualnum);
 }
 
-/** Now, as the virtual number service writes it. */
-export function serviceNow(zone: string, now = Date.now()): string {
-	return serviceTime(DateTime.fromMillis(now), zone);
-}
-
 /**
  * A time the virtual number service wrote (`Y-m-d H:i:s`, on its clock in `zone`) in ISO 8601
  * with its offset (2025-12-31T09:30:00+02:00); undefined when it is not such a time.

@@ -28,6 +28,10 @@ export const RATE_LIMITED_CODE = 429;
 export const INTERNAL_ERROR_CODE = 999;
 /** update_virtualnum: the number is not in this account. */
 export const NOT_IN_ACCOUNT_CODE = 4019;
+/** get_record_by_call_uuid: no recording exists for the call, also while it is not written yet. */
+export const NO_RECORDING_CODE = 3002;
+/** get_cdr_metadata_by_call_uuid: no metadata for the call. */
+export const NO_METADATA_CODE = 1015;
 
 /** Codes any operation may answer. */
 const GENERAL_CODES: CodeTable = {

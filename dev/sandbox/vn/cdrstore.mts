@@ -252,7 +252,8 @@ function startSecondsOf(start: string): number {
 
 export class CdrStore {
 	readonly db: Database;
-	private nextId = 1;
+	/** A bigint once ids pass 2^53 (the `id` seed option), where a number would round them. */
+	private nextId: number | bigint = 1;
 	readonly recordings = new Set<number>();
 	readonly conversions = new Map<number, Conversion>();
 
@@ -287,7 +288,7 @@ export class CdrStore {
 		make: (id: number) => { row: NewCdr; startSeconds: number; recording: boolean },
 		onRow?: (row: CdrRow) => void,
 	): { first_id: number; last_id: number } {
-		const first = this.nextId;
+		const first = Number(this.nextId);
 		const big = count > 5000;
 		const statement = this.db.prepare(
 			`INSERT INTO webserviceview VALUES (${CDR_COLUMNS.map(() => '?').join(',')})`,
@@ -297,10 +298,12 @@ export class CdrStore {
 			if (big) this.db.run('DROP INDEX webserviceview_start_call');
 			const values: SqlValue[] = new Array(CDR_COLUMNS.length);
 			for (let i = 0; i < count; i++) {
-				const id = this.nextId;
+				const exact = this.nextId;
+				const id = Number(exact);
 				const { row, startSeconds, recording } = make(id);
-				const uuid = `${startSeconds}.${id}`;
-				values[0] = id;
+				const uuid = `${startSeconds}.${exact}`;
+				// sql.js binds a bigint as its digits, which the INTEGER key stores exactly.
+				values[0] = exact as unknown as SqlValue;
 				values[1] = row.start_call;
 				values[2] = row.end_call;
 				values[3] = row.call_duration;
@@ -314,7 +317,7 @@ export class CdrStore {
 				values[11] = row.cdr_meta_data;
 				values[12] = row.gclid;
 				statement.run(values);
-				this.nextId++;
+				this.nextId = typeof exact === 'bigint' ? exact + BigInt(1) : exact + 1;
 				if (recording) this.recordings.add(id);
 				onRow?.({ id, ...row, cdr_uniqueid: uuid });
 			}
@@ -326,7 +329,20 @@ export class CdrStore {
 		} finally {
 			statement.free();
 		}
-		return { first_id: first, last_id: this.nextId - 1 };
+		return { first_id: first, last_id: Number(this.nextId) - 1 };
+	}
+
+	/**
+	 * The row id the next record gets, and the ones after it count on from there: ids that go
+	 * backwards, jump ahead, or pass 2^53 (digits as text; rows past 2^53 are inserted exactly, but
+	 * `id` in the sandbox's own views and `cdr_uniqueid` lookups round).
+	 */
+	continueFrom(id: number | string): void {
+		const text = String(id);
+		if (!/^[1-9]\d{0,18}$/.test(text))
+			throw new Error(`id must be a positive whole number, got ${text}`);
+		const exact = BigInt(text);
+		this.nextId = exact > BigInt(Number.MAX_SAFE_INTEGER) ? exact : Number(text);
 	}
 
 	insert(row: NewCdr, recording: boolean): CdrRow {

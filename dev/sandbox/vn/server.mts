@@ -6,6 +6,8 @@ import type { Core } from '../core.mts';
 import {
 	applyPreFault,
 	distortLength,
+	distortStatement,
+	repeatRows,
 	dripAnswer,
 	echoedTokens,
 	lengthenText,
@@ -194,6 +196,7 @@ async function answerOf(
 		return { service, status: { code: 999, description: `Invalid Token: ${echoedTokens(req)}` } };
 	// ignorePage: the service answers the first page whatever page was asked for.
 	if (fault?.kind === 'ignorePage') delete req.params.page;
+	if (service === 'cdr_query') distortStatement(req.params, fault);
 	return runOperation(core, req, service, userId, format);
 }
 
@@ -208,6 +211,8 @@ function writeAnswer(
 	if (fault?.kind === 'wrongLength' && Array.isArray(answer.result))
 		answer.result = distortLength(answer.result, fault.delta);
 	if (fault?.kind === 'longText') lengthenText(answer, fault);
+	if (fault?.kind === 'repeatRows' && Array.isArray(answer.result))
+		answer.result = repeatRows(answer.result, fault.times);
 	const format = fault?.kind === 'xml' ? 'xml' : asked;
 	const [contentType, text] =
 		fault?.kind === 'truncatedJson'

@@ -57,6 +57,10 @@ describe('Virtual Number node versions: the default resource', () => {
 		assert.equal(description.defaultVersion, 1.2);
 	});
 
+	test('version 1.2 opens on Call Record → Query too', async () => {
+		assert.equal((await resolved(1.2, {}))?.resource, 'cdr');
+	});
+
 	test('version 1: Account → Test Connection is saved as no parameters, and read back as it', async () => {
 		assert.deepEqual(await saved(1, { resource: 'account', operation: 'test' }), {});
 		assert.deepEqual(await resolved(1, {}), { resource: 'account', operation: 'test' });

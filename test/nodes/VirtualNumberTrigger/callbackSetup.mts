@@ -33,8 +33,12 @@ export function callbackSetup() {
 			.virtualnums()
 			.filter((r) => r.active_status === 1)
 			.map((r) => r.virtualnum);
-	async function activated(parameters: IDataObject): Promise<TriggerInstance> {
-		const t = host.add({ parameters, credentials: { virtualnumApi: vnCredential(sandbox) } });
+	async function activated(
+		parameters: IDataObject,
+		typeVersion?: number,
+	): Promise<TriggerInstance> {
+		const credentials = { virtualnumApi: vnCredential(sandbox) };
+		const t = host.add({ parameters, credentials, typeVersion });
 		await t.activate();
 		active.push(t);
 		return t;

@@ -10,7 +10,6 @@ import {
 	addCallTimesWithOffset,
 	formatSmsSendtime,
 	formatVirtualnumDate,
-	serviceNow,
 	serviceZone,
 	toDateTime,
 } from '../../../nodes/shared/dates.ts';
@@ -303,12 +302,6 @@ describe("dates: the service's clock (Service Time Zone)", () => {
 			addCallTimesWithOffset({ startTime: '2026-12-01 09:30:00', startedAt: 'mine' }, 'UTC'),
 			{ startTime: '2026-12-01 09:30:00', startedAt: 'mine' },
 		);
-	});
-
-	test('now on the service clock, not the server one', () => {
-		const now = Date.UTC(2026, 6, 1, 12, 0, 0);
-		assert.equal(serviceNow('Asia/Jerusalem', now), '2026-07-01 15:00:00');
-		assert.equal(serviceNow('America/New_York', now), '2026-07-01 08:00:00');
 	});
 
 	test('a skipped wall-clock time is refused; Z, offsets and Unix times on that night are not', () => {

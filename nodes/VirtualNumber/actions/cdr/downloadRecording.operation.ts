@@ -1,10 +1,9 @@
-import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
-import { VIRTUALNUM_LABEL } from '../../../shared/transport/virtualnumApi';
-import { downloadFailure } from '../../../shared/transport/virtualnumDownload';
+import { recordingBinary, recordingFormatField } from '../../../shared/recordings';
 import { callIdOutput, readCallId } from '../../helpers/utils';
 import { callIdField, outputBinaryField } from '../fields';
 import { timeoutMs, timeoutOption } from './fields';
@@ -12,20 +11,7 @@ import { downloadWhenRecorded, readRecordingWait, waitForRecordingOption } from 
 
 const properties: INodeProperties[] = [
 	callIdField,
-	{
-		displayName: 'File Format',
-		name: 'fileFormat',
-		type: 'options',
-		options: [
-			{ name: 'MP3', value: 'mp3', description: 'Smaller; converted by the service on the fly' },
-			{
-				name: 'WAV',
-				value: 'wav',
-				description: 'The original recording (the default of the service)',
-			},
-		],
-		default: 'wav',
-	},
+	recordingFormatField,
 	outputBinaryField,
 	{
 		displayName: 'Options',
@@ -74,8 +60,11 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const timeout = timeoutMs(options, checks);
-
-	const waitSec = readRecordingWait(checks, options.waitForRecordingSec);
+	const waitSec = readRecordingWait(
+		checks,
+		options.waitForRecordingSec,
+		this.getNode().typeVersion,
+	);
 
 	const file = await downloadWhenRecorded.call(
 		this,
@@ -87,29 +76,10 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		},
 		waitSec,
 	);
-	// The bytes decide the extension and MIME type; the request only says what was asked for.
-	const { extension: format, mimeType } = file.audio;
-	const fileName = String(options.fileName ?? '').trim() || `${callId}.${format}`;
-	let binary: IBinaryData;
-	try {
-		// The answer goes to n8n's binary helpers as it arrives: in filesystem or S3 binary mode the
-		// recording is written through, never held in memory.
-		// (`data` is a Buffer or the answer's Readable; typed without importing node:stream.)
-		binary = await this.helpers.prepareBinaryData(file.data as Buffer, fileName, mimeType);
-	} catch (error) {
-		throw (
-			file.failure() ??
-			downloadFailure(
-				{
-					node: this.getNode(),
-					serviceLabel: VIRTUALNUM_LABEL,
-					operation: 'get_record_by_call_uuid',
-					itemIndex,
-				},
-				error as Error,
-			)
-		);
-	}
+	const { binary, format, fileName, mimeType } = await recordingBinary.call(this, file, callId, {
+		fileName: String(options.fileName ?? '').trim(),
+		itemIndex,
+	});
 	return [
 		{
 			json: callIdOutput(callId, { format, file_name: fileName, mime_type: mimeType }),

@@ -4,7 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { callIdOutput } from '../../helpers/utils';
 import { callIdField } from '../fields';
-import { readCallMetadata, withTranscript } from './transcript';
+import { withTranscript } from '../../../shared/transcript';
+import { readCallMetadata } from './transcript';
 
 const properties: INodeProperties[] = [
 	{

@@ -4,7 +4,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { callIdOutput } from '../../helpers/utils';
 import { callIdField } from '../fields';
-import { readCallMetadata, SPEECH_SECTION, transcriptText } from './transcript';
+import { SPEECH_SECTION, transcriptText } from '../../../shared/transcript';
+import { readCallMetadata } from './transcript';
 
 const properties: INodeProperties[] = [
 	{

@@ -14,10 +14,10 @@ let sandbox: Sandbox;
 const run = vnRunner(() => sandbox);
 const DELAY_MS = 1500;
 
-const download = (callUuid: string, options: Record<string, unknown> = {}) =>
+const download = (callUuid: string, options: Record<string, unknown> = {}, typeVersion = 1.1) =>
 	run(
 		{ resource: 'cdr', operation: 'downloadRecording', callUuid, fileFormat: 'wav', options },
-		{ typeVersion: 1.1 },
+		{ typeVersion },
 	);
 
 /** A call that just ended on a number recording every call: its file exists only after the delay. */
@@ -42,11 +42,30 @@ describe('Download Recording → Wait for Recording (recording-delay)', () => {
 	after(async () => await sandbox.close());
 	beforeEach(() => sandbox.control.reset());
 
-	test('without a wait (the default), a recording not written yet fails at once with 3002', async () => {
+	test('version 1.1 without a wait: fails at once with 3002, saying the call just ended and to set Wait for Recording', async () => {
 		const callUuid = await justEndedCall();
 		const error = failure(await download(callUuid));
 		assert.match(error.message, /\(code 3002\)/);
+		assert.match(
+			String(error.description),
+			/The call ended \d+ s ago: its recording may not be written yet .* Set Wait for Recording \(Seconds\) in Options/,
+		);
+		assert.doesNotMatch(String(error.description), /record percentage/);
 		assert.equal(vnRequests(sandbox, 'get_record_by_call_uuid').length, 1, 'asked once');
+	});
+
+	test('version 1.2 waits up to 60 s by default: the file once it is written', async () => {
+		const callUuid = await justEndedCall();
+		const result = await download(callUuid, {}, 1.2);
+		assert.equal(result.error, undefined, result.error?.message);
+		assert.equal(result.items(NODE)[0].binary?.data.mimeType, 'audio/wav');
+		assert.ok(vnRequests(sandbox, 'get_record_by_call_uuid').length >= 2, 'asked again');
+	});
+
+	test('version 1.2 with Wait for Recording 0 asks once, as before', async () => {
+		const callUuid = await justEndedCall();
+		failure(await download(callUuid, { waitForRecordingSec: 0 }, 1.2));
+		assert.equal(vnRequests(sandbox, 'get_record_by_call_uuid').length, 1);
 	});
 
 	test('with a wait, it asks again until the file exists and outputs the file', async () => {
@@ -73,7 +92,7 @@ describe('Download Recording → Wait for Recording (recording-delay)', () => {
 				`No recording of call ${callUuid.replace('.', '\\.')} after waiting 1 s \\(2 tries\\)`,
 			),
 		);
-		assert.match(String(error.description), /raise Wait for Recording \(Seconds\)/);
+		assert.match(String(error.description), /The call ended \d+ s ago.*Raise Wait for Recording/);
 		assert.ok(elapsed >= 1000 && elapsed < 3000, `bounded by the wait (${elapsed} ms)`);
 	});
 });
@@ -110,5 +129,12 @@ describe('Download Recording → Wait for Recording (contract)', () => {
 		const error = failure(await download(callUuid, { waitForRecordingSec: 2 }));
 		assert.match(error.message, /after waiting 2 s \(3 tries\)/);
 		assert.match(String(error.description), /Only recorded calls have a file/);
+	});
+
+	test('an older call without a recording, asked once: the record-percentage advice', async () => {
+		const callUuid = sandbox.control.cdrs().find((row) => !row.has_recording)!.cdr_uniqueid;
+		const error = failure(await download(callUuid, {}, 1.1));
+		assert.match(String(error.description), /record percentage of the number/);
+		assert.doesNotMatch(String(error.description), /may not be written yet/);
 	});
 });
