@@ -9,6 +9,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { virtualnumSmsApiTest } from '../shared/credentialTests';
+import { searchDataTables } from '../shared/dataTables';
 import { operationProperties, resourceProperties, routeOperation } from '../shared/router';
 import * as getBalance from './actions/credit/getBalance.operation';
 import * as send from './actions/message/send.operation';
@@ -79,7 +80,7 @@ export class BulkSms implements INodeType {
 
 	methods = {
 		credentialTest: { virtualnumSmsApiTest },
-		listSearch: { searchSenders },
+		listSearch: { searchSenders, searchDataTables },
 		loadOptions: { getTimeZones },
 	};
 
