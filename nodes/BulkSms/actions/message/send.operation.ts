@@ -39,12 +39,15 @@ import { prepareRun, type RunContext } from './prepare';
 import {
 	batchFailed,
 	creditsHint,
+	entryItem,
 	outputItems,
 	rateLimitHint,
 	recipientsFailed,
 	unfinishedRun,
 } from './report';
 import { senderField } from '../descriptions';
+import { applyCampaign, campaignOptions, readCampaign } from './campaign';
+import { summaryItems } from './summary';
 
 const RETRY_NOTICE =
 	'Every message is sent once. With Retry On Fail on (node Settings), a retry ' +
@@ -264,6 +267,7 @@ Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/cod
 			},
 		],
 	},
+	campaignOptions,
 ];
 
 /** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
@@ -302,7 +306,7 @@ export async function executeBatch(this: IExecuteFunctions): Promise<INodeExecut
 	const retry = this.getNode().retryOnFail === true;
 	const continueOnFail = this.continueOnFail();
 	const earlier = retry ? earlierRun(this) : undefined;
-	const run = earlier ?? newRun.call(this, continueOnFail, await runContext.call(this));
+	const run = earlier ?? (await newRun.call(this, continueOnFail, await runContext.call(this)));
 	if (earlier) earlier.attempt++;
 	if (retry) keepRun(this, run);
 	let failed = true;
@@ -322,7 +326,15 @@ export async function executeBatch(this: IExecuteFunctions): Promise<INodeExecut
 			const unfinished = retry && !continueOnFail ? unfinishedRun(this.getNode(), run) : undefined;
 			if (unfinished) throw unfinished;
 		}
-		const output = outputItems(this.getNode(), run, retry, creditFailure);
+		const output = run.campaign?.summary
+			? summaryItems(
+					this.getNode(),
+					run,
+					run.campaign.id,
+					(entry) => entryItem(this.getNode(), entry, retry),
+					creditFailure,
+				)
+			: outputItems(this.getNode(), run, retry, creditFailure);
 		failed = output[0]?.json.error !== undefined;
 		for (const hint of [creditsHint(run), rateLimitHint(run)])
 			if (hint) addRunHint(this, { message: hint, location: 'outputPane' });
@@ -347,8 +359,15 @@ async function runContext(this: IExecuteFunctions): Promise<RunContext> {
 	}
 }
 
-function newRun(this: IExecuteFunctions, continueOnFail: boolean, context: RunContext): SendRun {
-	const prepared = prepareRun.call(this, continueOnFail, context);
+async function newRun(
+	this: IExecuteFunctions,
+	continueOnFail: boolean,
+	context: RunContext,
+): Promise<SendRun> {
+	// The campaign's options and tables are read before any item, so a bad one sends nothing.
+	const campaign = await readCampaign(this, context.style.countryCode, context.serviceZone);
+	const prepared = prepareRun.call(this, continueOnFail, { ...context, campaign });
+	if (campaign) applyCampaign(prepared, campaign);
 	return {
 		...prepared,
 		batches: makeBatches(prepared.entries).map((entries) => ({ entries, settled: false })),
