@@ -1,8 +1,7 @@
 /**
- * n8n's Data Tables, for the options that keep numbers in one (Send's opted-out numbers, the
- * trigger's opt-out record): the table chosen as n8n's own Data table node lets it be chosen, one
- * column read whole, a value added once, and every way the table can be out of reach said before
- * anything is sent, naming the option that chose it.
+ * n8n's Data Tables, for the options that keep numbers in one (Send's opted-out numbers): the
+ * table chosen as n8n's own Data table node lets it be chosen, one column read whole, and every
+ * way the table can be out of reach said before anything is sent, naming the option that chose it.
  *
  * Reached through `this.helpers.getDataTableProxy` (n8n-workflow's `DataTableProxyFunctions`).
  * Three ways n8n can withhold it, each its own error:
@@ -14,7 +13,6 @@
  */
 import type {
 	DataTableColumnJsType,
-	DataTableRow,
 	IDataTableProjectService,
 	INode,
 	INodeListSearchResult,
@@ -47,7 +45,7 @@ interface DataTableContext {
 }
 
 /** One column of one table, and the option that chose it (named in every error). */
-export interface DataTableColumnRef {
+interface DataTableColumnRef {
 	/** The table's ID (a resource locator's value). */
 	table: string;
 	column: string;
@@ -86,8 +84,11 @@ function unavailable(node: INode, option: string, refused: boolean, itemIndex?: 
 		? `n8n refused the Data Table of "${option}" to this node`
 		: `"${option}" needs n8n's Data Tables, which this n8n does not offer to this node`;
 	const description = refused
-		? "This n8n lets only its own Data table node read and write Data Tables. Read the table with a Data table node (Get, Return All) and give its numbers to the node's number list instead, or remove the option."
-		: 'Data Tables come with recent n8n versions (and only in a workflow run, not in a webhook). Update n8n, or remove the option.';
+		? 'This n8n lets only its own Data table node read and write Data Tables. Read the table with a ' +
+			"Data table node (Get, Return All) and give its numbers to the option's list instead, or " +
+			'remove the option.'
+		: 'Data Tables come with recent n8n versions (and only in a workflow run, not in a webhook). ' +
+			'Update n8n, or remove the option.';
 	return new NodeOperationError(node, message, { itemIndex, description });
 }
 
@@ -180,29 +181,6 @@ export async function readColumn(
 			description: 'Run the workflow again when the table is not being filled.',
 		},
 	);
-}
-
-/**
- * Adds a row whose column holds `value`, unless a row already holds it: true when a row was added.
- * `extra` fills other columns of the new row. Two runs adding the same value at the same instant
- * can both add it (n8n offers no unique column); a reader of the column sees one value either way.
- */
-export async function insertOnce(
-	ctx: DataTableContext,
-	ref: DataTableColumnRef,
-	value: string,
-	extra: DataTableRow = {},
-): Promise<boolean> {
-	const proxy = await openTable(ctx, ref);
-	await checkColumn(ctx, proxy, ref);
-	const filter = {
-		type: 'and' as const,
-		filters: [{ columnName: ref.column, condition: 'eq' as const, value }],
-	};
-	const { count } = await proxy.getManyRowsAndCount({ filter, take: 1 });
-	if (count > 0) return false;
-	await proxy.insertRows([{ ...extra, [ref.column]: value }], 'count');
-	return true;
 }
 
 /** The project's tables for a Data Table field's list (100 a page, by name), as n8n's own node lists them. */

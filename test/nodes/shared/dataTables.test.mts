@@ -1,8 +1,8 @@
 /**
- * The Data Table reader and writer every option that keeps numbers in a table goes through, run
+ * The Data Table reader every option that keeps numbers in a table goes through, run
  * inside n8n's engine (a real ExecuteContext, whose `helpers.getDataTableProxy` comes from
  * n8n-core) over the harness's stand-in of n8n's Data Tables. A small node of this file calls the
- * helper as Send and the trigger do; what a user sees of each is tested with them.
+ * helper as Send does; what a user sees of each is tested with them.
  */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
@@ -18,12 +18,12 @@ import type {
 import { MemoryDataTables } from '../../../dev/harness/dataTables.mts';
 import { loadPackage, NodeTypes, runWorkflow } from '../../../dev/harness/engine.mts';
 import { callNodeMethod } from '../../../dev/harness/methods.mts';
-import { insertOnce, readColumn } from '../../../nodes/shared/dataTables.ts';
+import { readColumn } from '../../../nodes/shared/dataTables.ts';
 
 const USER = 'n8n-nodes-virtualnum-test.tableUser';
 const OPTION = 'Skip Opted-Out Numbers';
 
-/** Reads a column, or adds `$json.add` once, as the package's options do. */
+/** Reads a column, as the package's options do. */
 class TableUser implements INodeType {
 	description = {
 		displayName: 'Table User',
@@ -40,10 +40,6 @@ class TableUser implements INodeType {
 	async execute(this: IExecuteFunctions) {
 		const json = this.getInputData()[0].json;
 		const ref = { table: String(json.table), column: String(json.column), option: OPTION };
-		if (json.add !== undefined) {
-			const added = await insertOnce(this, ref, String(json.add), { note: 'STOP' });
-			return [[{ json: { added } }]];
-		}
 		const values = await readColumn(this, ref);
 		return [[{ json: { count: values.length, first: values[0], last: values.at(-1) } }]];
 	}
@@ -154,20 +150,6 @@ describe('Data Tables: reading a column', () => {
 		const table = tables.create('Opt-outs', { phone: 'number' }, [{ phone: 972541110010 }]);
 		const { json } = await use(tables, { table, column: 'phone' });
 		assert.deepEqual(json, { count: 1, first: '972541110010', last: '972541110010' });
-	});
-});
-
-describe('Data Tables: adding a value once', () => {
-	test('the first add writes a row, the second finds it and writes none', async () => {
-		const tables = new MemoryDataTables({ servesEveryNode: true });
-		const table = tables.create('Opt-outs', ['phone', 'note']);
-		assert.deepEqual((await use(tables, { table, column: 'phone', add: '972541110010' })).json, {
-			added: true,
-		});
-		assert.deepEqual((await use(tables, { table, column: 'phone', add: '972541110010' })).json, {
-			added: false,
-		});
-		assert.deepEqual(tables.rowsOf(table), [{ phone: '972541110010', note: 'STOP' }]);
 	});
 });
 

@@ -99,7 +99,8 @@ export function readAdvertisement(check: InputChecks, raw: unknown): Advertiseme
 	if (!keyword && !link)
 		check.fail(
 			'Opt-Out Reply Keyword',
-			'and Opt-Out Link are both empty: an advertisement must say how to refuse further messages',
+			'is empty, and so is Opt-Out Link: an advertisement must say how to refuse further ' +
+				'messages (a reply keyword, a link, or both)',
 		);
 	return { advertiser, contact, keyword, link };
 }

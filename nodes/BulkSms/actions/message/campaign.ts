@@ -23,7 +23,7 @@ import {
 } from './sendingWindow';
 
 /** The query parameter of the Delivery Report URL that carries the campaign's ID to the trigger. */
-export const CAMPAIGN_ID_PARAMETER = 'campaignId';
+const CAMPAIGN_ID_PARAMETER = 'campaignId';
 
 export interface Campaign {
 	id: string;

@@ -51,7 +51,9 @@ export const optOutsOption: INodeProperties = {
 					placeholder: "e.g. {{ $('Get Opt-Outs').all().map(item => item.json.phone) }}",
 					description:
 						'Numbers separated by commas or new lines, or an array from an expression. Read once per run.',
-					hint: 'n8n 2.40 lets only its own Data table node read Data Tables: read the table with it (Get, Return All) and map its numbers here',
+					hint:
+						'n8n 2.40 lets only its own Data table node read Data Tables: read the table with ' +
+						'it (Get, Return All) and map its numbers here',
 					displayOptions: { show: { from: ['list'] } },
 				},
 				{

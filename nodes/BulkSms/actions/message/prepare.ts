@@ -175,7 +175,13 @@ function prepareItem(
 	check.required(read.message.field, rawText);
 	const text = checker.text(String(rawText));
 	const settings = checker.settings(read.options(itemIndex), check);
-	checkLength(check, read.message.field, text, settings.maxLength);
+	checkLength(
+		check,
+		read.message.field,
+		text,
+		settings.maxLength,
+		text.length !== String(rawText).length,
+	);
 	const estimate = checker.estimate(text);
 	const entries = new Array<Entry>(recipients.size);
 	let index = 0;
@@ -231,14 +237,21 @@ function readRecipients(
 }
 
 /** A message over the account's limit is refused before any request (the service would split and charge it). */
-function checkLength(check: InputChecks, field: string, text: string, max: number): void {
+function checkLength(
+	check: InputChecks,
+	field: string,
+	text: string,
+	max: number,
+	advertisement = false,
+): void {
 	if (max <= 0 || text.length <= max) return;
 	// Characters as people count them: an emoji is one (text.length counts it as two).
 	const length = Array.from(text).length;
 	if (length <= max) return;
 	check.fail(
 		field,
-		`is ${length} characters long, more than the ${max} the SMS service accepts: shorten it, ` +
+		`is ${length} characters long${advertisement ? " with the advertisement's added text" : ''}, ` +
+			`more than the ${max} the SMS service accepts: shorten it, ` +
 			'or set Options → Maximum Message Length if your account allows longer messages',
 	);
 }

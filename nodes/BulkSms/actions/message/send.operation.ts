@@ -35,7 +35,7 @@ import {
 	sendBatches,
 	type SendRun,
 } from './batches';
-import { prepareRun, type RunContext } from './prepare';
+import { type PreparedRun, prepareRun, type RunContext } from './prepare';
 import {
 	batchFailed,
 	creditsHint,
@@ -46,7 +46,7 @@ import {
 	unfinishedRun,
 } from './report';
 import { senderField } from '../descriptions';
-import { applyCampaign, campaignOptions, readCampaign } from './campaign';
+import { applyCampaign, type Campaign, campaignOptions, readCampaign } from './campaign';
 import { summaryItems } from './summary';
 
 const RETRY_NOTICE =
@@ -365,15 +365,32 @@ async function newRun(
 	context: RunContext,
 ): Promise<SendRun> {
 	// The campaign's options and tables are read before any item, so a bad one sends nothing.
-	const campaign = await readCampaign(this, context.style.countryCode, context.serviceZone);
+	let campaign: Campaign | undefined;
+	let refused: NodeError | undefined;
+	try {
+		campaign = await readCampaign(this, context.style.countryCode, context.serviceZone);
+	} catch (error) {
+		refused = asNodeError(this.getNode(), error, 0);
+		if (!continueOnFail) throw refused;
+	}
 	const prepared = prepareRun.call(this, continueOnFail, { ...context, campaign });
-	if (campaign) applyCampaign(prepared, campaign);
+	if (refused) failEveryItem(prepared, refused);
+	else if (campaign) applyCampaign(prepared, campaign);
 	return {
 		...prepared,
 		batches: makeBatches(prepared.entries).map((entries) => ({ entries, settled: false })),
 		attempt: 1,
 		rateLimit: { waits: 0, waitedSec: 0 },
 	};
+}
+
+/** Under Continue On Fail, Campaign options that cannot be used fail every item: nothing is sent. */
+function failEveryItem(run: PreparedRun, failure: NodeError): void {
+	for (const item of run.items) {
+		item.failure ??= failure;
+		item.entries = [];
+	}
+	run.entries = [];
 }
 
 /**
