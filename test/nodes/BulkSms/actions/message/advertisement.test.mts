@@ -29,7 +29,7 @@ describe('Bulk SMS → Send → Campaign → Advertisement', () => {
 		const [item] = jsons(result, NODE);
 		assert.equal(item.message, expected);
 		assert.equal(item.encoding, 'UCS-2');
-		// 93 characters of UCS-2: two parts of 67, and two credits.
+		// 84 characters of UCS-2 (over 70): two parts, and two credits.
 		assert.equal(item.segments, 2);
 		assert.equal(item.estimatedCredits, 2);
 	});
