@@ -20,7 +20,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { messageOf } from './errors';
+import { asNodeError, messageOf } from './errors';
 
 /** The list-search method that lists the project's tables: a node registers `searchDataTables` as it. */
 const DATA_TABLE_SEARCH = 'searchDataTables';
@@ -196,7 +196,7 @@ export async function searchDataTables(
 		proxy = await aggregate.call(this.helpers);
 	} catch (error) {
 		if (refusedByN8n(error)) throw unavailable(this.getNode(), 'Data Table', true);
-		throw error;
+		throw asNodeError(this.getNode(), error);
 	}
 	const skip = paginationToken ? Number(paginationToken) : 0;
 	const take = 100;
