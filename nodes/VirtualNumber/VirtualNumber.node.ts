@@ -7,7 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { virtualnumApiTest } from '../shared/credentialTests';
-import { routeOperation } from '../shared/router';
+import { resourceProperties, routeOperation } from '../shared/router';
 import { resourceFields, resources } from './actions/resources';
 import { listSearch } from './methods';
 
@@ -32,10 +32,7 @@ export class VirtualNumber implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'virtualnumApi', required: true, testedBy: 'virtualnumApiTest' }],
-		properties: [
-			...resourceFields,
-			...Object.values(resources).flatMap((resource) => resource.description),
-		],
+		properties: resourceProperties(resourceFields, resources),
 	};
 
 	methods = {
