@@ -22,9 +22,6 @@ import {
 	type SendingWindow,
 } from './sendingWindow';
 
-/** The query parameter of the Delivery Report URL that carries the campaign's ID to the trigger. */
-const CAMPAIGN_ID_PARAMETER = 'campaignId';
-
 export interface Campaign {
 	id: string;
 	advertisement?: Advertisement;
@@ -112,19 +109,6 @@ export async function readCampaign(
 /** The text that goes out: the message, or the advertisement made of it. */
 export function campaignText(message: string, campaign: Campaign | undefined): string {
 	return campaign?.advertisement ? advertisementText(message, campaign.advertisement) : message;
-}
-
-/** The Delivery Report URL with the campaign's ID as a query parameter (any it had replaced). */
-export function taggedCallbackUrl(url: string, campaignId: string): string {
-	if (!campaignId) return url;
-	const hash = url.indexOf('#');
-	const [base, fragment] = hash < 0 ? [url, ''] : [url.slice(0, hash), url.slice(hash)];
-	const [path, query = ''] = base.split(/\?(.*)/s);
-	const kept = query
-		.split('&')
-		.filter((pair) => pair !== '' && pair.split('=')[0] !== CAMPAIGN_ID_PARAMETER);
-	kept.push(`${CAMPAIGN_ID_PARAMETER}=${encodeURIComponent(campaignId)}`);
-	return `${path}?${kept.join('&')}${fragment}`;
 }
 
 /**

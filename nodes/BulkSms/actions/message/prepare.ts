@@ -5,6 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions, IGetNodeParameterOptions } from 'n8n-workflow';
 
+import { withCampaignId } from '../../../shared/campaignId';
 import { InputChecks } from '../../../shared/checks';
 import { formatSmsSendtime, isValidTimeZone, serviceZone } from '../../../shared/dates';
 import { asNodeError, type NodeError } from '../../../shared/errors';
@@ -25,7 +26,7 @@ import {
 } from '../../../shared/phones';
 import { readCreditPath, type SmsMessage } from '../../../shared/transport/smsApi';
 import { SERVICE_TIME_ZONE_OPTION, WORKFLOW_TIME_ZONE } from '../../methods/loadOptions';
-import { type Campaign, campaignText, taggedCallbackUrl } from './campaign';
+import { type Campaign, campaignText } from './campaign';
 
 /** One message: one recipient of one input item, and what became of it. */
 export interface Entry {
@@ -441,9 +442,7 @@ function checkOptions(
 			CALLBACK_URL_PATTERN,
 			'must be a full http:// or https:// address without spaces',
 		);
-		settings.callbackUrl = runContext.campaign
-			? taggedCallbackUrl(url, runContext.campaign.id)
-			: url;
+		settings.callbackUrl = runContext.campaign ? withCampaignId(url, runContext.campaign.id) : url;
 	}
 	if (options.checkCreditFirst === true)
 		settings.creditPath = readCreditPath(check, options.creditPath);
