@@ -1,88 +1,86 @@
-/**
- * SMS Delivery Status with a campaign: Bulk SMS Send (Campaign options) sends with the trigger's
- * URL as its Delivery Report URL, the sandbox's SMS service reports each delivery to it, and each
- * item carries the Campaign ID beside the message ID and the recipient. A report without one keeps
- * the shape it always had.
- */
+/** Delivery reports sent to the trigger's URL, as sms.delivery items. */
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import type { IDataObject } from 'n8n-workflow';
+import { selectedNumbers } from '../../../../dev/harness/trigger.mts';
+import { callbackSetup } from '../callbackSetup.mts';
 
-import { runWorkflow } from '../../../../dev/harness/engine.mts';
-import { credentialsFor, jsons, rl } from '../../../../dev/harness/nodeTest.mts';
-import { TriggerHost, type TriggerInstance } from '../../../../dev/harness/trigger.mts';
-import { startSandbox, type Sandbox } from '../../../../dev/sandbox/index.mts';
+describe('Virtual Number Trigger → SMS Delivery Status', () => {
+	const { sandbox, numbers, activated, post } = callbackSetup();
 
-describe('Virtual Number Trigger → SMS Delivery Status → Campaign ID', () => {
-	let sandbox: Sandbox;
-	let host: TriggerHost;
-	let trigger: TriggerInstance | undefined;
-	before(async () => {
-		sandbox = await startSandbox();
-		host = await TriggerHost.start();
-	});
-	after(async () => {
-		await host.close();
-		await sandbox.close();
-	});
-	beforeEach(async () => {
-		await trigger?.deactivate().catch(() => undefined);
-		sandbox.control.reset();
-		trigger = host.add({
-			parameters: { events: ['smsDelivery'] },
-			credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn } },
-		});
-		await trigger.activate();
-	});
-
-	async function send(campaign: IDataObject) {
-		const result = await runWorkflow({
-			nodes: [
+	test('SMS delivery statuses sent to the trigger URL come out as sms.delivery items', async () => {
+		const t = await activated({ events: ['smsDelivery'] });
+		const send = await fetch(`${sandbox.smsUrl}/api/ws_json_bulk.php`, {
+			method: 'POST',
+			headers: {
+				Authorization: `Bearer ${sandbox.tokens.sms}`,
+				'Content-Type': 'application/json',
+			},
+			body: JSON.stringify([
 				{
-					name: 'Bulk SMS',
-					type: 'bulkSms',
-					typeVersion: 1.1,
-					parameters: {
-						resource: 'message',
-						operation: 'send',
-						sender: rl('VirtualNum', 'id'),
-						to: '0541110010, 0541110020',
-						message: 'Spring sale',
-						options: { callbackUrl: trigger!.webhookUrl },
-						campaign,
-					},
+					dest: '0541112222',
+					sender: 'VirtualNum',
+					message: 'Your order shipped',
+					callback_url: t.webhookUrl,
 				},
-			],
-			credentials: credentialsFor('bulkSms', sandbox),
+				{
+					dest: '0540000000',
+					sender: 'VirtualNum',
+					message: 'Your order shipped',
+					callback_url: t.webhookUrl,
+				},
+			]),
 		});
+		const results = (await send.json()) as Array<{ message_id: number; status: string }>;
+		assert.deepEqual(
+			results.map((r) => r.status),
+			['Message in Action', 'Message in Action'],
+		);
 		await sandbox.control.flushScheduled();
 		await sandbox.control.settle();
-		const reports = trigger!.executions
+		const items = t.executions
 			.map((items) => items[0].json)
 			.sort((a, b) => Number(a.messageId) - Number(b.messageId));
-		return { sent: jsons(result, 'Bulk SMS'), reports };
-	}
-
-	test('each delivery report carries the campaign ID with the message ID and the recipient', async () => {
-		const { sent, reports } = await send({ campaignId: 'spring-2026' });
+		assert.equal(items.length, 2);
+		const sent = sandbox.control.messages();
 		assert.deepEqual(
-			reports.map((r) => [r.event, r.campaignId, r.messageId, r.recipient, r.deliveryStatus]),
-			sent.map((s) => ['sms.delivery', 'spring-2026', String(s.message_id), s.dest, 'DELIVERED']),
+			items.map((item) => {
+				const { receivedAt, method, query, body, ...rest } = item;
+				void receivedAt;
+				void method;
+				void query;
+				void body;
+				return rest;
+			}),
+			sent.map((m) => ({
+				event: 'sms.delivery',
+				messageId: String(m.message_id),
+				recipient: m.dest,
+				sender: m.sender,
+				deliveryStatus: m.dest.endsWith('0000') ? 'FAILED' : 'DELIVERED',
+				statusTime: m.status_time,
+				sendTime: m.sendtime,
+			})),
+		);
+		assert.deepEqual(
+			items.map((i) => String(i.messageId)),
+			results.map((r) => String(r.message_id)),
 		);
 	});
 
-	test('the default Campaign ID is the execution ID of the sending run', async () => {
-		const { reports } = await send({ output: 'perRecipient' });
-		assert.deepEqual(
-			reports.map((r) => r.campaignId),
-			['test-execution', 'test-execution'],
+	test('SMS delivery statuses are answered 200 and start nothing when only call events are chosen', async () => {
+		const t = await activated({
+			events: ['callEnded'],
+			numbers: 'selected',
+			virtualnums: selectedNumbers([numbers()[0]]),
+		});
+		const answer = await post(
+			t.webhookUrl,
+			JSON.stringify({ message_id: 7, dest: '0541112222', sender: 'Shop24', status: 'DELIVERED' }),
+			'application/json',
 		);
-	});
-
-	test('a report of a message sent without Campaign options has no campaignId', async () => {
-		const { reports } = await send({});
-		assert.equal(reports.length, 2);
-		for (const report of reports) assert.equal('campaignId' in report, false);
+		assert.equal(answer.status, 200);
+		assert.equal(await answer.text(), '');
+		assert.equal(t.executions.length, 0);
 	});
 });

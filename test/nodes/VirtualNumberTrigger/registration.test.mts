@@ -1,101 +1,23 @@
+/** Activation and deactivation against the sandbox: what each number carries before, during and after. */
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import type { IDataObject } from 'n8n-workflow';
-
-import { registeredUrl } from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
-import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
-import {
-	TriggerHost,
-	selectedNumbers,
-	startProxy,
-	type TriggerInstance,
-} from '../../../dev/harness/trigger.mts';
-
-const CALLS = ['callStarted', 'callEnded'];
-const FOREIGN = 'https://crm.example.com/hooks/calls?source=virtualnum';
-const NODE_KEY = 'node:Virtual Number Trigger';
+import { selectedNumbers, startProxy } from '../../../dev/harness/trigger.mts';
+import { CALLS, FOREIGN, registrationSetup } from './registrationSetup.mts';
 
 describe('Virtual Number Trigger → registration (checkExists, create, delete)', () => {
-	let sandbox: Sandbox;
-	let host: TriggerHost;
-	before(async () => {
-		sandbox = await startSandbox();
-		host = await TriggerHost.start();
-	});
-	after(async () => {
-		await host.close();
-		await sandbox.close();
-	});
-	beforeEach(() => sandbox.control.reset());
-
-	const numbers = () =>
-		sandbox.control
-			.virtualnums()
-			.filter((r) => r.active_status === 1)
-			.map((r) => r.virtualnum);
-	const trigger = (parameters: IDataObject, extra: { baseUrl?: string; webhookId?: string } = {}) =>
-		host.add({
-			parameters,
-			webhookId: extra.webhookId,
-			credentials: {
-				virtualnumApi: { baseUrl: extra.baseUrl ?? sandbox.vnUrl, accessToken: sandbox.tokens.vn },
-			},
-		});
-	const updates = () =>
-		sandbox.control
-			.requests({ operation: 'update_virtualnum' })
-			.map((r) => r.body as Record<string, string>);
-	const callbackOf = (number: string) => {
-		const record = sandbox.control.virtualnum(number)!;
-		return { url: record.callback_url, option: record.callback_url_option };
-	};
-	/** The URL the trigger registers on a number whose callback was `previous` (production). */
-	const urlFor = (t: TriggerInstance, previous: { url: string; option: number }, secret = '') =>
-		registeredUrl(t.webhookUrl, secret, 'live', previous);
-	/** A third party (another integration) sets a number's callback through the API. */
-	async function setForeignCallback(number: string, url: string, option: number) {
-		const record = sandbox.control.virtualnum(number)!;
-		const answer = await fetch(`${sandbox.vnUrl}/api/?service=update_virtualnum&format=json`, {
-			method: 'POST',
-			headers: {
-				Authorization: `Bearer ${sandbox.tokens.vn}`,
-				'Content-Type': 'application/x-www-form-urlencoded',
-			},
-			body: new URLSearchParams({
-				virtualnum: number,
-				description: record.description,
-				call_destination_phone: record.call_destination_phone,
-				callback_url: url,
-				callback_url_option: String(option),
-			}),
-		});
-		assert.equal(((await answer.json()) as { status: { code: number } }).status.code, 200);
-	}
-	/** A number with a CRM's callback URL (option 1), and a trigger on it alone. */
-	async function oneWithForeign() {
-		const [a] = numbers();
-		await setForeignCallback(a, FOREIGN, 1);
-		return {
-			a,
-			t: trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]) }),
-		};
-	}
-	/** Three numbers, the first with a CRM's callback URL, and each one's callback now. */
-	async function threeWithForeign() {
-		const three = numbers().slice(0, 3);
-		await setForeignCallback(three[0], FOREIGN, 1);
-		return { three, before: Object.fromEntries(three.map((n) => [n, callbackOf(n)])) };
-	}
-	async function release(number: string) {
-		const answer = await fetch(
-			`${sandbox.vnUrl}/api/?service=release_virtualnum&format=json&virtualnum=${number}`,
-			{
-				headers: { Authorization: `Bearer ${sandbox.tokens.vn}` },
-			},
-		);
-		assert.equal(((await answer.json()) as { status: { code: number } }).status.code, 200);
-	}
+	const {
+		sandbox,
+		host,
+		numbers,
+		trigger,
+		updates,
+		callbackOf,
+		urlFor,
+		setForeignCallback,
+		threeWithForeign,
+		release,
+	} = registrationSetup();
 
 	test('activation on 3 selected numbers registers exactly those, each carrying its previous callback; deactivation in another process restores them', async () => {
 		const [a, b, c, untouched] = numbers();
@@ -163,36 +85,6 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		);
 	});
 
-	// Both entries answer at once and empty, unless Call Started's Respond With asks for a destination.
-	const ROUTES =
-		'$parameter["events"].includes("callStarted") && $parameter["options"]["respondWith"] === "destination"';
-	const MODE = `={{ ${ROUTES} ? "lastNode" : "onReceived" }}`;
-	const DATA = `={{ ${ROUTES} ? "firstEntryJson" : "noData" }}`;
-	test('the GET entry is named setup: n8n runs checkExists and create once per activation, delete once per deactivation', async () => {
-		const [a] = numbers();
-		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]) });
-		assert.deepEqual(
-			t
-				.webhookDescriptions()
-				.map((w) => [w.name, w.httpMethod, w.path, w.responseMode, w.responseData]),
-			[
-				['default', 'POST', 'webhook', MODE, DATA],
-				['setup', 'GET', 'webhook', MODE, DATA],
-			],
-		);
-		assert.deepEqual(Object.keys(t.nodeType.webhookMethods ?? {}), ['default']);
-		sandbox.control.clearRequests();
-		await t.activate();
-		// one checkExists read, one create read (+ its update) and the re-read that checks the update
-		// took; no second round for the GET entry
-		assert.equal(sandbox.control.requests({ operation: 'get_virtualnum' }).length, 3);
-		assert.equal(updates().length, 1);
-		sandbox.control.clearRequests();
-		await t.deactivate();
-		assert.equal(sandbox.control.requests({ operation: 'get_virtualnum' }).length, 1);
-		assert.equal(updates().length, 1);
-	});
-
 	test('the callback option follows the events: start only → 1, end only → 2', async () => {
 		const [a, b] = numbers();
 		const start = trigger({
@@ -258,58 +150,6 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		assert.deepEqual(callbackOf(a), { url: '', option: 2 });
 	});
 
-	test('the static data lost or never saved: the numbers still tell what to restore', async () => {
-		const { a, t } = await oneWithForeign();
-		await t.activate();
-		const fresh = host.add({ ...t.options, staticData: {} });
-		assert.equal(
-			await fresh.lifecycle('checkExists'),
-			true,
-			'the numbers alone say it is registered',
-		);
-		await fresh.deactivate();
-		assert.deepEqual(callbackOf(a), { url: FOREIGN, option: 1 });
-	});
-
-	test('a number registered by version 0.1 (previous URL in the static data, none in the URL) is restored from the static data', async () => {
-		const [a] = numbers();
-		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]) });
-		await setForeignCallback(a, t.webhookUrl, 3);
-		const legacy = {
-			[NODE_KEY]: {
-				registrations: {
-					[t.webhookUrl]: {
-						url: t.webhookUrl,
-						option: 3,
-						numbers: { [a]: { previousUrl: FOREIGN, previousOption: 1 } },
-						registeredAt: '2025-01-01T00:00:00.000Z',
-					},
-				},
-			},
-		};
-		const upgraded = host.add({ ...t.options, staticData: legacy });
-		assert.equal(
-			await upgraded.lifecycle('checkExists'),
-			false,
-			'an unmarked URL is registered again',
-		);
-		await upgraded.activate();
-		assert.equal(
-			callbackOf(a).url,
-			urlFor(t, { url: FOREIGN, option: 1 }),
-			"0.1's record moves into the URL",
-		);
-		assert.deepEqual(upgraded.savedStaticData(), { [NODE_KEY]: {} });
-		await upgraded.deactivate();
-		assert.deepEqual(callbackOf(a), { url: FOREIGN, option: 1 });
-		// deactivation straight after the upgrade (no new activation) restores from the static data too
-		await setForeignCallback(a, t.webhookUrl, 3);
-		const straight = host.add({ ...t.options, staticData: legacy });
-		await straight.deactivate();
-		assert.deepEqual(callbackOf(a), { url: FOREIGN, option: 1 });
-		assert.deepEqual(straight.savedStaticData(), { [NODE_KEY]: {} });
-	});
-
 	test('"all numbers" pages over 2,500 numbers (active and suspended) and registers every one', async () => {
 		sandbox.control.seed({ numbers: 2500 });
 		const all = sandbox.control.virtualnums();
@@ -362,40 +202,6 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		console.log(
 			`    2,506 numbers: activation ${activationMs} ms, deactivation ${deactivationMs} ms`,
 		);
-	});
-
-	test('"fail activation" names the number that already has another callback URL, every secret in it masked, and changes nothing', async () => {
-		const [a, b, c] = numbers();
-		const withSecrets =
-			'https://crm.example.com/hooks?secret=other-workflow-secret&api_key=k3y-value&x=1';
-		await setForeignCallback(c, withSecrets, 3);
-		sandbox.control.clearRequests();
-		const t = trigger({
-			events: CALLS,
-			numbers: 'selected',
-			virtualnums: selectedNumbers([a, b, c]),
-			existingCallback: 'fail',
-		});
-		await assert.rejects(t.activate(), (error: Error & { description?: string }) => {
-			assert.match(
-				error.message,
-				new RegExp(`The number already has another callback URL: ${c} \\(`),
-			);
-			assert.ok(
-				error.message.includes(
-					'https://crm.example.com/hooks?secret=********&api_key=********&x=1',
-				),
-				error.message,
-			);
-			assert.ok(
-				!JSON.stringify(error).includes('other-workflow-secret') &&
-					!`${error.message}${error.description}`.includes('k3y-value'),
-			);
-			assert.match(String(error.description), /Nothing was changed/);
-			return true;
-		});
-		assert.equal(updates().length, 0, 'no update_virtualnum was sent');
-		assert.deepEqual(callbackOf(c), { url: withSecrets, option: 3 });
 	});
 
 	test('a registration failing on the 3rd update is rolled back: every number is as before', async () => {
@@ -641,175 +447,6 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		assert.deepEqual(callbackOf(b), { url: '', option: 2 });
 	});
 
-	describe('two triggers on one number: only one can receive its calls, the second is refused', () => {
-		for (const order of [
-			['A', 'B'],
-			['B', 'A'],
-		] as const) {
-			test(`${order[0]} first: ${order[1]} is refused while ${order[0]} is active; every order of deactivation ends on the original URL`, async () => {
-				const [shared, onlyA, onlyB] = numbers();
-				await setForeignCallback(shared, FOREIGN, 1);
-				const triggers = {
-					A: trigger({
-						events: CALLS,
-						numbers: 'selected',
-						virtualnums: selectedNumbers([shared, onlyA]),
-						options: { secret: 'secret-of-A' },
-					}),
-					B: trigger({
-						events: ['callEnded'],
-						numbers: 'selected',
-						virtualnums: selectedNumbers([onlyB, shared]),
-						options: { secret: 'secret-of-B' },
-					}),
-				};
-				const [first, second] = [triggers[order[0]], triggers[order[1]]];
-				await first.activate();
-				await assert.rejects(second.activate(), (error: Error & { description?: string }) => {
-					assert.match(
-						error.message,
-						new RegExp(
-							`The number already reports its calls to another workflow's Virtual Number Trigger: ${shared} \\(${first.webhookUrl.replace(/[.?]/g, '\\$&')}\\?secret=\\*{8}&vnt=live`,
-						),
-					);
-					assert.ok(
-						error.message.includes(
-							`its original callback URL, kept in that URL: ${FOREIGN} (option 1)`,
-						),
-						error.message,
-					);
-					assert.match(
-						String(error.description),
-						/Nothing was changed\. A number has one callback URL, so only one workflow can receive its calls: deactivate the other workflow first/,
-					);
-					assert.ok(
-						!`${error.message}${error.description}`.includes('secret-of-'),
-						'no secret of either workflow',
-					);
-					return true;
-				});
-				assert.ok(first.holds(callbackOf(shared).url), `the number stays with ${order[0]}`);
-				assert.deepEqual(
-					callbackOf(order[1] === 'A' ? onlyA : onlyB),
-					{ url: '', option: 2 },
-					`nothing of ${order[1]} registered`,
-				);
-				await first.deactivate();
-				assert.deepEqual(callbackOf(shared), { url: FOREIGN, option: 1 });
-				await second.activate();
-				assert.ok(second.holds(callbackOf(shared).url));
-				await second.deactivate();
-				for (const number of [shared, onlyA, onlyB])
-					assert.deepEqual(
-						callbackOf(number),
-						number === shared ? { url: FOREIGN, option: 1 } : { url: '', option: 2 },
-					);
-			});
-		}
-	});
-
-	describe('listen for test event', () => {
-		test('registers the test URL on the numbers and gives them back when listening stops', async () => {
-			const { a, t } = await oneWithForeign();
-			await t.listen();
-			assert.equal(
-				callbackOf(a).url,
-				registeredUrl(t.testWebhookUrl, '', 'test', { url: FOREIGN, option: 1 }),
-			);
-			await t.stopListening();
-			assert.deepEqual(callbackOf(a), { url: FOREIGN, option: 1 });
-		});
-
-		test("is refused on numbers that point at this workflow's production URL: test mode never costs production events", async () => {
-			const [a, b] = numbers();
-			const t = trigger({
-				events: CALLS,
-				numbers: 'selected',
-				virtualnums: selectedNumbers([a, b]),
-			});
-			await t.activate();
-			sandbox.control.clearRequests();
-			await assert.rejects(t.listen(), (error: Error & { description?: string }) => {
-				assert.match(
-					error.message,
-					/^2 numbers point at this workflow's production URL \(the workflow is active\)/,
-				);
-				// what to do, in the one line the editor shows, not only what is wrong
-				assert.match(
-					error.message,
-					/\)\. To listen for a test event, choose numbers the active workflow does not use, or deactivate the workflow first\.$/,
-				);
-				assert.match(
-					String(error.description),
-					/Nothing was changed\. Listening for a test event would take the number's calls away from the active workflow/,
-				);
-				return true;
-			});
-			assert.equal(updates().length, 0);
-			assert.ok(t.holds(callbackOf(a).url) && t.holds(callbackOf(b).url));
-			assert.equal(t.listening, false);
-			await t.deactivate();
-			assert.deepEqual(callbackOf(a), { url: '', option: 2 });
-		});
-
-		test('activation while listening takes the number over, keeping the original; listening then ends without touching it', async () => {
-			const { a, t } = await oneWithForeign();
-			await t.listen();
-			await t.activate();
-			assert.equal(callbackOf(a).url, urlFor(t, { url: FOREIGN, option: 1 }));
-			await t.stopListening();
-			assert.ok(t.holds(callbackOf(a).url), 'the production URL stays');
-			await t.deactivate();
-			assert.deepEqual(callbackOf(a), { url: FOREIGN, option: 1 });
-		});
-	});
-
-	test("a number on this trigger's URL under another address (WEBHOOK_URL changed) is refused, naming its original URL", async () => {
-		const [a] = numbers();
-		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]) });
-		const oldAddress = urlFor(t, { url: FOREIGN, option: 1 }).replace(
-			host.baseUrl,
-			'https://old-n8n.example.com',
-		);
-		await setForeignCallback(a, oldAddress, 3);
-		await assert.rejects(t.activate(), (error: Error & { description?: string }) => {
-			assert.match(
-				error.message,
-				/points at this trigger's URL under another address: .*https:\/\/old-n8n\.example\.com\/webhook\//,
-			);
-			assert.ok(
-				error.message.includes(
-					`its original callback URL, kept in that URL: ${FOREIGN} (option 1)`,
-				),
-			);
-			assert.match(String(error.description), /If n8n's WEBHOOK_URL changed/);
-			return true;
-		});
-		assert.equal(callbackOf(a).url, oldAddress);
-	});
-
-	test("a previous URL too long to fit inside the trigger's URL is refused before any change", async () => {
-		const [a, b] = numbers();
-		const long = `https://crm.example.com/${'x'.repeat(440)}`;
-		await setForeignCallback(b, long, 1);
-		sandbox.control.clearRequests();
-		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a, b]) });
-		await assert.rejects(t.activate(), (error: Error & { description?: string }) => {
-			assert.match(
-				error.message,
-				new RegExp(
-					`^The number has a callback URL too long to be kept inside the trigger's URL: ${b}`,
-				),
-			);
-			assert.match(
-				String(error.description),
-				/Nothing was changed\. The trigger keeps each number's previous callback URL inside the URL it registers \(the service accepts at most 511 characters\)/,
-			);
-			return true;
-		});
-		assert.equal(updates().length, 0);
-	});
-
 	test('SMS delivery only: nothing is registered on the service', async () => {
 		sandbox.control.clearRequests();
 		const t = trigger({ events: ['smsDelivery'] });
@@ -841,60 +478,6 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 		await t.deactivate();
 	});
 
-	describe('checks before any request', () => {
-		const cases: Array<[string, IDataObject, RegExp]> = [
-			['no event', { events: [] }, /Events: choose at least one event/],
-			[
-				'no number selected',
-				{ events: CALLS, numbers: 'selected', virtualnums: {} },
-				/Virtual Numbers: add at least one number/,
-			],
-			[
-				'an empty locator',
-				{ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(['']) },
-				/Virtual Numbers, entry 1: no number chosen/,
-			],
-			[
-				'text instead of a number',
-				{ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(['07220001OO']) },
-				/entry 1: "07220001OO" is not a virtual number/,
-			],
-			[
-				'a number with 4 digits',
-				{ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(['0722']) },
-				/entry 1: "0722" is not a virtual number \(5 to 15 digits/,
-			],
-			[
-				'a + in the middle',
-				{ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers(['072+2000100']) },
-				/entry 1: "072\+2000100" is not a virtual number/,
-			],
-			[
-				'a bad allowed IP',
-				{ events: CALLS, options: { allowedIps: '10.0.0.1, 10.0.0.300, 2001:db8::/129' } },
-				/Allowed IPs: not an IP address or CIDR range: "10\.0\.0\.300", "2001:db8::\/129"/,
-			],
-			[
-				'a body limit out of range',
-				{ events: CALLS, options: { maxBodyKb: 0 } },
-				/Max Body Size \(KB\): must be a number from 1 to 16384/,
-			],
-			[
-				'a callback URL over 511 characters',
-				{ events: CALLS, options: { secret: 'x'.repeat(500) } },
-				/Callback URL: the trigger's URL with the secret is \d+ characters long; the service accepts at most 511/,
-			],
-		];
-		for (const [name, parameters, message] of cases) {
-			test(name, async () => {
-				sandbox.control.clearRequests();
-				const t = trigger(parameters);
-				await assert.rejects(t.activate(), message);
-				assert.equal(sandbox.control.requests().length, 0, 'no request reached the service');
-			});
-		}
-	});
-
 	test('a number that is not in the account fails activation naming it', async () => {
 		const t = trigger({
 			events: CALLS,
@@ -919,29 +502,5 @@ describe('Virtual Number Trigger → registration (checkExists, create, delete)'
 			return true;
 		});
 		assert.ok(!host.logsSince(logsFrom).join('\n').includes('wrong-token-value'));
-	});
-
-	test('the node: credential test, number search, trigger panel and activation message', () => {
-		const t: TriggerInstance = trigger({ events: CALLS });
-		const description = t.nodeType.description;
-		assert.deepEqual(description.credentials, [
-			{ name: 'virtualnumApi', required: true, testedBy: 'virtualnumApiTest' },
-		]);
-		assert.equal(typeof t.nodeType.methods?.credentialTest?.virtualnumApiTest, 'function');
-		assert.equal(typeof t.nodeType.methods?.listSearch?.searchVirtualnums, 'function');
-		assert.deepEqual(description.inputs, []);
-		assert.match(
-			String(description.activationMessage),
-			/previous callback URL is kept and put back.*SMS delivery statuses register nothing: paste the Production URL into the Bulk SMS node's Delivery Report URL/,
-		);
-		const panel = description.triggerPanel as {
-			executionsHelp: { active: string; inactive: string };
-			activationHint: string;
-		};
-		assert.match(panel.executionsHelp.inactive, /Numbers an active workflow uses are refused/);
-		assert.match(
-			panel.executionsHelp.active,
-			/Listening for a test event is refused on the numbers it uses/,
-		);
 	});
 });

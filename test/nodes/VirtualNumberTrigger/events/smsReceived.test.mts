@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { TriggerHost } from '../../../dev/harness/trigger.mts';
+import { TriggerHost } from '../../../../dev/harness/trigger.mts';
 
 const SMS = {
 	from: '0541234567',
