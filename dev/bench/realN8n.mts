@@ -114,6 +114,8 @@ interface Side {
 	/** The smallest and the largest number of recipients it is measured with. */
 	minItems?: number;
 	maxItems: number;
+	/** Output items it ends with: one per recipient unless given (Output: Summary has one). */
+	outputs?: number;
 }
 
 /**
@@ -148,6 +150,14 @@ function sides(smsUrl: string, credentials: { sms: string; header: string }): Si
 			nodes: [send],
 			sends: true,
 			maxItems: Infinity,
+		},
+		{
+			key: 'sendSummary',
+			name: 'Bulk SMS Send, Campaign → Output: Summary (one item per run)',
+			nodes: [{ ...send, parameters: { ...send.parameters, campaign: { output: 'summary' } } }],
+			sends: true,
+			maxItems: Infinity,
+			outputs: 1,
 		},
 		{
 			key: 'codeHttp',
@@ -348,7 +358,7 @@ async function measureSize(
 			const received = sandbox.control.messages().length - before;
 			sandbox.control.reset({ credit: 1_000_000_000 });
 			const expected = side.sends ? items : 0;
-			if (received !== expected || run.outputItems !== items)
+			if (received !== expected || run.outputItems !== (side.outputs ?? items))
 				throw new Error(
 					`${side.name}: the sandbox received ${received} messages (${expected} expected), n8n output ${run.outputItems} items (${items} expected)`,
 				);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import type { MemoryFigures } from './n8nMemory.mts';
 
-export type SideKey = 'send' | 'codeHttp' | 'perItem' | 'editFields' | 'noOp';
+export type SideKey = 'send' | 'sendSummary' | 'codeHttp' | 'perItem' | 'editFields' | 'noOp';
 
 export interface Measured {
 	executionMs: number;

@@ -18,6 +18,7 @@ import { runExamples } from './lib/examples.mts';
 import { retryAndRedirects } from './lib/retryAndRedirects.mts';
 import { sendAndWaitRuns } from './lib/sendAndWait.mts';
 import { aiAgentRuns } from './lib/aiAgent.mts';
+import { campaignRuns } from './lib/campaigns.mts';
 import { fileURLToPath } from 'node:url';
 import { installExitHandlers } from './lib/processes.mts';
 import { ensureE2eInstall } from './lib/setup.mts';
@@ -119,6 +120,7 @@ try {
 	await errorBranchRuns(n8n, sandbox, smsCredential.id, check, log);
 	await retryAndRedirects(n8n, sandbox, { vn: vnCredential.id, sms: smsCredential.id }, check, log);
 	await sendAndWaitRuns(n8n, sandbox, smsCredential.id, check, log);
+	await campaignRuns(n8n, sandbox, smsCredential.id, check, log);
 	await aiAgentRuns(n8n, sandbox, { vn: vnCredential.id, sms: smsCredential.id }, check, log);
 
 	const showcase = await n8n.rest<{ id: string }>(

@@ -1,6 +1,12 @@
 /** Runs a node's editor methods (list searches, load options) as the n8n editor does, with a real LoadOptionsContext. */
 import { LoadOptionsContext } from 'n8n-core';
-import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeType } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INode,
+	INodeType,
+	IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { additionalDataFor, loadPackage, NodeTypes, PACKAGE } from './engine.mts';
@@ -15,6 +21,8 @@ export interface MethodCall {
 	/** The node's parameters while the method runs (what the editor has filled in so far). */
 	parameters?: IDataObject;
 	timezone?: string;
+	/** What n8n hands the editor beyond the defaults (a Data Table provider: dataTables.mts). */
+	additionalData?: Partial<IWorkflowExecuteAdditionalData>;
 }
 
 export async function callNodeMethod<T>(call: MethodCall): Promise<T> {
@@ -43,7 +51,7 @@ export async function callNodeMethod<T>(call: MethodCall): Promise<T> {
 	const context = new LoadOptionsContext(
 		workflow,
 		node,
-		additionalDataFor(loader, call.credentials),
+		{ ...additionalDataFor(loader, call.credentials), ...call.additionalData },
 		'parameters',
 	);
 	const fn = (

@@ -9,6 +9,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { virtualnumSmsApiTest } from '../shared/credentialTests';
+import { searchDataTables } from '../shared/dataTables';
 import { resourceProperties, routeOperation } from '../shared/router';
 import { resourceFields, resources } from './actions/resources';
 import * as sendAndWait from './actions/message/sendAndWait.operation';
@@ -40,7 +41,7 @@ export class BulkSms implements INodeType {
 
 	methods = {
 		credentialTest: { virtualnumSmsApiTest },
-		listSearch: { searchSenders },
+		listSearch: { searchSenders, searchDataTables },
 		loadOptions: { getTimeZones },
 	};
 

@@ -4,6 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { CAMPAIGN_ID_PARAMETER } from '../../shared/campaignId';
 import type { TriggerEvent } from '../types';
 
 /** The names (lower-case) a delivery report may carry each field under, most specific first. */
@@ -39,6 +40,9 @@ export const smsDeliveryStatus: TriggerEvent = {
 	read: (fields) => {
 		const item: IDataObject = {};
 		for (const [key, names] of Object.entries(SMS_FIELDS)) item[key] = fields.pick(names);
+		// Only in reports of messages Send tagged (Campaign options): other reports keep their shape.
+		const campaignId = fields.pick([CAMPAIGN_ID_PARAMETER.toLowerCase()]);
+		if (campaignId !== null) item.campaignId = campaignId;
 		return item;
 	},
 };

@@ -8,6 +8,7 @@ import { SMS_LIMITS } from '../../../shared/limits';
 import { creditPathOption } from '../../../shared/transport/smsApi';
 import { SERVICE_TIME_ZONE_OPTION } from '../../methods/loadOptions';
 import { senderField } from '../fields';
+import { campaignOptions } from './campaign';
 
 const RETRY_NOTICE =
 	'Every message is sent once. With Retry On Fail on (node Settings), a retry ' +
@@ -228,4 +229,5 @@ Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/cod
 			},
 		],
 	},
+	campaignOptions,
 ];

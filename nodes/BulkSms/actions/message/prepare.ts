@@ -5,6 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions, IGetNodeParameterOptions } from 'n8n-workflow';
 
+import { withCampaignId } from '../../../shared/campaignId';
 import { InputChecks } from '../../../shared/checks';
 import { formatSmsSendtime, isValidTimeZone, serviceZone } from '../../../shared/dates';
 import { asNodeError, type NodeError } from '../../../shared/errors';
@@ -25,6 +26,7 @@ import {
 } from '../../../shared/phones';
 import { readCreditPath, type SmsMessage } from '../../../shared/transport/smsApi';
 import { SERVICE_TIME_ZONE_OPTION, WORKFLOW_TIME_ZONE } from '../../methods/loadOptions';
+import { type Campaign, campaignText } from './campaign';
 
 /** One message: one recipient of one input item, and what became of it. */
 export interface Entry {
@@ -37,6 +39,10 @@ export interface Entry {
 	duplicateOf?: number;
 	/** The Batch Size of its item: no batch holding it is larger. */
 	batchSize: number;
+	/** Taken out of the run by the campaign (campaign.ts): never sent, never charged. */
+	notSent?: 'optedOut' | 'outsideWindow';
+	/** Outside the sending window (Do Not Send): when it opens next, ISO 8601. */
+	nextOpening?: string;
 	outcome?: Outcome;
 }
 
@@ -64,6 +70,8 @@ export interface PreparedRun {
 	countryCode: string;
 	/** Set when an item asks for Check Credit First: read once, by the first such item. */
 	credit?: { itemIndex: number; path: string };
+	/** The Campaign options, read once for the run (campaign.ts). */
+	campaign?: Campaign;
 }
 
 interface SendOptions {
@@ -98,6 +106,7 @@ export interface RunContext {
 	typeVersion: number;
 	/** The credential's Service Time Zone as saved, checked when a Send At needs it. */
 	serviceZone: unknown;
+	campaign?: Campaign;
 }
 
 const CALLBACK_URL_PATTERN = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
@@ -117,6 +126,7 @@ export function prepareRun(
 		entries: [],
 		inFlight: SMS_LIMITS.batchesInFlight.max,
 		countryCode: runContext.style.countryCode,
+		campaign: runContext.campaign,
 	};
 	// Send Once per Number: the item each number was first sent with.
 	const sentWith = new Map<string, number>();
@@ -164,9 +174,15 @@ function prepareItem(
 	const recipients = checker.recipients(read.to.value(itemIndex), check, read.to.field);
 	const rawText = read.message.value(itemIndex);
 	check.required(read.message.field, rawText);
-	const text = String(rawText);
+	const text = checker.text(String(rawText));
 	const settings = checker.settings(read.options(itemIndex), check);
-	checkLength(check, read.message.field, text, settings.maxLength);
+	checkLength(
+		check,
+		read.message.field,
+		text,
+		settings.maxLength,
+		text.length !== String(rawText).length,
+	);
 	const estimate = checker.estimate(text);
 	const entries = new Array<Entry>(recipients.size);
 	let index = 0;
@@ -195,6 +211,8 @@ function newEntry(
 		identity,
 		duplicateOf: undefined,
 		batchSize,
+		notSent: undefined,
+		nextOpening: undefined,
 		outcome: undefined,
 	};
 }
@@ -220,14 +238,21 @@ function readRecipients(
 }
 
 /** A message over the account's limit is refused before any request (the service would split and charge it). */
-function checkLength(check: InputChecks, field: string, text: string, max: number): void {
+function checkLength(
+	check: InputChecks,
+	field: string,
+	text: string,
+	max: number,
+	advertisement = false,
+): void {
 	if (max <= 0 || text.length <= max) return;
 	// Characters as people count them: an emoji is one (text.length counts it as two).
 	const length = Array.from(text).length;
 	if (length <= max) return;
 	check.fail(
 		field,
-		`is ${length} characters long, more than the ${max} the SMS service accepts: shorten it, ` +
+		`is ${length} characters long${advertisement ? " with the advertisement's added text" : ''}, ` +
+			`more than the ${max} the SMS service accepts: shorten it, ` +
 			'or set Options → Maximum Message Length if your account allows longer messages',
 	);
 }
@@ -334,6 +359,8 @@ interface ItemChecker {
 	recipients(value: unknown, check: InputChecks, field: string): Map<string, string>;
 	settings(options: SendOptions, check: InputChecks): ItemSettings;
 	estimate(text: string): SegmentEstimate;
+	/** The text that goes out: the message, or the advertisement made of it (campaign.ts). */
+	text(message: string): string;
 }
 
 function itemChecker(context: IExecuteFunctions, runContext: RunContext): ItemChecker {
@@ -346,6 +373,7 @@ function itemChecker(context: IExecuteFunctions, runContext: RunContext): ItemCh
 			checkOptions(context, check, options, runContext),
 		),
 		estimate: remembered(estimateSegments),
+		text: remembered((message: string) => campaignText(message, runContext.campaign)),
 	};
 }
 
@@ -408,12 +436,13 @@ function checkOptions(
 	};
 	const callbackUrl = String(options.callbackUrl ?? '').trim();
 	if (callbackUrl !== '') {
-		settings.callbackUrl = check.pattern(
+		const url = check.pattern(
 			'Delivery Report URL',
 			callbackUrl,
 			CALLBACK_URL_PATTERN,
 			'must be a full http:// or https:// address without spaces',
 		);
+		settings.callbackUrl = runContext.campaign ? withCampaignId(url, runContext.campaign.id) : url;
 	}
 	if (options.checkCreditFirst === true)
 		settings.creditPath = readCreditPath(check, options.creditPath);

@@ -227,16 +227,28 @@ export function outputItems(
 			output.push(errorItem(node, failure, item.itemIndex));
 			continue;
 		}
-		for (const entry of item.entries) output.push(entryItem(node, entry, retry));
+		for (const entry of item.entries) output.push(entryItem(node, entry, retry, run.campaign?.id));
 	}
 	return output;
 }
 
-function entryItem(node: INode, entry: Entry, retry: boolean): INodeExecutionData {
+/** The output item of one recipient; `campaignId`: the run's (Campaign options), in every item. */
+export function entryItem(
+	node: INode,
+	entry: Entry,
+	retry: boolean,
+	campaignId?: string,
+): INodeExecutionData {
 	const { outcome, itemIndex, message } = entry;
-	if (entry.duplicateOf !== undefined) return duplicateItem(entry, entry.duplicateOf);
+	if (entry.duplicateOf !== undefined) return duplicateItem(entry, entry.duplicateOf, campaignId);
+	if (entry.notSent) return campaignNotSentItem(entry, campaignId);
 	if (outcome?.kind === 'sent') {
 		if (retry) outcome.result.attempt = outcome.attempt;
+		if (campaignId !== undefined) {
+			// The exact text sent (an advertisement adds to the message), whatever the service echoes.
+			outcome.result.message = message.message;
+			outcome.result.campaignId = campaignId;
+		}
 		return { json: outcome.result, pairedItem: { item: itemIndex } };
 	}
 	const details = {
@@ -265,7 +277,7 @@ function notSent(node: INode, entry: Entry): NodeOperationError {
 }
 
 /** Send Once per Number: a number an earlier item was sent to; nothing sent, nothing charged. */
-function duplicateItem(entry: Entry, sentWith: number): INodeExecutionData {
+function duplicateItem(entry: Entry, sentWith: number, campaignId?: string): INodeExecutionData {
 	return {
 		json: {
 			status: 'Not sent: same number as an earlier item',
@@ -273,9 +285,28 @@ function duplicateItem(entry: Entry, sentWith: number): INodeExecutionData {
 			inputItem: entry.itemIndex,
 			sentWithItem: sentWith,
 			estimatedCredits: 0,
+			...(campaignId !== undefined ? { campaignId } : {}),
 		},
 		pairedItem: { item: entry.itemIndex },
 	};
+}
+
+const CAMPAIGN_STATUS = {
+	optedOut: 'Not sent: opted out',
+	outsideWindow: 'Not sent: outside the sending window',
+} as const;
+
+/** A recipient the campaign did not send to (opted out, outside the window): not an error. */
+function campaignNotSentItem(entry: Entry, campaignId?: string): INodeExecutionData {
+	const json: IDataObject = {
+		status: CAMPAIGN_STATUS[entry.notSent ?? 'optedOut'],
+		dest: entry.message.dest,
+		inputItem: entry.itemIndex,
+		estimatedCredits: 0,
+	};
+	if (entry.nextOpening) json.nextOpening = entry.nextOpening;
+	if (campaignId !== undefined) json.campaignId = campaignId;
+	return { json, pairedItem: { item: entry.itemIndex } };
 }
 
 /**

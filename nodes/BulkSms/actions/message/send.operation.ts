@@ -20,16 +20,19 @@ import {
 	SMS_LABEL,
 } from '../../../shared/transport/smsApi';
 import { makeBatches, newFlight, sendBatches, type SendRun } from './batches';
-import { prepareRun, type RunContext } from './prepare';
+import { applyCampaign, type Campaign, readCampaign } from './campaign';
+import { type PreparedRun, prepareRun, type RunContext } from './prepare';
 import {
 	batchFailed,
 	creditsHint,
+	entryItem,
 	outputItems,
 	rateLimitHint,
 	recipientsFailed,
 	unfinishedRun,
 } from './report';
 import { sendProperties } from './fields';
+import { summaryItems } from './summary';
 import { earlierRun, endTry, keepRun, refuseLostRun } from './tries';
 
 export const option: OperationOption = {
@@ -66,7 +69,7 @@ export async function executeBatch(this: IExecuteFunctions): Promise<INodeExecut
 	const retry = this.getNode().retryOnFail === true;
 	const continueOnFail = this.continueOnFail();
 	const earlier = retry ? earlierRun(this) : undefined;
-	const run = earlier ?? newRun.call(this, continueOnFail, await runContext.call(this));
+	const run = earlier ?? (await newRun.call(this, continueOnFail, await runContext.call(this)));
 	if (earlier) earlier.attempt++;
 	if (retry) keepRun(this, run);
 	let failed = true;
@@ -85,7 +88,15 @@ export async function executeBatch(this: IExecuteFunctions): Promise<INodeExecut
 			const unfinished = retry && !continueOnFail ? unfinishedRun(this.getNode(), run) : undefined;
 			if (unfinished) throw unfinished;
 		}
-		const output = outputItems(this.getNode(), run, retry, creditFailure);
+		const output = run.campaign?.summary
+			? summaryItems(
+					this.getNode(),
+					run,
+					run.campaign.id,
+					(entry) => entryItem(this.getNode(), entry, retry),
+					creditFailure,
+				)
+			: outputItems(this.getNode(), run, retry, creditFailure);
 		failed = output[0]?.json.error !== undefined;
 		for (const hint of [creditsHint(run), rateLimitHint(run)])
 			if (hint) addRunHint(this, { message: hint, location: 'outputPane' });
@@ -110,14 +121,38 @@ async function runContext(this: IExecuteFunctions): Promise<RunContext> {
 	}
 }
 
-function newRun(this: IExecuteFunctions, continueOnFail: boolean, context: RunContext): SendRun {
-	const prepared = prepareRun.call(this, continueOnFail, context);
+async function newRun(
+	this: IExecuteFunctions,
+	continueOnFail: boolean,
+	context: RunContext,
+): Promise<SendRun> {
+	// The campaign's options and tables are read before any item, so a bad one sends nothing.
+	let campaign: Campaign | undefined;
+	let refused: NodeError | undefined;
+	try {
+		campaign = await readCampaign(this, context.style.countryCode, context.serviceZone);
+	} catch (error) {
+		refused = asNodeError(this.getNode(), error, 0);
+		if (!continueOnFail) throw refused;
+	}
+	const prepared = prepareRun.call(this, continueOnFail, { ...context, campaign });
+	if (refused) failEveryItem(prepared, refused);
+	else if (campaign) applyCampaign(prepared, campaign);
 	return {
 		...prepared,
 		batches: makeBatches(prepared.entries).map((entries) => ({ entries, settled: false })),
 		attempt: 1,
 		rateLimit: { waits: 0, waitedSec: 0 },
 	};
+}
+
+/** Under Continue On Fail, Campaign options that cannot be used fail every item: nothing is sent. */
+function failEveryItem(run: PreparedRun, failure: NodeError): void {
+	for (const item of run.items) {
+		item.failure ??= failure;
+		item.entries = [];
+	}
+	run.entries = [];
 }
 
 /**
