@@ -133,8 +133,6 @@ export interface TriggerOptions {
 	 * HTTP method resolved (n8n resolves the node's `httpMethod` expression when it registers them).
 	 */
 	node?: { type: string; typeVersion: number; webhooks: IWebhookDescription[] };
-	/** This package's trigger at another version than 1. */
-	typeVersion?: number;
 }
 
 /** One request as the webhook function saw it, and what came of it. */

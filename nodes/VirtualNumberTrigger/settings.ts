@@ -15,7 +15,7 @@ import { smsDeliveryStatus } from './events/smsDeliveryStatus';
 import { smsReceived } from './events/smsReceived';
 import { OPT_OUT_DEFAULT, phrasesOf } from './optOut';
 import { defaultAllowed, prefixesOf } from './routeAllowList';
-import type { RouteSettings, TriggerSettings } from './types';
+import type { IpRange, RouteSettings, TriggerSettings } from './types';
 
 type TriggerEventKey = string;
 
@@ -53,25 +53,7 @@ export function readSettings(this: TriggerContext): TriggerSettings {
 
 	const secret = String(options.secret ?? '');
 	const generatesSecret = generatesSecretFor(node, events, secret);
-	const { ranges, invalid } = parseIpAllowList(String(options.allowedIps ?? ''));
-	if (invalid.length > 0) {
-		fail(
-			node,
-			'Allowed IPs',
-			`not an IP address or CIDR range: ${invalid.map((entry) => `"${entry}"`).join(', ')}`,
-			'Enter addresses such as 203.0.113.10 or ranges such as 198.51.100.0/24 or 2001:db8::/32, separated by commas.',
-		);
-	}
-	const kb = Number(options.maxBodyKb ?? TRIGGER_LIMITS.maxBodyKb.default);
-	const { min, max } = TRIGGER_LIMITS.maxBodyKb;
-	if (!Number.isFinite(kb) || kb < min || kb > max) {
-		fail(
-			node,
-			'Max Body Size (KB)',
-			`must be a number from ${min} to ${max} (got ${String(options.maxBodyKb)})`,
-			'Correct the option.',
-		);
-	}
+	const { ranges, kb } = readRequestLimits(node, options);
 
 	let scope: TriggerSettings['scope'] = 'all';
 	let selected: string[] = [];
@@ -99,6 +81,30 @@ export function readSettings(this: TriggerContext): TriggerSettings {
 		route: readRoute(node, events, options),
 		oneVocabulary: node.typeVersion >= 1.1,
 	};
+}
+
+/** Allowed IPs and Max Body Size (KB), checked. */
+function readRequestLimits(node: INode, options: IDataObject): { ranges: IpRange[]; kb: number } {
+	const { ranges, invalid } = parseIpAllowList(String(options.allowedIps ?? ''));
+	if (invalid.length > 0) {
+		fail(
+			node,
+			'Allowed IPs',
+			`not an IP address or CIDR range: ${invalid.map((entry) => `"${entry}"`).join(', ')}`,
+			'Enter addresses such as 203.0.113.10 or ranges such as 198.51.100.0/24 or 2001:db8::/32, separated by commas.',
+		);
+	}
+	const kb = Number(options.maxBodyKb ?? TRIGGER_LIMITS.maxBodyKb.default);
+	const { min, max } = TRIGGER_LIMITS.maxBodyKb;
+	if (!Number.isFinite(kb) || kb < min || kb > max) {
+		fail(
+			node,
+			'Max Body Size (KB)',
+			`must be a number from ${min} to ${max} (got ${String(options.maxBodyKb)})`,
+			'Correct the option.',
+		);
+	}
+	return { ranges, kb };
 }
 
 /** Respond With: A Destination From the Workflow (Call Started only), its field and deadline. */

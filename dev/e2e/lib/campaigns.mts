@@ -104,6 +104,14 @@ function sentBodies(sandbox: Sandbox): Array<Record<string, unknown>> {
 		.flatMap((request) => (request.body ?? []) as Array<Record<string, unknown>>);
 }
 
+interface CampaignRun {
+	n8n: N8nServer;
+	sandbox: Sandbox;
+	smsCredentialId: string;
+	check: Check;
+	table: string;
+}
+
 export async function campaignRuns(
 	n8n: N8nServer,
 	sandbox: Sandbox,
@@ -111,6 +119,16 @@ export async function campaignRuns(
 	check: Check,
 	log: Log,
 ): Promise<void> {
+	const table = await optOutTable(n8n, log);
+	const campaign = { n8n, sandbox, smsCredentialId, check, table };
+	await skipsOptOuts(campaign);
+	await refusedTable(campaign);
+	await advertisementSent(campaign);
+	await summaryOutput(campaign);
+}
+
+/** A Data Table holding the opted-out numbers, each in another spelling. */
+async function optOutTable(n8n: N8nServer, log: Log): Promise<string> {
 	const project = await n8n.rest<{ id: string }>('GET', '/projects/personal');
 	const table = await n8n.rest<{ id: string }>('POST', `/projects/${project.id}/data-tables`, {
 		name: 'Campaign opt-outs',
@@ -121,7 +139,12 @@ export async function campaignRuns(
 		returnType: 'count',
 	});
 	log(`campaigns: Data Table ${table.id} with ${OPTED_OUT.length} opted-out numbers`);
+	return table.id;
+}
 
+async function skipsOptOuts(c: CampaignRun): Promise<void> {
+	const { n8n, sandbox, smsCredentialId, check } = c;
+	const table = { id: c.table };
 	sandbox.control.clearRequests();
 	const fromList = {
 		source: { from: 'list', numbers: "={{ $('Opt-outs').all().map(item => item.json.phone) }}" },
@@ -142,7 +165,11 @@ export async function campaignRuns(
 			statuses.filter((status) => status === 'Not sent: opted out').length === 3,
 		`campaigns: every spelling of the 3 opted-out numbers skipped, 1 sent (sent: ${dests.join(', ') || 'nothing'}; items: ${statuses.join(' | ')})`,
 	);
+}
 
+async function refusedTable(c: CampaignRun): Promise<void> {
+	const { n8n, sandbox, smsCredentialId, check } = c;
+	const table = { id: c.table };
 	sandbox.control.clearRequests();
 	const fromTable = {
 		source: {
@@ -169,7 +196,11 @@ export async function campaignRuns(
 			sentBodies(sandbox).length === 0,
 		`campaigns: n8n refuses its Data Tables to the node: the clear error on the error output, nothing sent (${String(refusedItems[0]?.json.error ?? refused.error?.message)})`,
 	);
+}
 
+async function advertisementSent(c: CampaignRun): Promise<void> {
+	const { n8n, sandbox, smsCredentialId, check } = c;
+	const table = { id: c.table };
 	sandbox.control.clearRequests();
 	const advertisement = { details: { advertiser: 'Cafe Dizengoff', contact: '03-5551234' } };
 	await run(
@@ -183,7 +214,10 @@ export async function campaignRuns(
 				'פרסומת: Spring sale: 20% off until Sunday\nCafe Dizengoff, 03-5551234\nלהסרה השיבו הסר',
 		`campaigns: the service received the advertisement with פרסומת, advertiser, contact and how to refuse (${JSON.stringify(texts)})`,
 	);
+}
 
+async function summaryOutput(c: CampaignRun): Promise<void> {
+	const { n8n, sandbox, smsCredentialId, check } = c;
 	sandbox.control.clearRequests();
 	const summaryWorkflow = {
 		name: 'e2e: campaign summary',
