@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { builderHints, parameterHints } from '../shared/builderHints';
 import { virtualnumApiTest } from '../shared/credentialTests';
 import { asNodeError } from '../shared/errors';
 import { searchVirtualnums, virtualnumLocator } from '../shared/virtualnums';
@@ -27,6 +28,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: ['callStarted', 'callEnded'],
 		description: 'What starts the workflow',
+		builderHint: parameterHints.triggerEvents,
 		options: TRIGGER_EVENTS.map(({ option }) => option).sort((a, b) =>
 			a.name.localeCompare(b.name),
 		),
@@ -291,6 +293,7 @@ export class VirtualNumberTrigger implements INodeType {
 			'Starts the workflow when a call starts or ends on your virtual numbers, when they receive an SMS, ' +
 			'or when an SMS delivery status arrives',
 		defaults: { name: 'Virtual Number Trigger' },
+		builderHint: builderHints.webhookTrigger,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'virtualnumApi', required: true, testedBy: 'virtualnumApiTest' }],

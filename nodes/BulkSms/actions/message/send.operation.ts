@@ -13,6 +13,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { parameterHints } from '../../../shared/builderHints';
 import { asNodeError, type NodeError } from '../../../shared/errors';
 import { SMS_LIMITS } from '../../../shared/limits';
 import { addRunHint } from '../../../shared/n8nCompat';
@@ -66,6 +67,7 @@ function messageProperty(show: IDisplayOptions['show']): INodeProperties {
 			'Up to 160 Latin characters fit in one SMS (153 per part when longer); ' +
 			'Hebrew and emoji need UCS-2: 70 (67 per part). Each output item estimates ' +
 			'the parts.',
+		builderHint: parameterHints.smsMessage,
 		displayOptions: { show },
 	};
 }
@@ -109,6 +111,7 @@ const properties: INodeProperties[] = [
 		hint:
 			"For lists of thousands, Recipients From: Input Fields reads each item's " +
 			'number without evaluating an expression per item',
+		builderHint: parameterHints.smsTo,
 		displayOptions: { show: { recipientSource: ['toField'] } },
 	},
 	{
