@@ -10,38 +10,11 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { builderHints } from '../shared/builderHints';
 import { virtualnumSmsApiTest } from '../shared/credentialTests';
-import { operationProperties, resourceProperties, routeOperation } from '../shared/router';
-import * as getBalance from './actions/credit/getBalance.operation';
-import * as send from './actions/message/send.operation';
+import { resourceProperties, routeOperation } from '../shared/router';
+import { resourceFields, resources } from './actions/resources';
 import * as sendAndWait from './actions/message/sendAndWait.operation';
-import * as addText from './actions/sender/addText.operation';
-import * as list from './actions/sender/list.operation';
-import * as requestPhoneVerification from './actions/sender/requestPhoneVerification.operation';
-import * as verifyPhone from './actions/sender/verifyPhone.operation';
 import { searchSenders } from './methods/listSearch';
 import { getTimeZones } from './methods/loadOptions';
-
-/** The node's resources and their operations (by Operation value): the dropdowns are derived from them. */
-const operations = {
-	credit: { getBalance },
-	message: { send, sendAndWait },
-	sender: { addText, list, requestPhoneVerification, verifyPhone },
-};
-
-const resources = {
-	credit: {
-		operations: operations.credit,
-		description: operationProperties('credit', 'getBalance', operations.credit),
-	},
-	message: {
-		operations: operations.message,
-		description: operationProperties('message', 'send', operations.message),
-	},
-	sender: {
-		operations: operations.sender,
-		description: operationProperties('sender', 'list', operations.sender),
-	},
-};
 
 export class BulkSms implements INodeType {
 	description: INodeTypeDescription = {
@@ -64,19 +37,7 @@ export class BulkSms implements INodeType {
 		webhooks: sendAndWait.answerWebhooks,
 		waitingNodeTooltip: sendAndWait.WAITING_TOOLTIP,
 		credentials: [{ name: 'virtualnumSmsApi', required: true, testedBy: 'virtualnumSmsApiTest' }],
-		properties: resourceProperties(
-			[
-				{ name: 'Credit', value: 'credit', description: 'The SMS credit balance of the account' },
-				{ name: 'Message', value: 'message', description: 'Text messages, sent in batches' },
-				{
-					name: 'Sender',
-					value: 'sender',
-					description: 'Sender names and phone numbers messages are sent from',
-				},
-			],
-			'message',
-			resources,
-		),
+		properties: resourceProperties(resourceFields, resources),
 	};
 
 	methods = {

@@ -8,7 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { builderHints } from '../shared/builderHints';
 import { virtualnumApiTest } from '../shared/credentialTests';
-import { routeOperation } from '../shared/router';
+import { resourceProperties, routeOperation } from '../shared/router';
 import { resourceFields, resources } from './actions/resources';
 import { listSearch } from './methods';
 
@@ -34,10 +34,7 @@ export class VirtualNumber implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'virtualnumApi', required: true, testedBy: 'virtualnumApiTest' }],
-		properties: [
-			...resourceFields,
-			...Object.values(resources).flatMap((resource) => resource.description),
-		],
+		properties: resourceProperties(resourceFields, resources),
 	};
 
 	methods = {

@@ -4,6 +4,40 @@
  */
 
 /**
+ * Items handed out in order to workers running at the same time. After `stop(index)` no item is
+ * handed out any more (those already running finish); `stopped` is the first stopped item in order.
+ */
+export class WorkQueue<T> {
+	private next = 0;
+	private stoppedAt: number | undefined;
+
+	constructor(readonly items: readonly T[]) {}
+
+	/** The index of the next item to start; undefined when none is left or the queue stopped. */
+	take(): number | undefined {
+		if (this.next >= this.items.length || this.stoppedAt !== undefined) return undefined;
+		return this.next++;
+	}
+
+	stop(index: number): void {
+		if (this.stoppedAt === undefined || index < this.stoppedAt) this.stoppedAt = index;
+	}
+
+	get stopped(): T | undefined {
+		return this.stoppedAt === undefined ? undefined : this.items[this.stoppedAt];
+	}
+
+	/**
+	 * Starts `size` workers (one at least, never more than items), each taking items until none is
+	 * left; settles when all have ended.
+	 */
+	workers(size: number, worker: () => Promise<void>): Promise<void[]> {
+		const count = Math.min(Math.max(1, size), this.items.length);
+		return Promise.all(Array.from({ length: count }, worker));
+	}
+}
+
+/**
  * Runs `work` over `items`, at most `size` at a time, starting them in order. When `work` answers
  * false, no item starts after that; those already running finish. Returns the first item (in
  * order) whose `work` answered false, if any.
@@ -13,15 +47,10 @@ export async function inPool<T>(
 	size: number,
 	work: (item: T) => Promise<boolean>,
 ): Promise<T | undefined> {
-	let next = 0;
-	let stopped: number | undefined;
-	const worker = async () => {
-		while (next < items.length && stopped === undefined) {
-			const index = next++;
-			const carryOn = await work(items[index]);
-			if (!carryOn && (stopped === undefined || index < stopped)) stopped = index;
-		}
-	};
-	await Promise.all(Array.from({ length: Math.min(Math.max(1, size), items.length) }, worker));
-	return stopped === undefined ? undefined : items[stopped];
+	const queue = new WorkQueue(items);
+	await queue.workers(size, async () => {
+		for (let index = queue.take(); index !== undefined; index = queue.take())
+			if (!(await work(items[index]))) queue.stop(index);
+	});
+	return queue.stopped;
 }

@@ -69,12 +69,15 @@ export interface OperationOption {
 	action: string;
 }
 
-/** What every operation module exports. */
+/** What every operation module (`<resource>/<name>.operation.ts`) exports. */
 interface OperationModule {
+	/** The Operation dropdown's entry; its value is the operation's key in its resource's `operations`. */
 	option: OperationOption;
+	/** The operation's fields, shown for its resource and operation (`updateDisplayOptions`). */
 	description: INodeProperties[];
 	execute?: ItemOperation;
 	executeBatch?: BatchOperation;
+	/** Set when Retry On Fail would repeat what the operation did: the router refuses to run while it is on. */
 	repeatEffect?: RepeatEffect;
 	/**
 	 * What the model is told the operation does when the node is an AI agent's tool (its cost, the
@@ -88,7 +91,10 @@ interface OperationModule {
 	toolOutput?: (json: IDataObject) => IDataObject;
 }
 
-/** A resource: its operations by their Operation value. */
+/**
+ * A resource (`actions/<resource>/index.ts`): its operations by their Operation value, and the
+ * fields derived from them by `operationProperties`.
+ */
 interface Resource {
 	operations: Record<string, OperationModule>;
 	description: INodeProperties[];
@@ -134,21 +140,28 @@ function toolFields(
 	];
 }
 
-/** The properties an action node opens with: its Resource selector, then every resource's fields. */
-export function resourceProperties(
+/** An action node's Resource dropdown (a node may show a variant of it per version). */
+export function resourceField(
 	options: INodePropertyOptions[],
 	defaultResource: string,
+): INodeProperties {
+	return {
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options,
+		default: defaultResource,
+	};
+}
+
+/** The properties of an action node: its Resource dropdown, then every resource's fields. */
+export function resourceProperties(
+	resourceFields: INodeProperties[],
 	resources: Record<string, Resource>,
 ): INodeProperties[] {
 	return [
-		{
-			displayName: 'Resource',
-			name: 'resource',
-			type: 'options',
-			noDataExpression: true,
-			options,
-			default: defaultResource,
-		},
+		...resourceFields,
 		...Object.values(resources).flatMap((resource) => resource.description),
 	];
 }

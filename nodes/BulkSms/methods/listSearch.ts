@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { smsSenderRequest } from '../../shared/transport/smsApi';
-import { senderList } from '../actions/common';
+import { senderList } from '../helpers/utils';
 
 /** `verified` is a boolean in the spec; tolerate the usual encodings of true. */
 function isVerified(value: unknown): boolean {

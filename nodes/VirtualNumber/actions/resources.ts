@@ -1,6 +1,7 @@
 /** The node's resources, in the order of the Resource dropdown. */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { resourceField } from '../../shared/router';
 import * as account from './account';
 import * as blacklist from './blacklist';
 import * as call from './call';
@@ -59,14 +60,7 @@ const resourceOptions: INodePropertyOptions[] = [
 	},
 ];
 
-const resourceField: INodeProperties = {
-	displayName: 'Resource',
-	name: 'resource',
-	type: 'options',
-	noDataExpression: true,
-	options: resourceOptions,
-	default: 'cdr',
-};
+const resourceDropdown = resourceField(resourceOptions, 'cdr');
 
 /**
  * The Resource dropdown. n8n saves only the parameters that differ from their default, so a
@@ -75,6 +69,6 @@ const resourceField: INodeProperties = {
  * node is used for most (Test Connection repeats the credential's own test).
  */
 export const resourceFields: INodeProperties[] = [
-	{ ...resourceField, default: 'account', displayOptions: { show: { '@version': [1] } } },
-	{ ...resourceField, displayOptions: { hide: { '@version': [1] } } },
+	{ ...resourceDropdown, default: 'account', displayOptions: { show: { '@version': [1] } } },
+	{ ...resourceDropdown, displayOptions: { hide: { '@version': [1] } } },
 ];

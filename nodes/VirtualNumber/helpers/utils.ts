@@ -2,7 +2,7 @@
  * What the operations of several resources share when they read their fields and build their
  * output: resource-locator values, the Return All / Limit pair, the output of writes whose result
  * the spec does not show (with the service's status under one name), call IDs under the
- * vocabulary's name, and hints for the run. Field definitions are in actions/common.descriptions.ts.
+ * vocabulary's name, and hints for the run. Field definitions are in actions/fields.ts.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
@@ -99,7 +99,7 @@ export function writeOutput(answer: VirtualnumAnswer, echo: IDataObject): IDataO
 
 const CALL_ID = callField('callId');
 
-/** The Call ID field (actions/common.descriptions.ts callIdField), required. */
+/** The Call ID field (actions/fields.ts callIdField), required. */
 export function readCallId(this: IExecuteFunctions, checks: InputChecks): string {
 	return checks.required(
 		CALL_ID.displayName,

@@ -1,37 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
-import { runWorkflow } from '../../../dev/harness/engine.mts';
+import { nodeRunner, sandboxPerFile } from '../../../dev/harness/nodeTest.mts';
 import { startRecorder, type Recorder } from '../../../dev/harness/recorder.mts';
 
 const NODE = 'Bulk SMS';
 
 describe('Bulk SMS → Credit → Get Balance', () => {
-	let sandbox: Sandbox;
-	before(async () => {
-		sandbox = await startSandbox();
-	});
-	after(async () => await sandbox.close());
-	beforeEach(() => sandbox.control.reset());
-
+	const sandbox = sandboxPerFile();
+	const node = nodeRunner('bulkSms', sandbox, NODE);
 	const run = (options: IDataObject = {}, input: IDataObject[] = [{}], continueOnFail = false) =>
-		runWorkflow({
-			nodes: [
-				{
-					name: NODE,
-					type: 'bulkSms',
-					parameters: { resource: 'credit', operation: 'getBalance', options },
-					continueOnFail,
-				},
-			],
-			input: input.map((json) => ({ json })),
-			credentials: {
-				virtualnumSmsApi: { baseUrl: sandbox.smsUrl, accessToken: sandbox.tokens.sms },
-			},
-		});
+		node({ resource: 'credit', operation: 'getBalance', options }, { input, continueOnFail });
 
 	test('GET {sms_base_url}/credit with the Bearer token; the answer is returned as is', async () => {
 		sandbox.control.setCredit(4321);
@@ -81,16 +62,10 @@ describe('Bulk SMS → Credit → Get Balance', () => {
 		after(async () => await server.close());
 
 		const runOn = () =>
-			runWorkflow({
-				nodes: [
-					{
-						name: NODE,
-						type: 'bulkSms',
-						parameters: { resource: 'credit', operation: 'getBalance' },
-					},
-				],
-				credentials: { virtualnumSmsApi: { baseUrl: server.url, accessToken: 'tok-credit-1' } },
-			});
+			node(
+				{ resource: 'credit', operation: 'getBalance' },
+				{ credentials: { baseUrl: server.url, accessToken: 'tok-credit-1' } },
+			);
 
 		test('a bare number is returned as { credit }', async () => {
 			server.answer({ body: '250' });

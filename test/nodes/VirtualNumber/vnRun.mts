@@ -1,71 +1,38 @@
-/** Shared by the Virtual Number tests of numbers, calls, call records and conversions: one node against the sandbox. */
+/** Shared by the Virtual Number tests: one node against the sandbox (dev/harness/nodeTest.mts), named VN. */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { runWorkflow, type RunResult } from '../../../dev/harness/engine.mts';
+import type { RunResult } from '../../../dev/harness/engine.mts';
+import * as nodeTest from '../../../dev/harness/nodeTest.mts';
 import type { Sandbox } from '../../../dev/sandbox/index.mts';
 
-export const NODE = 'VN';
+export { expr, rl } from '../../../dev/harness/nodeTest.mts';
 
-export interface RunOptions {
+export const NODE = nodeTest.NODE_NAMES.virtualNumber;
+
+export interface RunOptions extends Omit<nodeTest.NodeRunOptions, 'input' | 'items'> {
 	input?: INodeExecutionData[];
-	continueOnFail?: boolean;
-	timezone?: string;
-	/** The node's version (1 when not given: the version saved workflows have). */
-	typeVersion?: number;
 }
 
 /** Runs one Virtual Number node with `parameters` against the sandbox. */
 export function vnRunner(sandbox: () => Sandbox) {
+	const run = nodeTest.nodeRunner('virtualNumber', sandbox);
 	return async (
 		parameters: Record<string, unknown>,
 		options: RunOptions = {},
 	): Promise<RunResult> =>
-		await runWorkflow({
-			nodes: [
-				{
-					name: NODE,
-					type: 'virtualNumber',
-					typeVersion: options.typeVersion,
-					parameters: parameters as IDataObject,
-					continueOnFail: options.continueOnFail,
-				},
-			],
-			input: options.input,
-			timezone: options.timezone,
-			credentials: {
-				virtualnumApi: { baseUrl: sandbox().vnUrl, accessToken: sandbox().tokens.vn },
-			},
-		});
+		await run(parameters as IDataObject, { ...options, input: undefined, items: options.input });
 }
-
-/** A resource-locator value. */
-export const rl = (value: string, mode: 'list' | 'id' = 'list') => ({ __rl: true, mode, value });
 
 /** The JSON of the node's output items; fails the test when the workflow failed. */
-export function jsons(result: RunResult): IDataObject[] {
-	if (result.error)
-		throw new Error(
-			`The workflow failed: ${result.error.message} — ${result.error.description ?? ''}`,
-		);
-	return result.items(NODE).map((item) => item.json);
-}
+export const jsons = (result: RunResult): IDataObject[] => nodeTest.jsons(result, NODE);
 
 /** The error of a run that must fail. */
-export function failure(result: RunResult): NonNullable<RunResult['error']> {
-	if (!result.error)
-		throw new Error(
-			`The workflow should have failed but output ${JSON.stringify(result.items(NODE).map((i) => i.json)).slice(0, 300)}`,
-		);
-	return result.error;
-}
+export const failure = (result: RunResult) => nodeTest.failure(result, NODE);
 
 /** Every request the virtual number service received. */
 export function vnRequests(sandbox: Sandbox, operation?: string) {
 	return sandbox.control.requests({ service: 'vn', ...(operation ? { operation } : {}) });
 }
-
-/** An expression giving `value` at run time (as when it comes from an earlier node), past n8n's own parameter checks. */
-export const expr = (value: unknown) => `={{ ${JSON.stringify(value)} }}`;
 
 /** Runs `attempt`, which must fail with `message` before any request reaches the virtual number service. */
 export async function refusedBeforeAnyRequest(

@@ -20,14 +20,12 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Get Balance',
 	description: 'Read the SMS credit left on the account (every recipient of a message uses credit)',
 	action: 'Get the credit balance',
 };
 
-/** What the model is told when the node is an AI agent's tool. */
 export const toolDescription =
 	'Get the SMS credit left on the account. Free. Every recipient of a sent SMS uses one credit per part.';
 

@@ -1,15 +1,14 @@
 /**
- * Send, then: the messages of the run go to ws_json_bulk.php in batches, each sent once. A
- * batch the service may have received (it answered, or its answer was lost) is settled: it is
- * never sent again, not even by a retry of the node (Retry On Fail, see tries.ts).
+ * Send, then: the messages of the run go to ws_json_bulk.php in batches, each sent once, Batches
+ * in Flight at a time. A batch the service may have received (it answered, or its answer was lost)
+ * is settled: it is never sent again, not even by a retry of the node (Retry On Fail, tries.ts).
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { asNodeError, type NodeError } from '../../../shared/errors';
-import { retryOnFailTries } from '../../../shared/n8nCompat';
 import { digitsOf, phoneIdentity } from '../../../shared/phones';
-import { inPool } from '../../../shared/pool';
+import { WorkQueue } from '../../../shared/pool';
 import {
 	batchRetryAfterSec,
 	isSmsSent,
@@ -61,63 +60,72 @@ export function makeBatches<T extends { batchSize: number }>(entries: T[]): T[][
 }
 
 /**
- * Sends the batches not settled yet, in order, `inFlight` at a time (1: one after the other).
- * With `stopAtFailure`, no batch starts after one failed or had a refused recipient; the batches
- * already in flight finish, and the first failed batch (in order) is returned.
+ * What the Batches in Flight of one try share: the batches not settled yet, handed out in order,
+ * and the credential, read once for all of them. With `stopAtFailure`, no batch starts after one
+ * failed or had a refused recipient; those already in flight finish, and `queue.stopped` is the
+ * first failed batch (in order).
  */
-export async function sendBatches(
-	this: IExecuteFunctions,
-	run: SendRun,
-	options: { inFlight: number; stopAtFailure: boolean },
-): Promise<Batch | undefined> {
-	const pending = run.batches.filter((batch) => !batch.settled);
+interface Flight {
+	run: SendRun;
+	queue: WorkQueue<Batch>;
+	stopAtFailure: boolean;
+	credentials: () => Promise<SmsCredentials>;
+}
+
+export function newFlight(this: IExecuteFunctions, run: SendRun, stopAtFailure: boolean): Flight {
 	let credentials: Promise<SmsCredentials> | undefined;
-	const credentialsOf = () => (credentials ??= smsCredentials.call(this));
-	const failed = await inPool(pending, options.inFlight, async (batch) => {
-		const sent = await sendBatch.call(this, batch, run, credentialsOf);
-		return sent || !options.stopAtFailure;
-	});
-	return failed;
+	return {
+		run,
+		queue: new WorkQueue(run.batches.filter((batch) => !batch.settled)),
+		stopAtFailure,
+		credentials: () => (credentials ??= smsCredentials.call(this)),
+	};
 }
 
 /**
- * Sends one batch and records what became of each message; false when any was not sent. A batch
- * refused with HTTP 429 was not taken: it is sent again after Retry-After, within the run's cap.
+ * One of the Batches in Flight: sends the flight's next batch until none is left, and records
+ * what became of each message. A batch refused with HTTP 429 was not taken: it is sent again
+ * after Retry-After, within the run's cap.
  */
-async function sendBatch(
-	this: IExecuteFunctions,
-	batch: Batch,
-	run: SendRun,
-	credentialsOf: () => Promise<SmsCredentials>,
-): Promise<boolean> {
-	const { attempt } = run;
-	for (;;) {
-		let results: SmsResult[];
-		let requested = false;
-		try {
-			const credentials = await credentialsOf();
-			requested = true;
-			results = await sendSmsBatch.call(
-				this,
-				batch.entries.map((entry) => entry.message),
-				{ credentials },
-			);
-			checkDests(this, batch, results, run.countryCode);
-		} catch (caught) {
-			const error = asNodeError(this.getNode(), caught);
-			const wait = batchRetryAfterSec(error);
-			if (wait !== undefined && takeWait(run, wait)) {
-				batch.waitedSec = (batch.waitedSec ?? 0) + wait;
-				await sleep(wait * 1000);
-				continue;
+export async function sendBatches(this: IExecuteFunctions, flight: Flight): Promise<void> {
+	const { run, queue } = flight;
+	for (let index = queue.take(); index !== undefined; index = queue.take()) {
+		const batch = queue.items[index];
+		for (;;) {
+			let results: SmsResult[];
+			let requested = false;
+			try {
+				const credentials = await flight.credentials();
+				requested = true;
+				const messages = batch.entries.map((entry) => entry.message);
+				results = await sendSmsBatch.call(this, messages, { credentials });
+				checkDests(this, batch, results, run.countryCode);
+			} catch (caught) {
+				const error = asNodeError(this.getNode(), caught);
+				if (await waitedForRateLimit(run, batch, error)) continue;
+				const reached =
+					requested && batchRetryAfterSec(error) === undefined && !neverReachedService(error);
+				recordFailure(batch, error, reached, run.attempt);
+				if (flight.stopAtFailure) queue.stop(index);
+				break;
 			}
-			if (wait !== undefined) notWaited(error, run, wait);
-			const reached = requested && wait === undefined && !neverReachedService(error);
-			recordFailure(batch, error, reached, attempt);
-			return false;
+			if (!recordResults(batch, results, run.attempt) && flight.stopAtFailure) queue.stop(index);
+			break;
 		}
-		return recordResults(batch, results, attempt);
 	}
+}
+
+/** After a 429: waits Retry-After when the run's cap allows (true), or says on the error why not. */
+async function waitedForRateLimit(run: SendRun, batch: Batch, error: NodeError): Promise<boolean> {
+	const wait = batchRetryAfterSec(error);
+	if (wait === undefined) return false;
+	if (!takeWait(run, wait)) {
+		notWaited(error, run, wait);
+		return false;
+	}
+	batch.waitedSec = (batch.waitedSec ?? 0) + wait;
+	await sleep(wait * 1000);
+	return true;
 }
 
 /** Whether the run may wait `seconds` more for the rate limit (SMS_RATE_LIMIT); counts the wait. */
@@ -229,87 +237,4 @@ function checkDests(
 				`Check the notifications report before sending again.`,
 		},
 	);
-}
-
-// ---- Retry On Fail: the run kept between the tries ------------------------------------------
-
-/**
- * Send under n8n's Retry On Fail. n8n runs a failed node again, up to Max Tries, within the same
- * run of the node (WorkflowExecute's retry loop, n8n 1.x and 2.x): it does so after an error, and
- * under Continue On Fail whenever the first output item is an error item. Each try gets a new
- * context; what lasts between the tries is the execution's data. So the run of Send (its messages,
- * its batches and what became of each) is kept in the node's context of the execution
- * (`getContext('node')`), under the node's run index: a later try sends only the batches that
- * never reached the service, and outputs what every try did.
- *
- * Only a small marker is kept as data ({ runIndex, tries }); the run itself is held beside it, not
- * enumerable, so it is never saved with the execution. A later try that finds the marker but not
- * the run (the data was copied between tries) refuses to send anything (`lostRun`).
- */
-const KEY = 'bulkSmsSend';
-
-interface Marker {
-	runIndex: number;
-	tries: number;
-	run?: SendRun;
-}
-
-function store(context: IExecuteFunctions): IDataObject {
-	return context.getContext('node') as IDataObject;
-}
-
-function runIndexOf(context: IExecuteFunctions): number {
-	return Number(context.getWorkflowDataProxy(0).$runIndex ?? 0);
-}
-
-/** The marker of this run of the node, left by an earlier try. */
-function markerOf(context: IExecuteFunctions): Marker | undefined {
-	const marker = store(context)[KEY] as Marker | undefined;
-	return marker && marker.runIndex === runIndexOf(context) ? marker : undefined;
-}
-
-/** The run an earlier try of this run of the node left, if any. */
-export function earlierRun(context: IExecuteFunctions): SendRun | undefined {
-	return markerOf(context)?.run;
-}
-
-/** Refuses a try that follows one which may have sent messages, when what it sent is not known any more. */
-export function refuseLostRun(this: IExecuteFunctions): void {
-	const marker = markerOf(this);
-	if (!marker || marker.run) return;
-	throw new NodeOperationError(
-		this.getNode(),
-		`This is try ${marker.tries + 1} of Retry On Fail, and what the earlier ` +
-			`tries sent is no longer known: nothing was sent`,
-		{
-			description:
-				'An earlier try of this run may have sent messages, so this one sends none ' +
-				'rather than risk sending them twice. Check the notifications report for ' +
-				'what was sent.',
-		},
-	);
-}
-
-/** Keeps the run for the next try (the run's `attempt` is this try's number). */
-export function keepRun(context: IExecuteFunctions, run: SendRun): void {
-	const marker: Marker = { runIndex: runIndexOf(context), tries: run.attempt };
-	Object.defineProperty(marker, 'run', {
-		value: run,
-		enumerable: false,
-		writable: true,
-		configurable: true,
-	});
-	store(context)[KEY] = marker as unknown as IDataObject;
-}
-
-/**
- * After a try: n8n tries again after an error, or after output whose first item is an error item,
- * until Max Tries. When it will not, the run is dropped (the marker stays after a failed last try,
- * so that a try beyond it could never send again).
- */
-export function endTry(context: IExecuteFunctions, run: SendRun, failed: boolean): void {
-	const last = run.attempt >= retryOnFailTries(context.getNode());
-	const data = store(context);
-	if (!failed) delete data[KEY];
-	else if (last) (data[KEY] as unknown as Marker).run = undefined;
 }

@@ -26,7 +26,7 @@ import type { OperationOption, RepeatEffect } from '../../../shared/router';
 import { isSmsSent, sendSmsBatch, SMS_LABEL } from '../../../shared/transport/smsApi';
 import { normalizeSmsSender, SMS_LIMITS, SMS_SENDER_RULES } from '../../../shared/limits';
 import { RECIPIENT_QUERY } from './answerPage';
-import { senderField } from '../descriptions';
+import { senderField } from '../fields';
 
 // The answer page is this operation's: the node class serves it as its webhook.
 export { answerWebhook, answerWebhooks, WAITING_TOOLTIP } from './answerPage';
@@ -225,7 +225,6 @@ export const option: OperationOption = {
 	action: 'Send an SMS and wait for response',
 };
 
-/** What the model is told when the node is an AI agent's tool. */
 export const toolDescription =
 	'Send one SMS with a link to an answer page and wait until the recipient answers (costs one SMS credit). ' +
 	`${PHONES_FOR_MODEL} ` +

@@ -21,7 +21,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Add Text Sender',
 	description: 'Ask for a sender name (3-11 Latin characters) to be added to the account',

@@ -5,7 +5,7 @@ import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { smsSenderRequest } from '../../../shared/transport/smsApi';
 import { SMS_LIMITS } from '../../../shared/limits';
-import { senderList } from '../common';
+import { senderList } from '../../helpers/utils';
 
 const properties: INodeProperties[] = [
 	{
@@ -18,14 +18,12 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'List',
 	description: 'List the approved sender names and numbers of the account',
 	action: 'List senders',
 };
 
-/** What the model is told when the node is an AI agent's tool. */
 export const toolDescription =
 	'List the approved sender names and verified sender numbers of the SMS account. Free, changes nothing.';
 

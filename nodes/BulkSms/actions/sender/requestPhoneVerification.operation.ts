@@ -5,8 +5,8 @@ import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation, OperationOption, RepeatEffect } from '../../../shared/router';
 import { smsSenderRequest } from '../../../shared/transport/smsApi';
 import { SMS_LIMITS } from '../../../shared/limits';
-import { phoneSenderField } from '../descriptions';
-import { readPhoneSender } from '../common';
+import { phoneSenderField } from '../fields';
+import { readPhoneSender } from '../../helpers/utils';
 
 const properties: INodeProperties[] = [
 	phoneSenderField(
@@ -31,7 +31,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Request Phone Verification',
 	description: 'Step 1 of adding a phone sender: the service sends a 6-digit code to the number',
@@ -43,7 +42,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** Retry On Fail would repeat it: the router refuses to run while it is on. */
 export const repeatEffect: RepeatEffect = {
 	what: 'send another verification code (an SMS or a call)',
 };

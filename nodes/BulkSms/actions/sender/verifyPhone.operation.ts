@@ -5,8 +5,8 @@ import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { smsSenderRequest } from '../../../shared/transport/smsApi';
 import { SMS_LIMITS } from '../../../shared/limits';
-import { phoneSenderField } from '../descriptions';
-import { readPhoneSender } from '../common';
+import { phoneSenderField } from '../fields';
+import { readPhoneSender } from '../../helpers/utils';
 
 const properties: INodeProperties[] = [
 	phoneSenderField('The same phone number (or speed dial *XXXX) as in Request Phone Verification'),
@@ -29,7 +29,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Verify Phone Sender',
 	description: 'Step 2 of adding a phone sender: enter the 6-digit code the number received',

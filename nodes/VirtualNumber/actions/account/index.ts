@@ -1,7 +1,6 @@
 import { operationProperties } from '../../../shared/router';
 import * as test from './test.operation';
 
-/** The resource's operations, by their Operation value; the dropdown and fields are derived from them. */
 export const operations = { test };
 
 export const description = operationProperties('account', 'test', operations);

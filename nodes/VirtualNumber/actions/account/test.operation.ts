@@ -7,7 +7,6 @@ import { STATUS_DESCRIPTION } from '../../helpers/utils';
 
 const properties: INodeProperties[] = [];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Test Connection',
 	description: 'Check that the access token and the IP of this n8n server are accepted',

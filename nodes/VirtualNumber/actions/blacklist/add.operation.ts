@@ -32,7 +32,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Add',
 	description: 'Block a caller on all numbers or on one virtual number (add_number_to_blacklist)',

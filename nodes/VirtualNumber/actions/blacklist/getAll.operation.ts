@@ -6,7 +6,7 @@ import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows, virtualnumLocator } from '../../../shared/virtualnums';
 import { readLimit, readVirtualnum } from '../../helpers/utils';
-import { returnAllFields } from '../common.descriptions';
+import { returnAllFields } from '../fields';
 import { readCallerNumber } from './fields';
 
 const properties: INodeProperties[] = [
@@ -38,7 +38,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Get Many',
 	description: 'Get the blocked callers (get_blacklist)',

@@ -22,7 +22,6 @@ const properties: INodeProperties[] = [
 	),
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Remove',
 	description: 'Unblock a caller (remove_number_from_blacklist)',

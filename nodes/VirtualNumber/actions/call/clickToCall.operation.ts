@@ -45,14 +45,12 @@ const properties: INodeProperties[] = [
 	...waitForRecordFields,
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Click to Call',
 	description: 'Call a phone number and connect it to a virtual number',
 	action: 'Place a click to call call',
 };
 
-/** What the model is told when the node is an AI agent's tool. */
 export const toolDescription =
 	'Place a real phone call now: the phone number rings, and when answered it is connected to the virtual ' +
 	"number's destination. Costs call minutes and disturbs a person, so call only when asked. " +
@@ -64,7 +62,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** Retry On Fail would repeat it: the router refuses to run while it is on. */
 export const repeatEffect: RepeatEffect = { what: 'place the call again' };
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {

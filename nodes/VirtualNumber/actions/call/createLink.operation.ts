@@ -60,7 +60,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Create Click-to-Call Link',
 	description: 'Create a signed public link (opening it currently places no call)',

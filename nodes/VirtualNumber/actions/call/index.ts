@@ -3,7 +3,6 @@ import * as clickToCall from './clickToCall.operation';
 import * as createLink from './createLink.operation';
 import * as twoLegCall from './twoLegCall.operation';
 
-/** The resource's operations, by their Operation value; the dropdown and fields are derived from them. */
 export const operations = { clickToCall, createLink, twoLegCall };
 
 export const description = operationProperties('call', 'clickToCall', operations);

@@ -93,14 +93,12 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Two-Leg Call',
 	description: 'Call two numbers and connect them, with custom parameters stored on the call',
 	action: 'Place a two leg call',
 };
 
-/** What the model is told when the node is an AI agent's tool. */
 export const toolDescription =
 	'Place a real phone call now that rings two phone numbers and connects them. Costs call minutes and ' +
 	'rings people, so call only when asked. ' +
@@ -111,7 +109,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** Retry On Fail would repeat it: the router refuses to run while it is on. */
 export const repeatEffect: RepeatEffect = { what: 'place the two-leg call again' };
 
 /** Names of custom parameters: plain names that cannot shadow the operation's own parameters. */

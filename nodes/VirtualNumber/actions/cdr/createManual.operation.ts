@@ -99,7 +99,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Create Manual Record',
 	description: 'Add a call record, e.g. from an external IVR or an import',

@@ -6,8 +6,8 @@ import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { VIRTUALNUM_LABEL } from '../../../shared/transport/virtualnumApi';
 import { downloadFailure } from '../../../shared/transport/virtualnumDownload';
 import { callIdOutput, readCallId } from '../../helpers/utils';
-import { callIdField, outputBinaryField } from '../common.descriptions';
-import { timeoutMs, timeoutOption } from './common';
+import { callIdField, outputBinaryField } from '../fields';
+import { timeoutMs, timeoutOption } from './fields';
 import { downloadWhenRecorded, readRecordingWait, waitForRecordingOption } from './recordingWait';
 
 const properties: INodeProperties[] = [
@@ -49,7 +49,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Download Recording',
 	description: 'Download the recording of a call as a WAV or MP3 file',

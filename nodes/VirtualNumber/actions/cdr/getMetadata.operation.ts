@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { callIdOutput } from '../../helpers/utils';
-import { callIdField } from '../common.descriptions';
+import { callIdField } from '../fields';
 import { readCallMetadata, withTranscript } from './transcript';
 
 const properties: INodeProperties[] = [
@@ -17,14 +17,12 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Get Metadata',
 	description: 'Get the marketing, advertising and transcription data of a call',
 	action: 'Get call metadata',
 };
 
-/** What the model is told when the node is an AI agent's tool. */
 export const toolDescription =
 	'Get the marketing, advertising and transcription data of one call, by its call ID (the callId of a ' +
 	'call record, e.g. 1714557600.123). Free, changes nothing.';

@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { callIdOutput } from '../../helpers/utils';
-import { callIdField } from '../common.descriptions';
+import { callIdField } from '../fields';
 import { readCallMetadata, SPEECH_SECTION, transcriptText } from './transcript';
 
 const properties: INodeProperties[] = [
@@ -16,14 +16,12 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Get Transcript',
 	description: 'Get the transcript of a recorded call as plain text (speech recognition)',
 	action: 'Get a call transcript',
 };
 
-/** What the model is told when the node is an AI agent's tool. */
 export const toolDescription =
 	'Get the transcript of one recorded call as plain text, by its call ID (the callId of a call record, ' +
 	'e.g. 1714557600.123). Free, changes nothing. Fails when the call has no recording or transcript yet.';

@@ -14,7 +14,7 @@ import { VIRTUALNUM_CREDENTIAL, virtualnumRequest } from '../../../shared/transp
 import { resultRows } from '../../../shared/virtualnums';
 import { VN_LIMITS } from '../../../shared/limits';
 import { simplifyField, simplifyOn } from './callOutput';
-import { timeoutMs, timeoutOptions } from './common';
+import { timeoutMs, timeoutOptions } from './fields';
 
 const properties: INodeProperties[] = [
 	{
@@ -47,7 +47,6 @@ const properties: INodeProperties[] = [
 	timeoutOptions,
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Get Unique Callers Report',
 	description: 'Answered calls of a period per unique caller, with the number of calls',

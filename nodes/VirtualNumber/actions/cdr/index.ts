@@ -6,7 +6,6 @@ import * as getTranscript from './getTranscript.operation';
 import * as getUniqueCallers from './getUniqueCallers.operation';
 import * as query from './query.operation';
 
-/** The resource's operations, by their Operation value; the dropdown and fields are derived from them. */
 export const operations = {
 	createManual,
 	downloadRecording,

@@ -17,9 +17,9 @@ import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { VIRTUALNUM_CREDENTIAL, virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
 import { readLimit } from '../../helpers/utils';
-import { returnAllFields } from '../common.descriptions';
+import { returnAllFields } from '../fields';
 import { simplifyField, simplifyOn } from './callOutput';
-import { timeoutMs, timeoutOptions } from './common';
+import { timeoutMs, timeoutOptions } from './fields';
 import {
 	CALL_STATUSES,
 	CDR_COLUMNS,
@@ -175,14 +175,12 @@ const properties: INodeProperties[] = [
 	timeoutOptions,
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Query',
 	description: 'Get call records, built from filters or with a read-only SQL statement',
 	action: 'Query call records',
 };
 
-/** What the model is told when the node is an AI agent's tool. */
 export const toolDescription =
 	'Search the call records (the history of calls to the virtual numbers). Free, changes nothing. ' +
 	'Filters, as the node sets them: calls from and until a date and time (ISO 8601 such as ' +

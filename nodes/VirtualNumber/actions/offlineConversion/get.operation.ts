@@ -5,7 +5,7 @@ import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { callIdOutput, readCallId, resultObject } from '../../helpers/utils';
-import { callIdField } from '../common.descriptions';
+import { callIdField } from '../fields';
 
 /**
  * get_ads_offline_conversion refuses a call ID that is not numeric (1116): digits, optionally with
@@ -20,7 +20,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Get',
 	description: 'Get the offline conversion value stored on a call',

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { callIdOutput, readCallId, resultObject, sendWrite } from '../../helpers/utils';
-import { callIdField } from '../common.descriptions';
+import { callIdField } from '../fields';
 
 const properties: INodeProperties[] = [
 	callIdField,
@@ -21,7 +21,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Set',
 	description: 'Store the offline conversion value of a call for the advertising platform',

@@ -18,7 +18,6 @@ const properties: INodeProperties[] = [
 	promptRLC,
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Delete',
 	description:

@@ -10,12 +10,11 @@ import {
 	virtualnumDownload,
 } from '../../../shared/transport/virtualnumDownload';
 import { VN_LIMITS } from '../../../shared/limits';
-import { outputBinaryField } from '../common.descriptions';
+import { outputBinaryField } from '../fields';
 import { promptRLC, readPromptName } from './fields';
 
 const properties: INodeProperties[] = [promptRLC, outputBinaryField];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Download',
 	description: 'Download a prompt as a binary file (download_prompt)',

@@ -20,7 +20,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Record by Phone',
 	description: 'Call a phone to record a new prompt (recording_studio)',
@@ -32,7 +31,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** Retry On Fail would repeat it: the router refuses to run while it is on. */
 export const repeatEffect: RepeatEffect = { what: 'place the recording call again' };
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {

@@ -52,7 +52,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Upload',
 	description: 'Upload an audio file from a binary field as a new prompt (upload_prompt)',

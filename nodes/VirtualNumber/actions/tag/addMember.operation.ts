@@ -14,7 +14,6 @@ const properties: INodeProperties[] = [
 	additionalParametersField,
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Add Number',
 	description: 'Add a virtual number to a tag (add_member_to_tag)',

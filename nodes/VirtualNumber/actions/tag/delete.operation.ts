@@ -8,7 +8,6 @@ import { runTagOperation } from './request';
 
 const properties: INodeProperties[] = [tagRLC, additionalParametersField];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Delete',
 	description: 'Delete a tag (delete_tag)',

@@ -7,7 +7,6 @@ import { viewTagById } from './request';
 
 const properties: INodeProperties[] = [tagRLC, additionalParametersField];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Get',
 	description: 'Get a tag by its ID (view_tag_by_id)',

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { readLimit } from '../../helpers/utils';
-import { returnAllFields } from '../common.descriptions';
+import { returnAllFields } from '../fields';
 import { additionalParametersField } from './fields';
 import { runTagOperation } from './request';
 
@@ -21,7 +21,6 @@ const properties: INodeProperties[] = [
 	additionalParametersField,
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Get Many',
 	description: 'Get many tags, optionally filtered by name (view_tags)',

@@ -11,7 +11,6 @@ const properties: INodeProperties[] = [
 	additionalParametersField,
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Get by Name',
 	description: 'Get the tags whose name contains a text (view_tag_by_name)',

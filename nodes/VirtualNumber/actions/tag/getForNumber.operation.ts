@@ -13,7 +13,6 @@ const properties: INodeProperties[] = [
 	additionalParametersField,
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Get Tags of Number',
 	description: 'Get the tags a virtual number belongs to (view_tags_by_virtualnum)',

@@ -8,7 +8,6 @@ import { runTagOperation } from './request';
 
 const properties: INodeProperties[] = [tagNameRLC, additionalParametersField];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Get Members by Tag Name',
 	description: 'Get the virtual numbers in a tag, chosen by name (get_members_by_tag_name)',

@@ -13,7 +13,6 @@ import * as removeMember from './removeMember.operation';
 import * as removeMemberByName from './removeMemberByName.operation';
 import * as rename from './rename.operation';
 
-/** The resource's operations, by their Operation value; the dropdown and fields are derived from them. */
 export const operations = {
 	addMember,
 	create,

@@ -14,7 +14,6 @@ const properties: INodeProperties[] = [
 	additionalParametersField,
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Remove Number by Tag Name',
 	description: 'Remove a virtual number from a tag chosen by name (remove_member_from_tag_name)',

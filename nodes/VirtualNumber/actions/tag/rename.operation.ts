@@ -20,7 +20,6 @@ const properties: INodeProperties[] = [
 	additionalParametersField,
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Rename',
 	description: 'Give a tag a new name (update_tag)',

@@ -10,7 +10,6 @@ const properties: INodeProperties[] = [
 	virtualnumLocator({ description: 'The number the user may view and manage' }),
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Assign Number',
 	description: 'Let a user view and manage a virtual number (set_ddi_to_user)',

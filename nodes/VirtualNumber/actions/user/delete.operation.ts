@@ -19,7 +19,6 @@ const properties: INodeProperties[] = [
 	userRLC,
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Delete',
 	description: "Delete a user for good; the user's access tokens stop working (delete_user)",

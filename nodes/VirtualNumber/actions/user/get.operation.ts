@@ -9,7 +9,6 @@ import { readUserId, userRLC, withoutPassword } from './fields';
 
 const properties: INodeProperties[] = [userRLC];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Get',
 	description: 'Get a user with permissions and assigned numbers (get_user_by_id)',

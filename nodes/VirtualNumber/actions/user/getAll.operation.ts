@@ -6,12 +6,11 @@ import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
 import { readLimit } from '../../helpers/utils';
-import { returnAllFields } from '../common.descriptions';
+import { returnAllFields } from '../fields';
 import { withoutPassword } from './fields';
 
 const properties: INodeProperties[] = returnAllFields();
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Get Many',
 	description: 'Get many users of the account (get_users)',

@@ -30,7 +30,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Get Assigned Numbers',
 	description: 'Get the virtual numbers assigned to a user, with their status (get_ddi_by_user_id)',

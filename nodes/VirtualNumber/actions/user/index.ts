@@ -9,7 +9,6 @@ import * as getNumbers from './getNumbers.operation';
 import * as unassignNumber from './unassignNumber.operation';
 import * as update from './update.operation';
 
-/** The resource's operations, by their Operation value; the dropdown and fields are derived from them. */
 export const operations = {
 	assignNumber,
 	create,

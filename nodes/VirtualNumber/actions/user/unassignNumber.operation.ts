@@ -10,7 +10,6 @@ const properties: INodeProperties[] = [
 	virtualnumLocator({ description: 'The number to take away from the user' }),
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Unassign Number',
 	description: 'Take a virtual number away from a user (delete_ddi_from_user_id)',

@@ -64,7 +64,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Update',
 	description: 'Change a user; only the fields set are sent (update_user)',

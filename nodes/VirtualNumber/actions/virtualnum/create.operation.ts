@@ -61,7 +61,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Create',
 	description: 'Allocate a number from the pool with its settings',
@@ -73,7 +72,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** Retry On Fail would repeat it: the router refuses to run while it is on. */
 export const repeatEffect: RepeatEffect = {
 	what: 'allocate another number (and the account may be charged for it)',
 };

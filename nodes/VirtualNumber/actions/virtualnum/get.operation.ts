@@ -10,14 +10,12 @@ const properties: INodeProperties[] = [
 	virtualnumLocator({ description: 'The number to read (active or suspended)' }),
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Get',
 	description: 'Get the settings of one number',
 	action: 'Get a virtual number',
 };
 
-/** What the model is told when the node is an AI agent's tool. */
 export const toolDescription =
 	'Get one virtual number of the account by its number (active or suspended). Free, changes nothing. ' +
 	'Returns virtualnum, description, active_status (1 active, 0 suspended), call_destination_phone (where ' +

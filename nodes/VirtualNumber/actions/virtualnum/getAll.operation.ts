@@ -17,7 +17,7 @@ import {
 } from '../../../shared/virtualnums';
 import { readLimit } from '../../helpers/utils';
 import { VN_LIMITS } from '../../../shared/limits';
-import { returnAllFields } from '../common.descriptions';
+import { returnAllFields } from '../fields';
 
 /**
  * Fields of the number record the service filters by (spec: "for example description,
@@ -128,14 +128,12 @@ const properties: INodeProperties[] = [
 	...returnAllFields(GET_MANY_LIMIT),
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Get Many',
 	description: 'List the numbers of the account',
 	action: 'Get many virtual numbers',
 };
 
-/** What the model is told when the node is an AI agent's tool. */
 export const toolDescription =
 	'List the virtual numbers of the account (active ones by default). Free, changes nothing. Returns per ' +
 	'number: virtualnum, description, active_status (1 active, 0 suspended), call_destination_phone (where ' +

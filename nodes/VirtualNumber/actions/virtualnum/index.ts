@@ -7,7 +7,6 @@ import * as release from './release.operation';
 import * as restore from './restore.operation';
 import * as update from './update.operation';
 
-/** The resource's operations, by their Operation value; the dropdown and fields are derived from them. */
 export const operations = { create, get, getAll, getAvailable, release, restore, update };
 
 export const description = operationProperties('virtualnum', 'getAll', operations);

@@ -19,7 +19,6 @@ const properties: INodeProperties[] = [
 	virtualnumLocator({ description: 'The number to release' }),
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Release',
 	description: 'Return a number to the pool',

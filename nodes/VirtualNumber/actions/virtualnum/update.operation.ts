@@ -28,7 +28,6 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The Operation dropdown's entry; its value is the operation's key in its resource's operations. */
 export const option: OperationOption = {
 	name: 'Update',
 	description: 'Change settings of a number; only the fields you set change',

@@ -1,5 +1,5 @@
 /**
- * What Send keeps between the tries of Retry On Fail (nodes/BulkSms/actions/message/batches.ts): in
+ * What Send keeps between the tries of Retry On Fail (nodes/BulkSms/actions/message/tries.ts): in
  * the node's context of the execution, per run of the node, the run itself never saved as data.
  */
 import assert from 'node:assert/strict';
@@ -12,8 +12,8 @@ import {
 	endTry,
 	keepRun,
 	refuseLostRun,
-	type SendRun,
-} from '../../../../../nodes/BulkSms/actions/message/batches.ts';
+} from '../../../../../nodes/BulkSms/actions/message/tries.ts';
+import type { SendRun } from '../../../../../nodes/BulkSms/actions/message/batches.ts';
 import { retryOnFailTries } from '../../../../../nodes/shared/n8nCompat.ts';
 
 /** A context as n8n gives each try: the execution's node context (shared by the tries), the run index. */

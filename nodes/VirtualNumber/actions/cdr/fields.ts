@@ -1,4 +1,4 @@
-/** What the call-record operations share: the Timeout option of heavy requests. */
+/** Fields the call-record operations share: the Timeout option of heavy requests, and its reading. */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import type { InputChecks } from '../../../shared/checks';

@@ -1,7 +1,7 @@
 /**
  * What several operations of the Bulk SMS node share at run time: the reading of a phone sender and
- * of the sender list (the fields themselves are in ./descriptions). Operations take these from here,
- * never from each other.
+ * of the sender list (the fields themselves are in actions/fields.ts). Operations take these from
+ * here, never from each other.
  */
 import type { IDataObject } from 'n8n-workflow';
 
