@@ -16,6 +16,7 @@ import { execSync } from 'node:child_process';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
+import { importCycles } from './importCycles.mjs';
 import { testOnlyExports } from './testOnlyExports.mjs';
 
 const ROOT = resolve(
@@ -40,7 +41,7 @@ function localImports(file) {
 const CONCEPT =
 	/^nodes\/(shared\/(phones|dates|limits|statusCodes|errors|itemsProgress|pool|outputKeys|n8nCompat|checks|callFields|masking|paging|asTool)|[A-Za-z]+\/(rules|limits))\.ts$/;
 /** Shared field definitions (what the editor draws): read once when the node loads, not a step of a run. */
-const DESCRIPTIONS = /(\/|\.)descriptions\.ts$/;
+const DESCRIPTIONS = /(\/|\.)descriptions?\.ts$/;
 /** Entry points of the editor, not of a run: list searches, option loaders, the credential tests. */
 const EDITOR = /\/methods\/|\/credentialTests\.ts$/;
 
@@ -59,7 +60,7 @@ function path(start, keep, { concepts = true } = {}) {
 			const rel = relative(ROOT, next);
 			if (/\.operation\.ts$/.test(rel) && !(keep && rel.endsWith(keep))) continue;
 			// A trigger's events are its operations: one callback reads one event's file.
-			if (/\/events\/[^/]+\.ts$/.test(rel) && !(keep && rel.endsWith(keep))) continue;
+			if (/\/events\/(?!index\.ts$)[^/]+\.ts$/.test(rel) && !(keep && rel.endsWith(keep))) continue;
 			if (keep && /\/actions\/[^/]+\//.test(rel) && !rel.startsWith(dirname(keep) + '/')) continue;
 			if (EDITOR.test(rel)) continue;
 			if (!concepts && (CONCEPT.test(rel) || DESCRIPTIONS.test(rel))) continue;
@@ -132,6 +133,7 @@ const triggerCall = path(`${triggerFolder}VirtualNumberTrigger.node.ts`, trigger
 const triggerConcepts = conceptsOf(trigger, triggerCall);
 const sendFolder = dirname(sendOperation) + '/';
 const sendOwn = send.list.filter((f) => f.startsWith(sendFolder));
+const cycles = importCycles(ROOT, product);
 const topLevel = new Set(files.map((f) => f.split('/')[0]));
 const report = {
 	'Bulk SMS → Send, call path': `${sendCall.files} files, ${sendCall.lines} lines`,
@@ -147,6 +149,7 @@ const report = {
 	'Lines over 120 characters, all code': `${over(code).length} (longest ${Math.max(0, ...over(code))})`,
 	'Functions over 60 lines, nodes/ and credentials/': `${longFunctions(product, 60).length}`,
 	'Exports under nodes/ and credentials/ nothing there imports': `${testOnlyExports(ROOT).length}`,
+	'Import cycles in nodes/ and credentials/ (type imports too)': `${cycles.length}`,
 };
 if (process.argv.includes('--check')) {
 	// printed below only when it fails
@@ -177,8 +180,8 @@ else {
 
 // `--check` (part of `npm run lint`): no line of the published code over 120 characters, no function
 // over 60 lines, no export under nodes/ or credentials/ that only tests (or nothing) import
-// (dev/scripts/testOnlyExports.mjs). `--skip=<folder>/` leaves a folder out of the first two while it
-// is being reworked elsewhere.
+// (dev/scripts/testOnlyExports.mjs), no import cycle there (dev/scripts/importCycles.mjs).
+// `--skip=<folder>/` leaves a folder out of the first two while it is being reworked elsewhere.
 if (process.argv.includes('--check')) {
 	const skip = process.argv.filter((a) => a.startsWith('--skip=')).map((a) => a.slice(7));
 	const checked = product.filter((f) => !skip.some((folder) => f.startsWith(folder)));
@@ -194,7 +197,11 @@ if (process.argv.includes('--check')) {
 			'exports under nodes/ or credentials/ that no file there imports (make them module-private; ' +
 				`test through what the nodes use):\n  ${unused.join('\n  ')}`,
 		);
-	if (long.length || longFns.length || unused.length) {
+	if (cycles.length)
+		console.error(
+			`import cycles in nodes/ or credentials/ (type imports included):\n  ${cycles.map((c) => c.join(' ↔ ')).join('\n  ')}`,
+		);
+	if (long.length || longFns.length || unused.length || cycles.length) {
 		if (long.length)
 			console.error(`lines over 120 characters in nodes/ or credentials/:\n  ${long.join('\n  ')}`);
 		if (longFns.length)

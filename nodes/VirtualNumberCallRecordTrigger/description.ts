@@ -1,19 +1,9 @@
 /** The trigger's parameters: which call records start the workflow, and how the poll reads them. */
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { parameterHints } from '../shared/builderHints';
+import { CALL_STATUSES } from '../shared/callFields';
 import { SERVICE_TIME_ZONE } from '../shared/dates';
-
-/** The spec's enumerated call_status values, in the user's words. */
-export const CALL_STATUSES: INodePropertyOptions[] = [
-	{ name: 'Answered', value: 'ANSWER' },
-	{ name: 'Blacklisted', value: 'Black List' },
-	{ name: 'Busy', value: 'BUSY' },
-	{ name: 'Caller Cancelled', value: 'CALLER CANCEL' },
-	{ name: 'No Answer', value: 'NOANSWER' },
-	{ name: 'Number Not Active', value: 'NOT ACTIVE' },
-	{ name: 'Outside Working Hours', value: 'OUT OF TIME' },
-];
 
 /** Records read per poll: a backlog larger than this comes over the next polls, in order. */
 export const PAGE_SIZE = { min: 1, max: 1000, default: 100 };

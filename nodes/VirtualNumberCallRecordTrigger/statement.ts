@@ -7,8 +7,7 @@
  * Every value is checked before it gets here; a value outside its expected form is refused, never
  * escaped into the statement (the same guard as the Query builder's).
  */
-import { CALL_FIELDS, callField, type CallField } from '../shared/callFields';
-import { CALL_STATUSES } from './description';
+import { CALL_FIELDS, CALL_STATUSES, callField, type CallField } from '../shared/callFields';
 
 /** `1 AS record_file_exists`: the service empties it where no recording file exists. */
 const RECORDING_FLAG = callField('recordingExists').column as string;

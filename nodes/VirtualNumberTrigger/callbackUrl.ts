@@ -14,13 +14,14 @@
  * `vnt` marks a Virtual Number Trigger's URL (`live`: production, `test`: the editor's test URL);
  * `vnt_prev` is the previous option (one digit) followed by the previous URL (empty when there was none).
  *
- * Every URL the trigger prints, in an error or a log line, has every secret masked (maskSecrets):
+ * Every URL the trigger prints, in an error or a log line, has every secret masked (masking.ts):
  * its own, another workflow's (a number may carry another trigger's URL), a CRM's.
  */
-import type { IDataObject, IHookFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { maskError as maskSharedError, maskSecrets } from '../shared/masking';
+import { LIMITS } from '../shared/checks';
+import type { Callback, UrlMode } from './types';
 
 /** The query parameter that carries the trigger's Secret. */
 export const SECRET_PARAM = 'secret';
@@ -29,16 +30,22 @@ const PREVIOUS_PARAM = 'vnt_prev';
 /** Query parameters the trigger itself puts on the URL (removed from the items). */
 export const OWN_PARAMS = [MARK_PARAM, PREVIOUS_PARAM] as const;
 
-export type UrlMode = 'live' | 'test';
-
-/** A number's callback as the service holds it. */
-export interface Callback {
-	url: string;
-	option: number;
-}
-
 /** The service's default callback_url_option (spec: create_virtualnum). */
 export const DEFAULT_OPTION = 2;
+
+/** A record's field as trimmed text ('' when absent). */
+export function text(value: unknown): string {
+	return value === undefined || value === null ? '' : String(value).trim();
+}
+
+/** A number's callback as its record (get_virtualnum) carries it. */
+export function callbackOf(record: IDataObject): Callback {
+	const option = Number(record.callback_url_option);
+	return {
+		url: text(record.callback_url),
+		option: Number.isInteger(option) && option >= 1 && option <= 3 ? option : DEFAULT_OPTION,
+	};
+}
 
 /** The URL to register on a number whose callback before the trigger was `previous`. */
 export function registeredUrl(
@@ -101,34 +108,38 @@ export function isTriggerUrl(url: string): boolean {
 	return marksOf(url).mode !== undefined || TRIGGER_PATH.test(baseOf(url));
 }
 
-// ---- secrets never shown -----------------------------------------------------------------------------
-
-// Masking (secret-like parameters, URL passwords, the given secrets in any form) is the shared,
-// linear masker's: the service's text is untrusted and may be long.
-export { maskSecrets };
-
-/** The trigger's own secret, or '' (the parameter may be unreadable in a broken workflow). */
-export function ownSecret(this: IHookFunctions): string {
-	try {
-		return String(((this.getNodeParameter('options', {}) ?? {}) as IDataObject).secret ?? '');
-	} catch {
-		return '';
-	}
+/** Why a callback URL cannot be registered on a number, or undefined when it can. */
+function callbackUrlProblem(url: string): string | undefined {
+	if (!/^https?:\/\/[^\s/]+/i.test(url)) return 'must be an http:// or https:// address';
+	const max = LIMITS.callbackUrl.maxLength;
+	if (url.length > max)
+		return `is ${url.length} characters long; the service accepts at most ${max}`;
+	return undefined;
 }
 
-/** The error with every secret masked wherever n8n shows or stores it (message, description, data). */
-export function maskError(error: unknown, secrets: string[]): unknown {
-	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) return error;
-	return maskSharedError(error, secrets);
-}
-
-/** Writes a log line with every secret masked. */
-export function logMasked(
-	context: IHookFunctions,
-	level: 'info' | 'warn' | 'error',
-	message: string,
+/**
+ * Checks the trigger's URL before any request: an http(s) address that, with the secret and the
+ * trigger's own parameters, fits the service's limit on a callback URL.
+ */
+export function checkTriggerUrl(
+	node: INode,
+	webhookUrl: string,
+	secret: string,
+	mode: UrlMode,
 ): void {
-	context.logger[level](
-		`Virtual Number Trigger: ${maskSecrets(message, [ownSecret.call(context)])}`,
+	// The shortest URL the trigger registers: on a number that had no callback URL.
+	const problem = callbackUrlProblem(
+		registeredUrl(webhookUrl, secret, mode, { url: '', option: DEFAULT_OPTION }),
 	);
+	if (problem) {
+		throw new NodeOperationError(
+			node,
+			`Callback URL: the trigger's URL${secret ? ' with the secret' : ''} ${problem}`,
+			{
+				description: secret
+					? 'Use a shorter Secret, or set a shorter WEBHOOK_URL for n8n.'
+					: "Set n8n's WEBHOOK_URL to the public https:// address the service can reach.",
+			},
+		);
+	}
 }

@@ -1,46 +1,20 @@
 /**
  * The trigger's parameters, read and checked once for the lifecycle methods and the webhook, and
- * the rules only the trigger uses: the events it offers, the limits of incoming callbacks, the
- * service's limit on a callback URL, and the Allowed IPs list (addresses and CIDR ranges).
- * Every check fails before any request, naming the field and the fix.
+ * the limits this package chooses for incoming callbacks. Every check fails before any request,
+ * naming the field and the fix.
  */
 import type { IDataObject, IHookFunctions, INode, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { LIMITS } from '../shared/checks';
 import { PHONE_LIMITS, PHONE_RULE, phoneDigits } from '../shared/phones';
-import { DEFAULT_OPTION, SECRET_PARAM, registeredUrl, type UrlMode } from './callbackUrl';
-import { callEnded } from './events/callEnded';
+import { parseIpAllowList } from './allowedIps';
+import { SECRET_PARAM } from './callbackUrl';
+import { TRIGGER_EVENTS } from './events';
 import { callStarted } from './events/callStarted';
-import { smsDeliveryStatus } from './events/smsDeliveryStatus';
-import type { RouteSettings } from './events/callStarted';
-import { OPT_OUT_DEFAULT, keywordsOf, smsReceived } from './events/smsReceived';
-
-/** Every event the trigger offers, in the order of its Events list; each one is a file in events/. */
-export const TRIGGER_EVENTS = [callStarted, callEnded, smsDeliveryStatus, smsReceived];
+import { OPT_OUT_DEFAULT, keywordsOf } from './events/smsReceived';
+import type { RouteSettings, TriggerSettings } from './types';
 
 type TriggerEventKey = string;
-
-export interface TriggerSettings {
-	events: TriggerEventKey[];
-	/** callback_url_option for the call events chosen: 1 start, 2 end, 3 both; undefined when none. */
-	callbackOption?: 1 | 2 | 3;
-	scope: 'all' | 'selected';
-	/** The numbers typed or picked, digits only (scope 'selected'). */
-	selected: string[];
-	onExisting: 'replace' | 'fail';
-	secret: string;
-	allowList: IpRange[];
-	maxBodyBytes: number;
-	/** Start the workflow once per call ID for Call Started (the service may repeat the start callback). */
-	onceCallStarted: boolean;
-	/** SMS Received: only messages whose first word is one of these start the workflow (all when empty). */
-	keywords: string[];
-	/** SMS Received: first words that mark the item `optOut: true`. */
-	optOutKeywords: string[];
-	/** Call Started → Respond With: A Destination From the Workflow; undefined for Nothing. */
-	route?: RouteSettings;
-}
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
 
@@ -196,34 +170,6 @@ function readSelectedNumbers(this: TriggerContext, node: INode): string[] {
 	return numbers;
 }
 
-/**
- * Checks the trigger's URL before any request: an http(s) address that, with the secret and the
- * trigger's own parameters, fits the service's limit on a callback URL.
- */
-export function checkTriggerUrl(
-	node: INode,
-	webhookUrl: string,
-	secret: string,
-	mode: UrlMode,
-): void {
-	// The shortest URL the trigger registers: on a number that had no callback URL.
-	const problem = callbackUrlProblem(
-		registeredUrl(webhookUrl, secret, mode, { url: '', option: DEFAULT_OPTION }),
-	);
-	if (problem) {
-		fail(
-			node,
-			'Callback URL',
-			`the trigger's URL${secret ? ' with the secret' : ''} ${problem}`,
-			secret
-				? 'Use a shorter Secret, or set a shorter WEBHOOK_URL for n8n.'
-				: "Set n8n's WEBHOOK_URL to the public https:// address the service can reach.",
-		);
-	}
-}
-
-// ---- limits, callback URL rule, Allowed IPs --------------------------------------------------
-
 /** Limits this package chooses for incoming callbacks (the spec shows none). */
 export const TRIGGER_LIMITS = {
 	/** Callbacks carry a handful of fields; anything far larger is not one. */
@@ -236,120 +182,3 @@ export const TRIGGER_LIMITS = {
 	/** Name of the query parameter that carries the trigger's secret. */
 	secretParam: SECRET_PARAM,
 } as const;
-
-/** Why a callback URL cannot be registered on a number, or undefined when it can. */
-function callbackUrlProblem(url: string): string | undefined {
-	if (!/^https?:\/\/[^\s/]+/i.test(url)) return 'must be an http:// or https:// address';
-	const max = LIMITS.callbackUrl.maxLength;
-	if (url.length > max)
-		return `is ${url.length} characters long; the service accepts at most ${max}`;
-	return undefined;
-}
-
-/** One allowed address or range, as 16 bytes (IPv4 as IPv4-mapped IPv6) and a prefix length. */
-interface IpRange {
-	text: string;
-	bytes: number[];
-	prefix: number;
-}
-
-/** An IPv4 or IPv6 address as 16 bytes (IPv4 mapped to ::ffff:a.b.c.d), or undefined. */
-function parseIpAddress(raw: string): number[] | undefined {
-	let text = raw.trim();
-	if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
-	const zone = text.indexOf('%');
-	if (zone !== -1) text = text.slice(0, zone);
-	if (!text.includes(':')) {
-		const v4 = parseIpv4(text);
-		return v4 ? [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, ...v4] : undefined;
-	}
-	return parseIpv6(text);
-}
-
-function parseIpv4(text: string): number[] | undefined {
-	const parts = text.split('.');
-	if (parts.length !== 4) return undefined;
-	const bytes: number[] = [];
-	for (const part of parts) {
-		if (!/^\d{1,3}$/.test(part)) return undefined;
-		const value = Number(part);
-		if (value > 255) return undefined;
-		bytes.push(value);
-	}
-	return bytes;
-}
-
-function parseIpv6(text: string): number[] | undefined {
-	if (!/^[0-9a-fA-F:.]+$/.test(text)) return undefined;
-	const halves = text.split('::');
-	if (halves.length > 2) return undefined;
-	const groups = (half: string): number[] | undefined => {
-		if (half === '') return [];
-		const out: number[] = [];
-		const parts = half.split(':');
-		for (let i = 0; i < parts.length; i++) {
-			const part = parts[i];
-			if (i === parts.length - 1 && part.includes('.')) {
-				const v4 = parseIpv4(part);
-				if (!v4) return undefined;
-				out.push((v4[0] << 8) | v4[1], (v4[2] << 8) | v4[3]);
-			} else {
-				if (!/^[0-9a-fA-F]{1,4}$/.test(part)) return undefined;
-				out.push(parseInt(part, 16));
-			}
-		}
-		return out;
-	};
-	const head = groups(halves[0]);
-	const tail = halves.length === 2 ? groups(halves[1]) : [];
-	if (!head || !tail) return undefined;
-	let all: number[];
-	if (halves.length === 2) {
-		const missing = 8 - head.length - tail.length;
-		if (missing < 1) return undefined;
-		all = [...head, ...new Array<number>(missing).fill(0), ...tail];
-	} else {
-		all = head;
-	}
-	if (all.length !== 8) return undefined;
-	return all.flatMap((group) => [group >> 8, group & 0xff]);
-}
-
-/**
- * Reads an allowed-IP list: addresses or CIDR ranges, IPv4 or IPv6, separated by commas, spaces
- * or new lines. IPv4 entries also match IPv6-mapped IPv4 clients (::ffff:a.b.c.d).
- */
-function parseIpAllowList(text: string): { ranges: IpRange[]; invalid: string[] } {
-	const ranges: IpRange[] = [];
-	const invalid: string[] = [];
-	for (const entry of text.split(/[\s,;]+/).filter(Boolean)) {
-		const [address, prefixText, extra] = entry.split('/');
-		const bytes = parseIpAddress(address);
-		const isV4 = bytes !== undefined && !address.includes(':');
-		const max = isV4 ? 32 : 128;
-		const prefix =
-			prefixText === undefined ? max : /^\d{1,3}$/.test(prefixText) ? Number(prefixText) : NaN;
-		if (!bytes || extra !== undefined || !Number.isInteger(prefix) || prefix < 0 || prefix > max) {
-			invalid.push(entry);
-			continue;
-		}
-		ranges.push({ text: entry, bytes, prefix: isV4 ? prefix + 96 : prefix });
-	}
-	return { ranges, invalid };
-}
-
-/** Whether the client address falls in one of the ranges. */
-export function ipAllowed(ip: string | undefined, ranges: IpRange[]): boolean {
-	if (!ip) return false;
-	const bytes = parseIpAddress(ip);
-	if (!bytes) return false;
-	return ranges.some((range) => {
-		for (let bit = 0; bit < range.prefix; bit += 8) {
-			const bits = Math.min(8, range.prefix - bit);
-			const mask = (0xff << (8 - bits)) & 0xff;
-			const index = bit / 8;
-			if ((bytes[index] & mask) !== (range.bytes[index] & mask)) return false;
-		}
-		return true;
-	});
-}

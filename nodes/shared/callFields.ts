@@ -8,7 +8,7 @@
  * the view, `cdr_destination` of a manual record); the virtual number that was dialled is
  * `virtualNumber`.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
 export interface CallField {
 	/** The name in this package's outputs (camelCase, never a name n8n refuses in expressions). */
@@ -110,6 +110,17 @@ export const CALL_FIELDS = [
 	{ key: 'adClickId', displayName: 'Ad Click ID', column: 'gclid', callbackNames: ['gclid'] },
 	{ key: 'rowId', displayName: 'Row ID', column: 'id', callbackNames: [] },
 ] as const satisfies readonly CallField[];
+
+/** The spec's enumerated call_status values, in the user's words. */
+export const CALL_STATUSES: INodePropertyOptions[] = [
+	{ name: 'Answered', value: 'ANSWER' },
+	{ name: 'Blacklisted', value: 'Black List' },
+	{ name: 'Busy', value: 'BUSY' },
+	{ name: 'Caller Cancelled', value: 'CALLER CANCEL' },
+	{ name: 'No Answer', value: 'NOANSWER' },
+	{ name: 'Number Not Active', value: 'NOT ACTIVE' },
+	{ name: 'Outside Working Hours', value: 'OUT OF TIME' },
+];
 
 export type CallFieldKey = (typeof CALL_FIELDS)[number]['key'];
 

@@ -11,19 +11,63 @@ import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { toErrorOutput } from './n8nCompat';
-import { serviceCodeOf } from './transport/http';
+import { UNAUTHORIZED_CODE } from './statusCodes';
 
 export type NodeError = NodeApiError | NodeOperationError;
 
-/** The one reader of a thrown value's message, whatever was thrown: '' when it carries none. */
-export function messageOf(error: unknown): string {
-	if (typeof error === 'string') return error;
-	try {
-		const message = (error as { message?: unknown } | null | undefined)?.message;
-		return message === undefined || message === null ? '' : String(message);
-	} catch {
-		return '';
-	}
+/**
+ * The one reader of a thrown value's message, whatever was thrown: '' when it carries none. With
+ * `description`, an n8n error's description follows (`message — description`), as a log line or
+ * another error quotes a failure in full.
+ */
+export function messageOf(error: unknown, options: { description?: boolean } = {}): string {
+	const read = (key: 'message' | 'description'): string => {
+		if (key === 'message' && typeof error === 'string') return error;
+		try {
+			const value = (error as Record<string, unknown> | null | undefined)?.[key];
+			return value === undefined || value === null ? '' : String(value);
+		} catch {
+			return '';
+		}
+	};
+	const message = read('message');
+	return options.description ? [message, read('description')].filter(Boolean).join(' — ') : message;
+}
+
+/**
+ * The status code (virtual number service) or status text (SMS service) the service answered, when
+ * the error is a service's refusal: `code` of the error's data, which only service answers set
+ * (network failures keep theirs as `networkCode`). The one reader of that field.
+ */
+export function serviceCodeOf(error: unknown): number | string | undefined {
+	const data = (error as { context?: { data?: { code?: unknown } } } | undefined)?.context?.data;
+	const code = data?.code;
+	if (typeof code === 'number' && Number.isFinite(code)) return code;
+	if (typeof code === 'string' && code.trim() !== '')
+		return /^\d+$/.test(code.trim()) ? Number(code) : code.trim();
+	return undefined;
+}
+
+/** Network failures in which the connection was never made (refused, or the host unknown). */
+const NEVER_SENT = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'];
+
+/** Whether a network code (as the transport records it in `networkCode`) means no connection was made. */
+export function neverConnected(networkCode: unknown): boolean {
+	return typeof networkCode === 'string' && NEVER_SENT.includes(networkCode);
+}
+
+/**
+ * The one list of failures that certainly never reached the service, so that sending the request
+ * again cannot do anything twice: the connection was never made, or the service refused the
+ * caller (HTTP 401, which both services answer before reading the request). Any other failure may
+ * have come after the service took the request.
+ */
+export function neverReachedService(error: unknown): boolean {
+	const failure = error as { httpCode?: unknown; context?: { data?: { networkCode?: unknown } } };
+	return (
+		neverConnected(failure?.context?.data?.networkCode) ||
+		String(failure?.httpCode) === String(UNAUTHORIZED_CODE)
+	);
 }
 
 /** Keeps n8n errors as they are (with their HTTP context) and wraps anything else, naming the item. */

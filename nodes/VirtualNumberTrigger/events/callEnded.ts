@@ -2,7 +2,7 @@
  * Call Ended: a call to one of the numbers ended (callback_url_option 2): who called, who
  * answered, the status, the duration and the recording, in the call vocabulary.
  */
-import type { TriggerEvent } from '../receive';
+import type { TriggerEvent } from '../types';
 
 export const callEnded: TriggerEvent = {
 	key: 'callEnded',

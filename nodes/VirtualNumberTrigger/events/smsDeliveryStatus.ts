@@ -4,7 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { TriggerEvent } from '../receive';
+import type { TriggerEvent } from '../types';
 
 /** The names (lower-case) a delivery report may carry each field under, most specific first. */
 export const SMS_FIELDS = {

@@ -6,8 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { TriggerEvent } from '../receive';
-import type { TriggerSettings } from '../settings';
+import type { TriggerEvent, TriggerSettings } from '../types';
 
 /** Replies by which a sender asks to receive no more messages (English and Hebrew). */
 export const OPT_OUT_DEFAULT = 'STOP, הסר, הסרה';

@@ -17,7 +17,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { messageOf } from '../errors';
+import { messageOf, neverConnected } from '../errors';
 import { credentialSecrets, maskError, maskKnown } from '../masking';
 import { networkCodeOf } from '../n8nCompat';
 import { RATE_LIMITED_CODE, UNAUTHORIZED_CODE, UNAUTHORIZED_TEXTS } from '../statusCodes';
@@ -78,27 +78,6 @@ export function serviceError(
 	return error;
 }
 
-/**
- * The status code (virtual number service) or status text (SMS service) the service answered, when
- * the error is a service's refusal: `code` of the error's data, which only service answers set
- * (network failures keep theirs as `networkCode`). The one reader of that field.
- */
-export function serviceCodeOf(error: unknown): number | string | undefined {
-	const data = (error as { context?: { data?: { code?: unknown } } } | undefined)?.context?.data;
-	const code = data?.code;
-	if (typeof code === 'number' && Number.isFinite(code)) return code;
-	if (typeof code === 'string' && code.trim() !== '')
-		return /^\d+$/.test(code.trim()) ? Number(code) : code.trim();
-	return undefined;
-}
-
-/** The network code (ECONNREFUSED, ETIMEDOUT, …) of a failure that got no answer, as networkError records it. */
-export function networkCodeOfFailure(error: unknown): string | undefined {
-	const code = (error as { context?: { data?: { networkCode?: unknown } } } | undefined)?.context
-		?.data?.networkCode;
-	return typeof code === 'string' && code !== '' ? code : undefined;
-}
-
 export function baseUrlFrom(value: unknown, serviceLabel: string, node: INode): string {
 	const text = typeof value === 'string' ? value.trim() : '';
 	if (!/^https?:\/\/[^\s/]+/i.test(text)) {
@@ -114,24 +93,6 @@ export function baseUrlFrom(value: unknown, serviceLabel: string, node: INode): 
 	}
 	// Users often paste the full API address; every path is built from the bare base.
 	return text.replace(/\/+$/, '').replace(/\/api$/i, '');
-}
-
-/** Network failures in which the connection was never made (refused, or the host unknown). */
-const NEVER_SENT = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'];
-
-/**
- * The one list of failures that certainly never reached the service, so that sending the request
- * again cannot do anything twice: the connection was never made, or the service refused the
- * caller (HTTP 401, which both services answer before reading the request). Any other failure may
- * have come after the service took the request.
- */
-export function neverReachedService(error: unknown): boolean {
-	const failure = error as { httpCode?: unknown; context?: { data?: { networkCode?: unknown } } };
-	const code = failure?.context?.data?.networkCode;
-	return (
-		(typeof code === 'string' && NEVER_SENT.includes(code)) ||
-		String(failure?.httpCode) === String(UNAUTHORIZED_CODE)
-	);
 }
 
 const MAYBE_DONE =
@@ -369,7 +330,7 @@ function networkError(
 		context,
 		`Could not reach the ${context.serviceLabel} service at ${origin}: ${reason[code] ?? (message || 'network error')}`,
 		// A refused or unresolved connection never reached the service; a reset one may have.
-		context.sideEffect && !NEVER_SENT.includes(code)
+		context.sideEffect && !neverConnected(code)
 			? MAYBE_DONE
 			: "Check the credential's Base URL and that n8n can reach that host.",
 		undefined,

@@ -4,21 +4,18 @@ import { after, before, describe, test } from 'node:test';
 import type { IDataObject, IHookFunctions, INode } from 'n8n-workflow';
 
 import { LIMITS } from '../../../nodes/shared/checks.ts';
-import {
-	TRIGGER_LIMITS,
-	checkTriggerUrl,
-	ipAllowed,
-	readSettings,
-} from '../../../nodes/VirtualNumberTrigger/settings.ts';
+import { maskSecrets } from '../../../nodes/shared/masking.ts';
+import { ipAllowed } from '../../../nodes/VirtualNumberTrigger/allowedIps.ts';
 import {
 	DEFAULT_OPTION,
 	baseOf,
+	checkTriggerUrl,
 	isTriggerUrl,
 	marksOf,
 	registeredUrl,
 } from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
+import { TRIGGER_LIMITS, readSettings } from '../../../nodes/VirtualNumberTrigger/settings.ts';
 import { VirtualNumberTrigger } from '../../../nodes/VirtualNumberTrigger/VirtualNumberTrigger.node.ts';
-import { maskSecrets } from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
 import { TriggerHost } from '../../../dev/harness/trigger.mts';
 
 const node = {

@@ -6,7 +6,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { asNodeError, type NodeError } from '../../../shared/errors';
+import { asNodeError, neverReachedService, type NodeError } from '../../../shared/errors';
 import { digitsOf, phoneIdentity } from '../../../shared/phones';
 import { WorkQueue } from '../../../shared/pool';
 import {
@@ -19,7 +19,6 @@ import {
 	type SmsMessage,
 	type SmsResult,
 } from '../../../shared/transport/smsApi';
-import { neverReachedService } from '../../../shared/transport/http';
 import { SMS_RATE_LIMIT } from '../../../shared/limits';
 import type { Entry, PreparedRun } from './prepare';
 

@@ -2,10 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
-import { asNodeError } from '../../../shared/errors';
+import { asNodeError, serviceCodeOf } from '../../../shared/errors';
 import { samePhone } from '../../../shared/phones';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
-import { serviceCodeOf } from '../../../shared/transport/http';
 import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { resultRows } from '../../../shared/virtualnums';
 import { sendWrite, writeOutput } from '../../helpers/utils';

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { simplifyCallRows } from '../../../shared/callFields';
+import { CALL_STATUSES, simplifyCallRows } from '../../../shared/callFields';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { withoutEmptyFields } from '../../../shared/asTool';
@@ -20,13 +20,7 @@ import { readLimit } from '../../helpers/utils';
 import { returnAllFields } from '../fields';
 import { simplifyField, simplifyOn } from './callOutput';
 import { timeoutMs, timeoutOptions } from './fields';
-import {
-	CALL_STATUSES,
-	CDR_COLUMNS,
-	RECORDING_FLAG,
-	buildCdrSql,
-	type CdrQuery,
-} from './sqlBuilder';
+import { CDR_COLUMNS, RECORDING_FLAG, buildCdrSql, type CdrQuery } from './sqlBuilder';
 import {
 	CDR_SQL_RULES,
 	cdrSqlToSend,

@@ -7,8 +7,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { InputChecks } from '../../../shared/checks';
-import { asNodeError } from '../../../shared/errors';
-import { serviceCodeOf } from '../../../shared/transport/http';
+import { asNodeError, serviceCodeOf } from '../../../shared/errors';
 import type { VirtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import { virtualnumDownload } from '../../../shared/transport/virtualnumDownload';
 

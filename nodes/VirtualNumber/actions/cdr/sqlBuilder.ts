@@ -7,7 +7,7 @@
  */
 import type { INodePropertyOptions } from 'n8n-workflow';
 
-import { CALL_FIELDS, callField, type CallField } from '../../../shared/callFields';
+import { CALL_FIELDS, CALL_STATUSES, callField, type CallField } from '../../../shared/callFields';
 import { CDR_SQL_RULES, describeCdrSqlViolation, findCdrSqlViolation } from './sqlRules';
 
 /** `1 AS record_file_exists`: the service empties it where no recording file exists. */
@@ -24,17 +24,6 @@ export const CDR_COLUMNS: INodePropertyOptions[] = VIEW_FIELDS.map((field) => ({
 	value: field.column as string,
 	description: `Column ${field.column} (output as ${field.key} when simplified)`,
 })).sort((a, b) => a.name.localeCompare(b.name));
-
-/** The spec's enumerated call_status values, in the user's words. */
-export const CALL_STATUSES: INodePropertyOptions[] = [
-	{ name: 'Answered', value: 'ANSWER' },
-	{ name: 'Blacklisted', value: 'Black List' },
-	{ name: 'Busy', value: 'BUSY' },
-	{ name: 'Caller Cancelled', value: 'CALLER CANCEL' },
-	{ name: 'No Answer', value: 'NOANSWER' },
-	{ name: 'Number Not Active', value: 'NOT ACTIVE' },
-	{ name: 'Outside Working Hours', value: 'OUT OF TIME' },
-];
 
 export interface CdrQuery {
 	columns: string[];

@@ -8,8 +8,8 @@ import { describe, test } from 'node:test';
 
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
+import { neverReachedService } from '../../../../nodes/shared/errors.ts';
 import {
-	neverReachedService,
 	sendRequest,
 	serviceError,
 	type FailureContext,
