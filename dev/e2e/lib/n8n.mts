@@ -222,7 +222,7 @@ export async function startN8n(
 			),
 		});
 		const seconds = await waitUntilReady(url, 'n8n', child.exited, child.logs, { rest: true });
-		log(`n8n is healthy at ${url} after ${seconds} s`);
+		log(`${install.label} is healthy at ${url} after ${seconds} s`);
 		return child;
 	};
 	let child = await launch();
