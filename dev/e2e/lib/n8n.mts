@@ -73,7 +73,10 @@ export interface N8nServer {
 	stop(): Promise<void>;
 }
 
-/** The environment every n8n process of the e2e gets: its Node first on PATH, its own user folder, no telemetry, the community package loaded. */
+/**
+ * The environment every n8n process of the e2e gets: its Node first on PATH, its own user folder, no
+ * telemetry, the community package loaded.
+ */
 export function n8nEnv(
 	userFolder: string,
 	extra: NodeJS.ProcessEnv,
