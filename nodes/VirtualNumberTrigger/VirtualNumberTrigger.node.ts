@@ -1,4 +1,5 @@
 import type {
+	IHookFunctions,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -94,12 +95,17 @@ export class VirtualNumberTrigger implements INodeType {
 		listSearch: { searchVirtualnums },
 	};
 
-	// Each lifecycle method is registration.ts's own (it masks every secret in what it throws).
 	webhookMethods = {
 		default: {
-			checkExists: checkRegistration,
-			create: createRegistration,
-			delete: deleteRegistration,
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return await checkRegistration.call(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await createRegistration.call(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await deleteRegistration.call(this);
+			},
 		},
 	};
 

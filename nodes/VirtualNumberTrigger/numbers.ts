@@ -10,7 +10,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { asNodeError, neverReachedService, serviceCodeOf } from '../shared/errors';
 import { NOT_IN_ACCOUNT_CODE } from '../shared/statusCodes';
-import { inPool } from '../shared/pool';
+import { WorkQueue } from '../shared/pool';
 import { virtualnumRequest } from '../shared/transport/virtualnumApi';
 import { getAllVirtualnums, getVirtualnum, settingsAsRead } from '../shared/virtualnums';
 import { text } from './callbackUrl';
@@ -140,32 +140,38 @@ export async function setCallbacks<T extends CallbackChange>(
 ): Promise<Outcome<T>> {
 	const node = context.getNode();
 	const outcome: Outcome<T> = { done: [], failures: [] };
-	const setOne = async (change: T): Promise<boolean> => {
-		// Every setting as read: a service that replaces the whole record on update keeps them all.
-		const params: IDataObject = { virtualnum: change.number, ...settingsAsRead(change.record) };
-		params.callback_url = change.callback.url;
-		params.callback_url_option = String(change.callback.option);
-		for (let attempt = 1; ; attempt++) {
-			try {
-				await virtualnumRequest.call(context, {
-					service: 'update_virtualnum',
-					method: 'POST',
-					sideEffect: true,
-					params,
-					sendEmpty: ['callback_url'],
-				});
-				outcome.done.push(change);
-				return true;
-			} catch (error) {
-				const pause = restoring ? retryPause(error, attempt) : undefined;
-				if (pause === undefined) {
+	// The pool's queue with the request in its worker: a request stays a few frames from the lifecycle method.
+	const queue = new WorkQueue(changes);
+	await queue.workers(CONCURRENCY, async () => {
+		for (let index = queue.take(); index !== undefined; index = queue.take()) {
+			const change = changes[index];
+			// Every setting as read: a service that replaces the whole record on update keeps them all.
+			const params: IDataObject = { virtualnum: change.number, ...settingsAsRead(change.record) };
+			params.callback_url = change.callback.url;
+			params.callback_url_option = String(change.callback.option);
+			for (let attempt = 1; ; attempt++) {
+				try {
+					await virtualnumRequest.call(context, {
+						service: 'update_virtualnum',
+						method: 'POST',
+						sideEffect: true,
+						params,
+						sendEmpty: ['callback_url'],
+					});
+					outcome.done.push(change);
+					break;
+				} catch (error) {
+					const pause = restoring ? retryPause(error, attempt) : undefined;
+					if (pause !== undefined) {
+						await sleep(pause);
+						continue;
+					}
 					outcome.failures.push({ change, error: restoring ? asNodeError(node, error) : error });
-					return restoring;
+					if (!restoring) queue.stop(index);
+					break;
 				}
-				await sleep(pause);
 			}
 		}
-	};
-	await inPool(changes, CONCURRENCY, setOne);
+	});
 	return outcome;
 }

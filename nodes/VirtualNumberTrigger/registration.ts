@@ -30,9 +30,8 @@
  * the parameters and the service. The static data holds only version 0.1's records (legacy.ts)
  * and the Call Started dedupe (events/callStarted.ts).
  *
- * Each method is the node's own entry (no wrapper), masks every secret in what it throws, and
- * calls the service through numbers.ts; what to do with each number is decided first, without
- * any request (plan.ts).
+ * Each method masks every secret in what it throws and calls the service through numbers.ts; what
+ * to do with each number is decided first, without any request (plan.ts).
  */
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -100,7 +99,7 @@ export async function checkRegistration(this: IHookFunctions): Promise<boolean> 
 			records = await readRecords.call(this, chosen(settings), false);
 		} catch (error) {
 			// A selected number that left the account: registering again reports it properly.
-			if (!isNotInAccount(error)) throw error;
+			if (!isNotInAccount(error)) throw asNodeError(this.getNode(), error);
 			logMasked(this, 'info', `registering again: ${messageOf(error, { description: true })}`);
 			return false;
 		}

@@ -36,21 +36,3 @@ export class WorkQueue<T> {
 		return Promise.all(Array.from({ length: count }, worker));
 	}
 }
-
-/**
- * Runs `work` over `items`, at most `size` at a time, starting them in order. When `work` answers
- * false, no item starts after that; those already running finish. Returns the first item (in
- * order) whose `work` answered false, if any.
- */
-export async function inPool<T>(
-	items: T[],
-	size: number,
-	work: (item: T) => Promise<boolean>,
-): Promise<T | undefined> {
-	const queue = new WorkQueue(items);
-	await queue.workers(size, async () => {
-		for (let index = queue.take(); index !== undefined; index = queue.take())
-			if (!(await work(items[index]))) queue.stop(index);
-	});
-	return queue.stopped;
-}

@@ -15,7 +15,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { readAllPages } from './paging';
 import { PHONE_LIMITS, phonePatternSource } from './phones';
 import type { RequestContext } from './transport/http';
-import { virtualnumRequest } from './transport/virtualnumApi';
+import { virtualnumRequest, type VirtualnumRequest } from './transport/virtualnumApi';
 
 const VIRTUALNUM_PAGE_SIZE = 1000;
 
@@ -27,12 +27,16 @@ export function resultRows(result: unknown): IDataObject[] {
 	return Array.isArray(result) ? (result as IDataObject[]) : result ? [result as IDataObject] : [];
 }
 
-/** One page of a general get_virtualnum request (no number, no filter: the only kind the service pages). */
-export async function getVirtualnumPage(
-	this: RequestContext,
-	options: { status: VirtualnumStatus; page: number; limit?: number; itemIndex?: number },
-): Promise<IDataObject[]> {
-	const answer = await virtualnumRequest.call(this, {
+interface PageOptions {
+	status: VirtualnumStatus;
+	page: number;
+	limit?: number;
+	itemIndex?: number;
+}
+
+/** A general get_virtualnum request (no number, no filter: the only kind the service pages). */
+function pageRequest(options: PageOptions): VirtualnumRequest {
+	return {
 		service: 'get_virtualnum',
 		params: {
 			status: STATUS_PARAM[options.status],
@@ -41,8 +45,15 @@ export async function getVirtualnumPage(
 		},
 		itemIndex: options.itemIndex,
 		noResultsAsEmpty: true,
-	});
-	return resultRows(answer.result);
+	};
+}
+
+/** One page of a general get_virtualnum request. */
+export async function getVirtualnumPage(
+	this: RequestContext,
+	options: PageOptions,
+): Promise<IDataObject[]> {
+	return resultRows((await virtualnumRequest.call(this, pageRequest(options))).result);
 }
 
 /** Every number of one status, page by page until a short page (with paging's guards: paging.ts). */
@@ -50,21 +61,20 @@ export async function getAllVirtualnums(
 	this: RequestContext,
 	options: { status: VirtualnumStatus; itemIndex?: number; pageSize?: number },
 ): Promise<IDataObject[]> {
+	const { status, itemIndex } = options;
 	const limit = options.pageSize ?? VIRTUALNUM_PAGE_SIZE;
 	return await readAllPages({
 		node: this.getNode(),
-		label: `${options.status} numbers`,
+		label: `${status} numbers`,
 		operation: 'get_virtualnum',
 		pageSize: limit,
 		keyOf: (row) => String(row.virtualnum ?? JSON.stringify(row)),
-		itemIndex: options.itemIndex,
-		readPage: async (page) =>
-			await getVirtualnumPage.call(this, {
-				status: options.status,
-				page,
-				limit,
-				itemIndex: options.itemIndex,
-			}),
+		itemIndex,
+		// The request itself, not getVirtualnumPage: one frame less between a run and the service.
+		readPage: async (page) => {
+			const request = pageRequest({ status, page, limit, itemIndex });
+			return resultRows((await virtualnumRequest.call(this, request)).result);
+		},
 	});
 }
 
