@@ -35,7 +35,7 @@ export const MARKER_NAME = '.virtualnum-e2e-ready';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
-/** One installed n8n and the Node it runs on (the pinned one here; others: dev/e2e/lib/versions.mts). */
+/** One installed n8n and the Node it runs on (the pinned one, or one of dev/e2e/versions/). */
 export interface N8nInstall {
 	/** What the log and the report call it, e.g. `n8n 2.40.7 (Node 24.21.0)`. */
 	label: string;
