@@ -1,12 +1,14 @@
 /**
  * `npm run e2e:versions [-- <target> …]`: the e2e's core checks on the n8n versions users run, beside
- * the pinned 2.40.7 of `npm run e2e`. Targets (all by default, in this order):
+ * the pinned 2.40.7 of `npm run e2e`. Targets (all by default):
  *
  * - `installer`: the pinned n8n installs the package itself, through Settings → Community Nodes
  *   (`POST /rest/community-packages`) from a local registry (lib/communityInstall.mts), then the core checks;
  * - `newest-2x`, `last-1x`: the n8n of dev/e2e/versions/<target>/package.json (one line: its `n8n`
  *   version, with the Node it needs), installed there on first use from its lockfile, with the package
  *   in ~/.n8n/nodes as in `npm run e2e`.
+ *
+ * `-- --install-only`: install the targets, start nothing.
  *
  * Core checks: the node types load, both credentials test green, Bulk SMS → Send, Virtual Number → Get
  * Many and Call Record → Query, the trigger's activation → callback → deactivation; on newest-2x also
@@ -111,6 +113,12 @@ async function startTarget(name: string): Promise<{ server: N8nServer; install: 
 		log(`local registry at ${registry.url} serving n8n-nodes-virtualnum@${registry.version}`);
 		return { server: await installThroughN8n(registry, check, log), install: PINNED_INSTALL };
 	}
+	const install = await installTarget(name);
+	return { server: await startN8n(log, { install }), install };
+}
+
+/** The n8n of dev/e2e/versions/<name>/, installed there on first use (the same way as the pinned one). */
+async function installTarget(name: string): Promise<N8nInstall> {
 	const dir = join(VERSIONS_DIR, name);
 	const install = installAt(dir);
 	await installNodeModules({
@@ -119,7 +127,7 @@ async function startTarget(name: string): Promise<{ server: N8nServer; install: 
 		log,
 		afterInstall: sqlite3For,
 	});
-	return { server: await startN8n(log, { install }), install };
+	return install;
 }
 
 async function runTarget(name: string): Promise<void> {
@@ -151,9 +159,12 @@ async function runTarget(name: string): Promise<void> {
 	log(`${name} took ${Math.round((Date.now() - began) / 1000)} s`);
 }
 
+// `--install-only`: the installs, no n8n started (e.g. to install ahead of a run).
+const installOnly = process.argv.includes('--install-only');
 for (const name of targets) {
 	try {
-		await runTarget(name);
+		if (!installOnly) await runTarget(name);
+		else if (name !== 'installer') log(`${(await installTarget(name)).label}: installed`);
 	} catch (error) {
 		failures.push(`${name}: ${String(error)}`);
 		log(`FAIL ${name}: ${String(error)}`);
