@@ -49,3 +49,27 @@ describe('Virtual Number node description', () => {
 		}
 	});
 });
+
+describe('Virtual Number → list searches', () => {
+	test('the node registers the list searches its locators name', async () => {
+		const loader = await loadPackage();
+		const node = loader.getNode('virtualNumber').type as unknown as {
+			methods?: { listSearch?: Record<string, unknown> };
+			description: { properties: Array<Record<string, unknown>> };
+		};
+		const methods = Object.keys(node.methods?.listSearch ?? {});
+		const named = new Set<string>();
+		const walk = (value: unknown) => {
+			if (Array.isArray(value)) value.forEach(walk);
+			else if (value && typeof value === 'object') {
+				const record = value as Record<string, unknown>;
+				if (typeof record.searchListMethod === 'string') named.add(record.searchListMethod);
+				Object.values(record).forEach(walk);
+			}
+		};
+		walk(node.description.properties);
+		assert.ok(named.size >= 2);
+		for (const method of named)
+			assert.ok(methods.includes(method), `listSearch.${method} is registered`);
+	});
+});

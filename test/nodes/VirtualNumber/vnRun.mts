@@ -52,3 +52,37 @@ export async function refusedBeforeAnyRequest(
 		);
 	return result;
 }
+
+/**
+ * Runs the node with `parameters`, which must fail with `field` (and `rule`, when given) before any
+ * request reaches the service; the error.
+ */
+export function refusedRunner(sandbox: Sandbox, run: ReturnType<typeof vnRunner>) {
+	return async (
+		parameters: Record<string, unknown>,
+		field: RegExp,
+		ruleOrOptions: RegExp | RunOptions = {},
+	): Promise<NonNullable<RunResult['error']>> => {
+		const [rule, options] =
+			ruleOrOptions instanceof RegExp ? [ruleOrOptions, {}] : [undefined, ruleOrOptions];
+		sandbox.control.clearRequests();
+		const error = failure(await run(parameters, options));
+		for (const expected of rule ? [field, rule] : [field])
+			if (!expected.test(error.message))
+				throw new Error(`The error "${error.message}" does not match ${String(expected)}`);
+		const sent = vnRequests(sandbox);
+		if (sent.length > 0)
+			throw new Error(
+				`No request may reach the service, but ${sent.map((r) => r.operation).join(', ')} did`,
+			);
+		return error;
+	};
+}
+
+/** The working-hours pattern of the spec, built independently of the node. */
+export function hoursPattern(open: Array<[day: number, from: number, to: number]>): string {
+	const hours = Array(168).fill('0');
+	for (const [day, from, to] of open)
+		for (let h = from; h < to; h++) hours[(day * 24 + h) % 168] = '1';
+	return hours.join('');
+}

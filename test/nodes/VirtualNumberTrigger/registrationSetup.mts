@@ -1,0 +1,149 @@
+/**
+ * The set-up the trigger's registration tests share (registration, plan, legacy, settings, the node):
+ * a sandbox and a trigger host per file, triggers on the sandbox's credential, and readers of what
+ * the numbers hold. Call it inside the file's `describe`.
+ */
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
+
+import type { IDataObject, IHookFunctions, INode } from 'n8n-workflow';
+
+import { registeredUrl } from '../../../nodes/VirtualNumberTrigger/callbackUrl.ts';
+import { readSettings } from '../../../nodes/VirtualNumberTrigger/settings.ts';
+import { sandboxPerFile, vnCredential } from '../../../dev/harness/nodeTest.mts';
+import {
+	TriggerHost,
+	selectedNumbers,
+	type TriggerInstance,
+} from '../../../dev/harness/trigger.mts';
+
+export const CALLS = ['callStarted', 'callEnded'];
+export const FOREIGN = 'https://crm.example.com/hooks/calls?source=virtualnum';
+export const NODE_KEY = 'node:Virtual Number Trigger';
+
+/** A node as the settings read it. */
+export const NODE = {
+	id: '1',
+	name: 'Virtual Number Trigger',
+	type: 'x',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+} as INode;
+
+/** The trigger's settings as activation and the webhook read them from the node's parameters. */
+export function settingsOf(parameters: IDataObject) {
+	const context = {
+		getNode: () => NODE,
+		getNodeParameter: (name: string, fallback?: unknown) => parameters[name] ?? fallback,
+	} as unknown as IHookFunctions;
+	return readSettings.call(context);
+}
+
+/**
+ * A trigger host started before the file's (or the `describe`'s) tests and closed after them; the
+ * answer stands for it, as sandboxPerFile's does for the sandbox.
+ */
+export function hostPerFile(): TriggerHost {
+	let started: TriggerHost | undefined;
+	before(async () => {
+		started = await TriggerHost.start();
+	});
+	after(async () => await started?.close());
+	const current = (): TriggerHost => {
+		if (!started)
+			throw new Error('The trigger host starts in `before`: use it inside a test or hook');
+		return started;
+	};
+	return new Proxy({} as TriggerHost, {
+		get: (_, key) => {
+			const value = Reflect.get(current(), key) as unknown;
+			return typeof value === 'function' ? value.bind(current()) : value;
+		},
+		set: (_, key, value) => Reflect.set(current(), key, value),
+	});
+}
+
+export function registrationSetup() {
+	const sandbox = sandboxPerFile();
+	const host = hostPerFile();
+
+	const numbers = () =>
+		sandbox.control
+			.virtualnums()
+			.filter((r) => r.active_status === 1)
+			.map((r) => r.virtualnum);
+	const trigger = (parameters: IDataObject, extra: { baseUrl?: string; webhookId?: string } = {}) =>
+		host.add({
+			parameters,
+			webhookId: extra.webhookId,
+			credentials: {
+				virtualnumApi: vnCredential(sandbox, extra.baseUrl ? { baseUrl: extra.baseUrl } : {}),
+			},
+		});
+	const updates = () =>
+		sandbox.control
+			.requests({ operation: 'update_virtualnum' })
+			.map((r) => r.body as Record<string, string>);
+	const callbackOf = (number: string) => {
+		const record = sandbox.control.virtualnum(number)!;
+		return { url: record.callback_url, option: record.callback_url_option };
+	};
+	/** The URL the trigger registers on a number whose callback was `previous` (production). */
+	const urlFor = (t: TriggerInstance, previous: { url: string; option: number }, secret = '') =>
+		registeredUrl(t.webhookUrl, secret, 'live', previous);
+	/** A third party (another integration) sets a number's callback through the API. */
+	async function setForeignCallback(number: string, url: string, option: number) {
+		const record = sandbox.control.virtualnum(number)!;
+		const answer = await fetch(`${sandbox.vnUrl}/api/?service=update_virtualnum&format=json`, {
+			method: 'POST',
+			headers: {
+				Authorization: `Bearer ${sandbox.tokens.vn}`,
+				'Content-Type': 'application/x-www-form-urlencoded',
+			},
+			body: new URLSearchParams({
+				virtualnum: number,
+				description: record.description,
+				call_destination_phone: record.call_destination_phone,
+				callback_url: url,
+				callback_url_option: String(option),
+			}),
+		});
+		assert.equal(((await answer.json()) as { status: { code: number } }).status.code, 200);
+	}
+	/** A number with a CRM's callback URL (option 1), and a trigger on it alone. */
+	async function oneWithForeign() {
+		const [a] = numbers();
+		await setForeignCallback(a, FOREIGN, 1);
+		return {
+			a,
+			t: trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]) }),
+		};
+	}
+	/** Three numbers, the first with a CRM's callback URL, and each one's callback now. */
+	async function threeWithForeign() {
+		const three = numbers().slice(0, 3);
+		await setForeignCallback(three[0], FOREIGN, 1);
+		return { three, before: Object.fromEntries(three.map((n) => [n, callbackOf(n)])) };
+	}
+	async function release(number: string) {
+		const answer = await fetch(
+			`${sandbox.vnUrl}/api/?service=release_virtualnum&format=json&virtualnum=${number}`,
+			{ headers: { Authorization: `Bearer ${sandbox.tokens.vn}` } },
+		);
+		assert.equal(((await answer.json()) as { status: { code: number } }).status.code, 200);
+	}
+	return {
+		sandbox,
+		host,
+		numbers,
+		trigger,
+		updates,
+		callbackOf,
+		urlFor,
+		setForeignCallback,
+		oneWithForeign,
+		threeWithForeign,
+		release,
+	};
+}
