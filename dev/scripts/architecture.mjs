@@ -40,8 +40,11 @@ function localImports(file) {
 /** A module named after one concept (nodes/shared/<concept>.ts; before the redesign also nodes/<Node>/rules.ts). */
 const CONCEPT =
 	/^nodes\/(shared\/(phones|dates|limits|statusCodes|errors|itemsProgress|pool|outputKeys|n8nCompat|checks|callFields|masking|paging|asTool)|[A-Za-z]+\/(rules|limits))\.ts$/;
-/** Shared field definitions (what the editor draws): read once when the node loads, not a step of a run. */
-const DESCRIPTIONS = /(\/|\.)descriptions?\.ts$/;
+/**
+ * Field definitions (what the editor draws: `fields.ts`, a trigger's `description.ts`;
+ * `descriptions.ts` in older checkouts): read once when the node loads, not a step of a run.
+ */
+const DESCRIPTIONS = /(\/|\.)(descriptions?|fields)\.ts$/;
 /** Entry points of the editor, not of a run: list searches, option loaders, the credential tests. */
 const EDITOR = /\/methods\/|\/credentialTests\.ts$/;
 

@@ -10,13 +10,14 @@
  *   the router refuses them before any request (docs/virtual-number-node.md lists each decision).
  */
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
 import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { resources } from '../../../nodes/VirtualNumber/actions/resources.ts';
 import { runWorkflow, type RunResult } from '../../../dev/harness/engine.mts';
-import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
+import { sandboxPerFile } from '../../../dev/harness/nodeTest.mts';
+import type { Sandbox } from '../../../dev/sandbox/index.mts';
 
 const NODE = 'VN';
 /** Picked From List: n8n checks a typed By ID value by a regex limited to 250 ms, which a loaded machine can miss. */
@@ -365,12 +366,7 @@ const CASES: Case[] = [
 ];
 
 describe('Retry On Fail on every write of the Virtual Number node', { concurrency: 1 }, () => {
-	let sandbox: Sandbox;
-	before(async () => {
-		sandbox = await startSandbox();
-	});
-	after(async () => await sandbox.close());
-	beforeEach(() => sandbox.control.reset());
+	const sandbox = sandboxPerFile();
 
 	const run = (parameters: IDataObject, input: INodeExecutionData[]): Promise<RunResult> =>
 		runWorkflow({

@@ -5,13 +5,13 @@
  * has no resource and no operation: a new default would change what it does.
  */
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
 import type { INodeParameters, INodeType } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { loadPackage, runWorkflow } from '../../../dev/harness/engine.mts';
-import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
+import { sandboxPerFile } from '../../../dev/harness/nodeTest.mts';
 import { jsons, vnRequests } from './vnRun.mts';
 
 async function nodeType(): Promise<INodeType> {
@@ -72,12 +72,7 @@ describe('Virtual Number node versions: the default resource', () => {
 	});
 
 	describe('run on the engine', () => {
-		let sandbox: Sandbox;
-		before(async () => {
-			sandbox = await startSandbox();
-		});
-		after(async () => await sandbox.close());
-		beforeEach(() => sandbox.control.reset());
+		const sandbox = sandboxPerFile();
 
 		const run = (typeVersion: number) =>
 			runWorkflow({

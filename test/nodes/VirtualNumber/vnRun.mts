@@ -1,7 +1,8 @@
 /** Shared by the Virtual Number tests: one node against the sandbox (dev/harness/nodeTest.mts), named VN. */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeListSearchResult } from 'n8n-workflow';
 
 import type { RunResult } from '../../../dev/harness/engine.mts';
+import { callNodeMethod } from '../../../dev/harness/methods.mts';
 import * as nodeTest from '../../../dev/harness/nodeTest.mts';
 import type { Sandbox } from '../../../dev/sandbox/index.mts';
 
@@ -65,18 +66,32 @@ export function refusedRunner(sandbox: Sandbox, run: ReturnType<typeof vnRunner>
 	): Promise<NonNullable<RunResult['error']>> => {
 		const [rule, options] =
 			ruleOrOptions instanceof RegExp ? [ruleOrOptions, {}] : [undefined, ruleOrOptions];
-		sandbox.control.clearRequests();
-		const error = failure(await run(parameters, options));
-		for (const expected of rule ? [field, rule] : [field])
-			if (!expected.test(error.message))
-				throw new Error(`The error "${error.message}" does not match ${String(expected)}`);
-		const sent = vnRequests(sandbox);
-		if (sent.length > 0)
-			throw new Error(
-				`No request may reach the service, but ${sent.map((r) => r.operation).join(', ')} did`,
-			);
+		const error = failure(
+			await refusedBeforeAnyRequest(sandbox, () => run(parameters, options), field),
+		);
+		if (rule && !rule.test(error.message))
+			throw new Error(`The error "${error.message}" does not match ${String(rule)}`);
 		return error;
 	};
+}
+
+/** A sandbox for the tests of the file, the node run against it, and a run that must be refused. */
+export function vnTest() {
+	const sandbox = nodeTest.sandboxPerFile();
+	const run = vnRunner(() => sandbox);
+	return { sandbox, run, refused: refusedRunner(sandbox, run) };
+}
+
+/** The node's list search `method`, called as the editor calls it, against the sandbox. */
+export function listSearchOn(sandbox: Sandbox) {
+	return (method: string, filter?: string): Promise<INodeListSearchResult> =>
+		callNodeMethod<INodeListSearchResult>({
+			nodeType: 'virtualNumber',
+			kind: 'listSearch',
+			method,
+			credentials: nodeTest.credentialsFor('virtualNumber', sandbox),
+			args: [filter],
+		});
 }
 
 /** The working-hours pattern of the spec, built independently of the node. */

@@ -1,18 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
 import type { INodeListSearchResult } from 'n8n-workflow';
 
 import { callNodeMethod } from '../../../../dev/harness/methods.mts';
-import { startSandbox, type Sandbox } from '../../../../dev/sandbox/index.mts';
+import { sandboxPerFile } from '../../../../dev/harness/nodeTest.mts';
 import { vnRequests } from '../vnRun.mts';
 
-let sandbox: Sandbox;
-before(async () => {
-	sandbox = await startSandbox();
-});
-after(async () => await sandbox.close());
-beforeEach(() => sandbox.control.reset());
+const sandbox = sandboxPerFile();
 
 function search(
 	method: string,

@@ -5,14 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 
 import { Container } from '@n8n/di';
 import { InstanceSettings } from 'n8n-core';
 import type { IDataObject, INodeType } from 'n8n-workflow';
 import { WAIT_INDEFINITELY } from 'n8n-workflow';
 
-import { startSandbox, type Sandbox } from '../../../../../dev/sandbox/index.mts';
+import { sandboxPerFile } from '../../../../../dev/harness/nodeTest.mts';
 import {
 	loadPackage,
 	PACKAGE,
@@ -52,12 +52,7 @@ function parameters(overrides: IDataObject = {}): IDataObject {
 }
 
 describe('Bulk SMS → Message → Send and Wait for Response: the execution', () => {
-	let sandbox: Sandbox;
-	before(async () => {
-		sandbox = await startSandbox();
-	});
-	after(async () => await sandbox.close());
-	beforeEach(() => sandbox.control.reset());
+	const sandbox = sandboxPerFile();
 
 	async function run(
 		overrides: IDataObject = {},

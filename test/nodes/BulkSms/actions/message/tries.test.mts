@@ -3,7 +3,7 @@
  * the node's context of the execution, per run of the node, the run itself never saved as data.
  */
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
@@ -15,9 +15,9 @@ import {
 } from '../../../../../nodes/BulkSms/actions/message/tries.ts';
 import type { SendRun } from '../../../../../nodes/BulkSms/actions/message/batches.ts';
 import { retryOnFailTries } from '../../../../../nodes/shared/n8nCompat.ts';
-import type { FaultSpec, Sandbox } from '../../../../../dev/sandbox/index.mts';
-import { startSandbox } from '../../../../../dev/sandbox/index.mts';
+import type { FaultSpec } from '../../../../../dev/sandbox/index.mts';
 import { type RunResult, runWorkflow } from '../../../../../dev/harness/engine.mts';
+import { sandboxPerFile } from '../../../../../dev/harness/nodeTest.mts';
 
 /** A context as n8n gives each try: the execution's node context (shared by the tries), the run index. */
 function contextOf(contextData: IDataObject, runIndex: number, maxTries?: number) {
@@ -96,12 +96,7 @@ const DESTS = ['0521000001', '0521000002', '0521000003', '0521000004', '05210000
 const INPUT: INodeExecutionData[] = DESTS.map((to) => ({ json: { to } }));
 
 describe('Bulk SMS → Send under Retry On Fail', { concurrency: 1 }, () => {
-	let sandbox: Sandbox;
-	before(async () => {
-		sandbox = await startSandbox();
-	});
-	after(async () => await sandbox.close());
-	beforeEach(() => sandbox.control.reset());
+	const sandbox = sandboxPerFile();
 
 	const send = (
 		options: {

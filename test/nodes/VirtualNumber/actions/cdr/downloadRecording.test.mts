@@ -2,23 +2,17 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 
 import type { IBinaryData } from 'n8n-workflow';
 
 import { runWorkflow } from '../../../../../dev/harness/engine.mts';
 import { startRecorder, type Recorder } from '../../../../../dev/harness/recorder.mts';
-import { startSandbox, type Sandbox } from '../../../../../dev/sandbox/index.mts';
+import { sandboxPerFile } from '../../../../../dev/harness/nodeTest.mts';
 import { NODE, expr, failure, jsons, vnRequests, vnRunner } from '../../vnRun.mts';
 
-let sandbox: Sandbox;
+const sandbox = sandboxPerFile();
 const run = vnRunner(() => sandbox);
-
-before(async () => {
-	sandbox = await startSandbox();
-});
-after(async () => await sandbox.close());
-beforeEach(() => sandbox.control.reset());
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 

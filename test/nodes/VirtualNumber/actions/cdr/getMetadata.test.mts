@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { sandboxPerFile } from '../../../../../dev/harness/nodeTest.mts';
-import { expr, failure, jsons, refusedRunner, vnRequests, vnRunner } from '../../vnRun.mts';
+import { expr, failure, jsons, vnRequests, vnTest } from '../../vnRun.mts';
 
-const sandbox = sandboxPerFile();
-const run = vnRunner(() => sandbox);
-const refused = refusedRunner(sandbox, run);
+const { sandbox, run, refused } = vnTest();
 
 describe('Virtual Number → Call Record → Get Metadata', () => {
 	test('outputs the metadata sections of the call', async () => {

@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { sandboxPerFile } from '../../../../../dev/harness/nodeTest.mts';
-import { expr, jsons, refusedRunner, vnRequests, vnRunner } from '../../vnRun.mts';
+import { expr, jsons, vnRequests, vnTest } from '../../vnRun.mts';
 
-const sandbox = sandboxPerFile();
-const run = vnRunner(() => sandbox);
-const refused = refusedRunner(sandbox, run);
+const { sandbox, run, refused } = vnTest();
 
 describe('Virtual Number → Call Record → Get Unique Callers Report', () => {
 	const report = (parameters: Record<string, unknown>, timezone?: string) =>

@@ -3,13 +3,10 @@ import { describe, test } from 'node:test';
 
 import { DateTime } from 'luxon';
 
-import { sandboxPerFile } from '../../../../../dev/harness/nodeTest.mts';
 import { description as queryDescription } from '../../../../../nodes/VirtualNumber/actions/cdr/query.operation.ts';
-import { expr, failure, jsons, refusedRunner, vnRequests, vnRunner } from '../../vnRun.mts';
+import { expr, failure, jsons, vnRequests, vnTest } from '../../vnRun.mts';
 
-const sandbox = sandboxPerFile();
-const run = vnRunner(() => sandbox);
-const refused = refusedRunner(sandbox, run);
+const { sandbox, run, refused } = vnTest();
 
 /** The default columns, in the order the builder selects them (the vocabulary's), and their names when simplified. */
 const DEFAULT_COLUMNS = [

@@ -5,19 +5,13 @@
  * with start and end times (`segments`): both shapes go through the engine here.
  */
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import { startSandbox, type Sandbox } from '../../../../../dev/sandbox/index.mts';
+import { sandboxPerFile } from '../../../../../dev/harness/nodeTest.mts';
 import { failure, jsons, vnRequests, vnRunner } from '../../vnRun.mts';
 
-let sandbox: Sandbox;
+const sandbox = sandboxPerFile();
 const run = vnRunner(() => sandbox);
-
-before(async () => {
-	sandbox = await startSandbox();
-});
-after(async () => await sandbox.close());
-beforeEach(() => sandbox.control.reset());
 
 /** A recorded call whose row id is even (with turns) or odd (a whole text only). */
 function recordedCall(withTurns: boolean) {

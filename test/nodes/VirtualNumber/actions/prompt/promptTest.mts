@@ -2,17 +2,11 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 
-import type {
-	IBinaryData,
-	IDataObject,
-	INodeExecutionData,
-	INodeListSearchResult,
-} from 'n8n-workflow';
+import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { runWorkflow, type RunResult } from '../../../../../dev/harness/engine.mts';
-import { callNodeMethod } from '../../../../../dev/harness/methods.mts';
 import { sandboxPerFile } from '../../../../../dev/harness/nodeTest.mts';
-import { jsons, refusedBeforeAnyRequest } from '../../vnRun.mts';
+import { jsons, listSearchOn, refusedBeforeAnyRequest } from '../../vnRun.mts';
 
 export const MB = 1024 * 1024;
 export const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -66,15 +60,7 @@ export function promptTest() {
 		return await refusedBeforeAnyRequest(sandbox, () => run(parameters, input), message);
 	}
 
-	function listSearch(method: string, filter?: string): Promise<INodeListSearchResult> {
-		return callNodeMethod<INodeListSearchResult>({
-			nodeType: 'virtualNumber',
-			kind: 'listSearch',
-			method,
-			credentials: credentials(),
-			args: [filter],
-		});
-	}
+	const listSearch = listSearchOn(sandbox);
 
 	return { sandbox, credentials, run, expr, rl, requests, binaryOf, ok, refused, listSearch };
 }

@@ -1,10 +1,9 @@
 /** Shared by the tests of Virtual Number → Tag: the node run on the tag resource against the file's sandbox. */
-import type { IDataObject, INodeListSearchResult } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { runWorkflow, type RunResult } from '../../../../../dev/harness/engine.mts';
-import { callNodeMethod } from '../../../../../dev/harness/methods.mts';
 import { sandboxPerFile } from '../../../../../dev/harness/nodeTest.mts';
-import { jsons, refusedBeforeAnyRequest } from '../../vnRun.mts';
+import { jsons, listSearchOn, refusedBeforeAnyRequest } from '../../vnRun.mts';
 
 /** A sandbox for the tests of the file, and the node run on the tag resource against it. */
 export function tagTest() {
@@ -45,15 +44,7 @@ export function tagTest() {
 		return await refusedBeforeAnyRequest(sandbox, () => run(parameters), message);
 	}
 
-	function listSearch(method: string, filter?: string): Promise<INodeListSearchResult> {
-		return callNodeMethod<INodeListSearchResult>({
-			nodeType: 'virtualNumber',
-			kind: 'listSearch',
-			method,
-			credentials: credentials(),
-			args: [filter],
-		});
-	}
+	const listSearch = listSearchOn(sandbox);
 
 	return {
 		sandbox,

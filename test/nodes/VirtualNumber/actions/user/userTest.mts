@@ -1,15 +1,9 @@
 /** Shared by the tests of Virtual Number → User: the node run on the user resource against the file's sandbox. */
-import type {
-	IDataObject,
-	INodeListSearchResult,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { IDataObject, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { loadPackage, runWorkflow, type RunResult } from '../../../../../dev/harness/engine.mts';
-import { callNodeMethod } from '../../../../../dev/harness/methods.mts';
 import { sandboxPerFile } from '../../../../../dev/harness/nodeTest.mts';
-import { refusedBeforeAnyRequest } from '../../vnRun.mts';
+import { listSearchOn, refusedBeforeAnyRequest } from '../../vnRun.mts';
 
 export const PASSWORD = 'Sup3r-Secret-Pa55';
 
@@ -72,15 +66,7 @@ export function userTest() {
 		return await refusedBeforeAnyRequest(sandbox, () => run(parameters), message);
 	}
 
-	function listSearch(method: string, filter?: string): Promise<INodeListSearchResult> {
-		return callNodeMethod<INodeListSearchResult>({
-			nodeType: 'virtualNumber',
-			kind: 'listSearch',
-			method,
-			credentials: credentials(),
-			args: [filter],
-		});
-	}
+	const listSearch = listSearchOn(sandbox);
 
 	return { sandbox, credentials, run, json, user, number, expr, requests, refused, listSearch };
 }

@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { sandboxPerFile } from '../../../../../dev/harness/nodeTest.mts';
-import { expr, failure, jsons, refusedRunner, rl, vnRequests, vnRunner } from '../../vnRun.mts';
+import { expr, failure, jsons, rl, vnRequests, vnTest } from '../../vnRun.mts';
 
-const sandbox = sandboxPerFile();
-const run = vnRunner(() => sandbox);
-const refused = refusedRunner(sandbox, run);
+const { sandbox, run, refused } = vnTest();
 
 const SUSPENDED = '0722000105';
 

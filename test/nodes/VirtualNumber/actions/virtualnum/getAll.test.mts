@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { sandboxPerFile } from '../../../../../dev/harness/nodeTest.mts';
-import { expr, failure, jsons, refusedRunner, vnRequests, vnRunner } from '../../vnRun.mts';
+import { expr, failure, jsons, vnRequests, vnTest } from '../../vnRun.mts';
 
-const sandbox = sandboxPerFile();
-const run = vnRunner(() => sandbox);
-const refused = refusedRunner(sandbox, run);
+const { sandbox, run, refused } = vnTest();
 
 const ACTIVE = ['0722000100', '0722000101', '0722000102', '0722000103', '0722000104'];
 const SUSPENDED = '0722000105';

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { sandboxPerFile } from '../../../../../dev/harness/nodeTest.mts';
-import { failure, vnRunner } from '../../vnRun.mts';
+import { failure, vnTest } from '../../vnRun.mts';
 
-const sandbox = sandboxPerFile();
-const run = vnRunner(() => sandbox);
+const { run } = vnTest();
 
 describe('Virtual Number → Virtual Number → Restore', () => {
 	test('restoring an active number explains code 4043 as "already active"', async () => {

@@ -1,26 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
-import { expr, failure, jsons, vnRequests, vnRunner } from './vnRun.mts';
+import { expr, failure, jsons, vnRequests, vnTest } from '../../vnRun.mts';
 
-let sandbox: Sandbox;
-const run = vnRunner(() => sandbox);
+const { sandbox, run, refused } = vnTest();
 
-before(async () => {
-	sandbox = await startSandbox();
-});
-after(async () => await sandbox.close());
-beforeEach(() => sandbox.control.reset());
-
-async function refused(parameters: Record<string, unknown>, field: RegExp) {
-	sandbox.control.clearRequests();
-	const error = failure(await run(parameters));
-	assert.match(error.message, field);
-	assert.deepEqual(vnRequests(sandbox), [], 'no request may reach the service');
-}
-
-describe('Virtual Number → Offline Conversion', () => {
+describe('Virtual Number → Offline Conversion → Set', () => {
 	test('Set stores the value (POST); Get reads it back with its update time', async () => {
 		const callUuid = sandbox.control.cdrs()[4].cdr_uniqueid;
 		const set = jsons(
@@ -65,12 +50,6 @@ describe('Virtual Number → Offline Conversion', () => {
 		);
 	});
 
-	test('Get on a call without a conversion fails with the meaning of 1115', async () => {
-		const callUuid = sandbox.control.cdrs()[2].cdr_uniqueid;
-		const error = failure(await run({ resource: 'offlineConversion', operation: 'get', callUuid }));
-		assert.match(error.message, /No offline conversion for this call \(code 1115\)/);
-	});
-
 	test('Set on an unknown call fails with the meaning of 1125', async () => {
 		const error = failure(
 			await run({
@@ -81,25 +60,6 @@ describe('Virtual Number → Offline Conversion', () => {
 			}),
 		);
 		assert.match(error.message, /No call found for this ID \(code 1125\)/);
-	});
-
-	test('a call ID that is not numeric is refused by Get before any request', async () => {
-		await refused(
-			{ resource: 'offlineConversion', operation: 'get', callUuid: 'abc-17' },
-			/^Call ID: must be numeric/,
-		);
-		await refused(
-			{ resource: 'offlineConversion', operation: 'get', callUuid: '17.' },
-			/^Call ID: must be numeric/,
-		);
-		await refused(
-			{ resource: 'offlineConversion', operation: 'get', callUuid: '1e5' },
-			/^Call ID: must be numeric/,
-		);
-		await refused(
-			{ resource: 'offlineConversion', operation: 'get', callUuid: expr(' ') },
-			/^Call ID: is required/,
-		);
 	});
 
 	test('a value that is not a number and an empty call ID are refused by Set before any request', async () => {
