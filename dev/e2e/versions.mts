@@ -176,7 +176,7 @@ for (const name of targets) {
 log(
 	failures.length
 		? `${failures.length} check(s) failed`
-		: `all checks passed on ${targets.join(', ')}`,
+		: `${installOnly ? 'installed' : 'all checks passed on'} ${targets.join(', ')}`,
 );
 log(`took ${((Date.now() - started) / 1000).toFixed(0)} s`);
 process.exit(failures.length ? 1 : 0);
