@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { builderHints } from '../shared/builderHints';
 import { virtualnumSmsApiTest } from '../shared/credentialTests';
 import { searchDataTables } from '../shared/dataTables';
 import { resourceProperties, routeOperation } from '../shared/router';
@@ -31,6 +32,7 @@ export class BulkSms implements INodeType {
 			'Send SMS campaigns in batches, schedule messages, manage sender names and check credit',
 		defaults: { name: 'Bulk SMS' },
 		usableAsTool: true,
+		builderHint: builderHints.bulkSms,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		webhooks: sendAndWait.answerWebhooks,

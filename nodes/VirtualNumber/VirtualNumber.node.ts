@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { builderHints } from '../shared/builderHints';
 import { virtualnumApiTest } from '../shared/credentialTests';
 import { resourceProperties, routeOperation } from '../shared/router';
 import { resourceFields, resources } from './actions/resources';
@@ -31,6 +32,7 @@ export class VirtualNumber implements INodeType {
 			'download recordings and manage users, tags, blacklist and voice prompts',
 		defaults: { name: 'Virtual Number' },
 		usableAsTool: true,
+		builderHint: builderHints.virtualNumber,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'virtualnumApi', required: true, testedBy: 'virtualnumApiTest' }],

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { builderHints } from '../shared/builderHints';
 import { virtualnumApiTest } from '../shared/credentialTests';
 import { properties } from './description';
 import { pollCallRecords } from './poll';
@@ -25,6 +26,7 @@ export class VirtualNumberCallRecordTrigger implements INodeType {
 		subtitle: 'New call records',
 		defaults: { name: 'Virtual Number Call Record Trigger' },
 		polling: true,
+		builderHint: builderHints.callRecordTrigger,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'virtualnumApi', required: true, testedBy: 'virtualnumApiTest' }],

@@ -1,6 +1,7 @@
 /** The trigger's parameters: which call records start the workflow, and how the poll reads them. */
 import type { INodeProperties } from 'n8n-workflow';
 
+import { parameterHints } from '../shared/builderHints';
 import { CALL_STATUSES } from '../shared/callFields';
 import { SERVICE_TIME_ZONE } from '../shared/dates';
 import { recordingFormatField } from '../shared/recordings';
@@ -31,6 +32,7 @@ export const properties: INodeProperties[] = [
 		placeholder: 'e.g. 0722000100, +972 72-200-0101',
 		description:
 			'Only calls to these numbers (comma-separated, local or international form); empty for every number of the account',
+		builderHint: parameterHints.callRecordNumbers,
 	},
 	{
 		displayName: 'Caller Numbers',

@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { builderHints } from '../shared/builderHints';
 import { virtualnumApiTest } from '../shared/credentialTests';
 import { searchVirtualnums } from '../shared/virtualnums';
 import { properties } from './description';
@@ -39,6 +40,7 @@ export class VirtualNumberTrigger implements INodeType {
 			'Starts the workflow when a call starts or ends on your virtual numbers, when they receive an SMS, ' +
 			'or when an SMS delivery status arrives',
 		defaults: { name: 'Virtual Number Trigger' },
+		builderHint: builderHints.webhookTrigger,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'virtualnumApi', required: true, testedBy: 'virtualnumApiTest' }],

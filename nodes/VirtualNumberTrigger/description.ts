@@ -1,6 +1,7 @@
 /** The trigger's parameters, as the editor shows them. */
 import type { INodeProperties } from 'n8n-workflow';
 
+import { parameterHints } from '../shared/builderHints';
 import { virtualnumLocator } from '../shared/virtualnums';
 import { TRIGGER_EVENTS } from './events';
 import { TRIGGER_LIMITS } from './settings';
@@ -16,6 +17,7 @@ export const properties: INodeProperties[] = [
 		required: true,
 		default: ['callStarted', 'callEnded'],
 		description: 'What starts the workflow',
+		builderHint: parameterHints.triggerEvents,
 		options: TRIGGER_EVENTS.map(({ option }) => option).sort((a, b) =>
 			a.name.localeCompare(b.name),
 		),

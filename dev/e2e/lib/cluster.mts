@@ -45,7 +45,7 @@ export interface N8nProcess {
 export interface Cluster extends RestClient {
 	/** The main process's URL (editor and REST API). */
 	url: string;
-	/** The webhook processor's URL: what WEBHOOK_URL says, so production webhook URLs point at it. */
+	/** The webhook processor's URL: what N8N_WEBHOOK_URL says, so production webhook URLs point at it. */
 	webhookUrl: string;
 	main: N8nProcess;
 	webhook: N8nProcess;
@@ -99,7 +99,8 @@ export async function startCluster(options: {
 	);
 	const mainUrl = `http://127.0.0.1:${mainSlot.port}`;
 	const webhookUrl = `http://127.0.0.1:${webhookSlot.port}`;
-	shared.WEBHOOK_URL = `${webhookUrl}/`;
+	// n8n 2.x's name (WEBHOOK_URL, n8n 1.x's, still works in 2.40 but is flagged deprecated at start).
+	shared.N8N_WEBHOOK_URL = `${webhookUrl}/`;
 	shared.N8N_EDITOR_BASE_URL = `${mainUrl}/`;
 
 	const launch = launcher(shared, logDir, log);

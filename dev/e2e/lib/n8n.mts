@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { spawnTracked, type Tracked } from './processes.mts';
-import { N8N_BIN, NODE24, NODE24_DIR, ROOT_DIR } from './setup.mts';
+import { PINNED_INSTALL, ROOT_DIR, type N8nInstall } from './setup.mts';
 
 /** The version being tested, as n8n's list of installed community packages records it. */
 const PACKAGE_VERSION = (
@@ -73,11 +73,18 @@ export interface N8nServer {
 	stop(): Promise<void>;
 }
 
-/** The environment every n8n process of the e2e gets: Node 24 first on PATH, its own user folder, no telemetry, the community package loaded. */
-export function n8nEnv(userFolder: string, extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+/**
+ * The environment every n8n process of the e2e gets: its Node first on PATH, its own user folder, no
+ * telemetry, the community package loaded.
+ */
+export function n8nEnv(
+	userFolder: string,
+	extra: NodeJS.ProcessEnv,
+	install: N8nInstall = PINNED_INSTALL,
+): NodeJS.ProcessEnv {
 	return {
 		...process.env,
-		PATH: `${join(NODE24_DIR, 'bin')}:${process.env.PATH ?? ''}`,
+		PATH: `${join(install.nodeDir, 'bin')}:${process.env.PATH ?? ''}`,
 		N8N_USER_FOLDER: userFolder,
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_SECURE_COOKIE: 'false',
@@ -122,7 +129,8 @@ export async function waitUntilReady(
 			if (res.ok && !options.rest) break;
 			const probe = await fetch(`${url}/rest/settings`);
 			const text = await probe.text();
-			if (res.ok && !text.includes('starting up')) break;
+			// n8n 1.x answers readiness some seconds before its REST routes exist (404 until then).
+			if (res.ok && probe.ok && !text.includes('starting up')) break;
 		} catch {
 			// not listening yet
 		}
@@ -174,16 +182,26 @@ export function restClient(url: string): RestClient {
 	};
 }
 
-/**
- * `port`: the editor's port when it is free (the playground asks for n8n's usual 5678), else any free
- * one. `nodeFlags`: Node.js flags for n8n's process (the bench's `--trace-gc`, which NODE_OPTIONS refuses).
- */
+export interface StartOptions {
+	/** The editor's port when it is free (the playground asks for n8n's usual 5678), else any free one. */
+	port?: number;
+	/** Node.js flags for n8n's process (the bench's `--trace-gc`, which NODE_OPTIONS refuses). */
+	nodeFlags?: string[];
+	/** Which n8n and Node (dev/e2e/versions/ holds the others); the pinned 2.40.7 unless set. */
+	install?: N8nInstall;
+	/** false: start without the package, for a run that installs it through n8n itself. */
+	withPackage?: boolean;
+	/** More environment for n8n. */
+	env?: NodeJS.ProcessEnv;
+}
+
 export async function startN8n(
 	log: (line: string) => void,
-	options: { port?: number; nodeFlags?: string[] } = {},
+	options: StartOptions = {},
 ): Promise<N8nServer> {
+	const install = options.install ?? PINNED_INSTALL;
 	const userFolder = mkdtempSync(join(tmpdir(), 'virtualnum-n8n-'));
-	installPackage(userFolder);
+	if (options.withPackage !== false) installPackage(userFolder);
 	const port =
 		options.port !== undefined && (await portIsFree(options.port))
 			? options.port
@@ -191,17 +209,23 @@ export async function startN8n(
 	const brokerPort = await freePort();
 	const url = `http://127.0.0.1:${port}`;
 	const launch = async (): Promise<Tracked> => {
-		const child = spawnTracked('n8n', NODE24, [...(options.nodeFlags ?? []), N8N_BIN, 'start'], {
-			env: n8nEnv(userFolder, {
-				N8N_PORT: String(port),
-				N8N_RUNNERS_BROKER_PORT: String(brokerPort),
-				WEBHOOK_URL: `${url}/`,
-				N8N_EDITOR_BASE_URL: `${url}/`,
-				DB_SQLITE_POOL_SIZE: '2',
-			}),
+		const args = [...(options.nodeFlags ?? []), install.n8nBin, 'start'];
+		const child = spawnTracked('n8n', install.node, args, {
+			env: n8nEnv(
+				userFolder,
+				{
+					N8N_PORT: String(port),
+					N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+					[install.webhookUrlVariable]: `${url}/`,
+					N8N_EDITOR_BASE_URL: `${url}/`,
+					DB_SQLITE_POOL_SIZE: '2',
+					...options.env,
+				},
+				install,
+			),
 		});
 		const seconds = await waitUntilReady(url, 'n8n', child.exited, child.logs, { rest: true });
-		log(`n8n is healthy at ${url} after ${seconds} s`);
+		log(`${install.label} is healthy at ${url} after ${seconds} s`);
 		return child;
 	};
 	let child = await launch();

@@ -42,6 +42,8 @@ export async function runFromPinned(
 	const created = await n8n.rest<{ id: string }>('POST', '/workflows', workflow);
 	const items = workflow.pinData[trigger];
 	const started = await n8n.rest<{ executionId?: string }>('POST', `/workflows/${created.id}/run`, {
+		// n8n 1.x runs the workflow sent with the request; 2.x reads the stored one and ignores this.
+		workflowData: { ...workflow, id: created.id },
 		triggerToStartFrom: {
 			name: trigger,
 			data: {

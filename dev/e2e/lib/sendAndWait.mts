@@ -221,7 +221,7 @@ async function answerOnce(
 }
 
 /**
- * Queue mode: the SMS is sent by a worker, the link points at the webhook processor (WEBHOOK_URL), and
+ * Queue mode: the SMS is sent by a worker, the link points at the webhook processor (N8N_WEBHOOK_URL), and
  * the answer resumes the execution on a worker, also after the worker that sent it was killed.
  */
 export async function sendAndWaitInQueue(run: QueueRun): Promise<void> {

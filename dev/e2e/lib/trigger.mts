@@ -325,7 +325,7 @@ function callbackOf(sandbox: Sandbox, number: string): { url: string; option: nu
 	return { url: String(record.callback_url), option: Number(record.callback_url_option) };
 }
 
-async function createTriggerWorkflow(
+export async function createTriggerWorkflow(
 	n8n: N8nServer,
 	name: string,
 	parameters: Record<string, unknown>,
@@ -401,7 +401,7 @@ async function waitForExecution(
 	);
 }
 
-async function setCallback(
+export async function setCallback(
 	sandbox: Sandbox,
 	number: string,
 	url: string,

@@ -98,7 +98,7 @@ export async function deactivate(cluster: Cluster, workflowId: string): Promise<
 	await cluster.rest('POST', `/workflows/${workflowId}/deactivate`, {});
 }
 
-/** The production URL of a trigger node's webhook, as n8n builds it: `<WEBHOOK_URL>webhook/<webhookId>/<path>`. */
+/** The production URL of a trigger node's webhook, as n8n builds it: `<N8N_WEBHOOK_URL>webhook/<webhookId>/<path>`. */
 export function productionUrl(cluster: Cluster, trigger: NodeJson, path = 'webhook'): string {
 	return `${cluster.webhookUrl}/webhook/${trigger.webhookId}/${path}`;
 }

@@ -4,6 +4,7 @@
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
+import { parameterHints } from '../../../shared/builderHints';
 import { SMS_LIMITS } from '../../../shared/limits';
 import { creditPathOption } from '../../../shared/transport/smsApi';
 import { SERVICE_TIME_ZONE_OPTION } from '../../methods/loadOptions';
@@ -30,6 +31,7 @@ function messageProperty(show: IDisplayOptions['show']): INodeProperties {
 			'Up to 160 Latin characters fit in one SMS (153 per part when longer); ' +
 			'Hebrew and emoji need UCS-2: 70 (67 per part). Each output item estimates ' +
 			'the parts.',
+		builderHint: parameterHints.smsMessage,
 		displayOptions: { show },
 	};
 }
@@ -74,6 +76,7 @@ export const sendProperties: INodeProperties[] = [
 		hint:
 			"For lists of thousands, Recipients From: Input Fields reads each item's " +
 			'number without evaluating an expression per item',
+		builderHint: parameterHints.smsTo,
 		displayOptions: { show: { recipientSource: ['toField'] } },
 	},
 	{

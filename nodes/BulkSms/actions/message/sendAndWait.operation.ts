@@ -16,6 +16,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { parameterHints } from '../../../shared/builderHints';
 import { InputChecks } from '../../../shared/checks';
 import { toDateTime } from '../../../shared/dates';
 import { asNodeError, errorItem } from '../../../shared/errors';
@@ -110,6 +111,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 0501234567',
 		description: 'The one phone number that receives the SMS and answers it',
+		builderHint: parameterHints.approverPhone,
 	},
 	{
 		displayName: 'Message',
@@ -122,6 +124,7 @@ const properties: INodeProperties[] = [
 		hint:
 			"The link adds about 145 characters plus your n8n address (n8n's signed resume URL); " +
 			'message and link must fit the 600-character limit',
+		builderHint: parameterHints.approvalQuestion,
 	},
 	{
 		displayName: 'Response Type',
