@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
+	INode,
 	INodeExecutionData,
 	INodeTypes,
 	NodeConnectionType,
@@ -322,4 +323,17 @@ function orderedNodes(
 			);
 	}
 	return ordered;
+}
+
+/** An example's node as n8n's engine types it. */
+export function asINode(node: ExampleNode): INode {
+	return {
+		id: node.id,
+		name: node.name,
+		type: node.type,
+		typeVersion: node.typeVersion,
+		position: node.position,
+		parameters: node.parameters as INode['parameters'],
+		...(node.webhookId ? { webhookId: node.webhookId } : {}),
+	};
 }

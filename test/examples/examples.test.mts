@@ -8,21 +8,14 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import type {
-	IDataObject,
-	INode,
-	INodeProperties,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { loadPackage } from '../../dev/harness/engine.mts';
 import { nodeIssuesToString, safeParseWorkflowStructure } from '../../dev/harness/n8nCompat.mts';
-import { startSandbox, type Sandbox } from '../../dev/sandbox/index.mts';
 import {
 	CORE_TRIGGERS,
 	EXAMPLES_DIR,
@@ -30,9 +23,9 @@ import {
 	exampleFiles,
 	isOurs,
 	isTrigger,
+	asINode,
 	loadExample,
 	pinnedItems,
-	runExample,
 	triggerOf,
 	type ExampleNode,
 	type ExampleWorkflow,
@@ -141,18 +134,6 @@ before(async () => {
 /** The version n8n gives a node added in the editor: defaultVersion, else the highest version. */
 function newestVersion(description: INodeTypeDescription): number {
 	return description.defaultVersion ?? Math.max(...([] as number[]).concat(description.version));
-}
-
-function asINode(node: ExampleNode): INode {
-	return {
-		id: node.id,
-		name: node.name,
-		type: node.type,
-		typeVersion: node.typeVersion,
-		position: node.position,
-		parameters: node.parameters as INode['parameters'],
-		...(node.webhookId ? { webhookId: node.webhookId } : {}),
-	};
 }
 
 /**
@@ -583,43 +564,5 @@ describe('the parameter check itself', () => {
 			problems({ resource: 'blacklist', operation: 'add', scope: 'global' }).join('\n'),
 			/Caller Number|callerNumber/,
 		);
-	});
-});
-
-describe("the campaign's Delivery Report URL", () => {
-	let sandbox: Sandbox;
-	before(async () => {
-		sandbox = await startSandbox();
-	});
-	after(async () => await sandbox.close());
-
-	test('is, in n8n, the Production URL of the delivery-report trigger (same webhook id) with its Secret', async () => {
-		const campaign = loadExample('sms-campaign-scheduled.json');
-		const reports = loadExample('sms-delivery-reports.json');
-		const trigger = triggerOf(reports);
-		const run = await runExample(campaign, {
-			input: pinnedItems(campaign, triggerOf(campaign).name),
-			credentials: {
-				virtualnumSmsApi: { baseUrl: sandbox.smsUrl, accessToken: sandbox.tokens.sms },
-			},
-		});
-		assert.equal(run.error, undefined, run.error?.message);
-		const [request] = sandbox.control.requests({ operation: 'send_sms' });
-		const messages = request.body as Array<{ callback_url?: string }>;
-		// The harness runs as an n8n whose webhook base is http://localhost:5678/webhook.
-		const production = NodeHelpers.getNodeWebhookUrl(
-			'http://localhost:5678/webhook',
-			'any',
-			asINode(trigger),
-			'webhook',
-			false,
-		);
-		assert.equal(production, `http://localhost:5678/webhook/${trigger.webhookId}/webhook`);
-		assert.equal(messages.length, 3);
-		// With the trigger's Secret: its version 1.1 refuses a delivery report without it.
-		const secret = (trigger.parameters as { options?: { secret?: string } }).options?.secret;
-		assert.ok(secret, 'the delivery-report trigger has a Secret');
-		for (const message of messages)
-			assert.equal(message.callback_url, `${production}?secret=${secret}`);
 	});
 });

@@ -12,7 +12,7 @@ import {
 	requiredDescriptionField,
 	requiredDestinationField,
 	settingsToParams,
-} from './settings';
+} from './numberSettings';
 
 const properties: INodeProperties[] = [
 	requiredDescriptionField,

@@ -15,7 +15,7 @@ import {
 	virtualnumLocator,
 } from '../../../shared/virtualnums';
 import { readVirtualnum } from '../../helpers/utils';
-import { settingsToParams, updateSettingFields } from './settings';
+import { settingsToParams, updateSettingFields } from './numberSettings';
 
 const properties: INodeProperties[] = [
 	virtualnumLocator({ description: 'The number to change' }),
