@@ -123,10 +123,15 @@ async function sendCampaign(
 	listener: TriggerInstance,
 ): Promise<IDataObject[]> {
 	const trigger = triggerOf(campaign);
+	// The delivery-report trigger (version 1.1) refuses a report without its Secret, as in n8n.
+	const secret = text(
+		(triggerOf(loadExample('sms-delivery-reports.json')).parameters.options as IDataObject)?.secret,
+	);
+	const callbackUrl = `${listener.webhookUrl}?secret=${encodeURIComponent(secret)}`;
 	const run = await runExample(campaign, {
 		input: pinnedItems(campaign, trigger.name),
 		credentials,
-		overrides: { [send.name]: { options: { callbackUrl: listener.webhookUrl } } },
+		overrides: { [send.name]: { options: { callbackUrl } } },
 		timezone,
 	});
 	const sent = outputOf(run, send.name).map((item) => item.json);
