@@ -261,7 +261,7 @@ function parameterProblems(node: ExampleNode, description: INodeTypeDescription)
 }
 
 const N8N_NODES_BASE = fileURLToPath(
-	new URL('../../e2e/node_modules/n8n-nodes-base/', import.meta.url),
+	new URL('../../dev/e2e/node_modules/n8n-nodes-base/', import.meta.url),
 );
 
 /** The node descriptions n8n's editor uses (n8n-nodes-base's dist/types/nodes.json), when the e2e install is present. */
