@@ -12,6 +12,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeExecutionData } 
 
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/index.mts';
 import { runWorkflow, type RunResult, type WorkflowNode } from './engine.mts';
+import { TriggerHost } from './trigger.mts';
 
 export interface SandboxPerFileOptions {
 	/** Options of `startSandbox` (a profile, a seed, …). */
@@ -159,3 +160,27 @@ export const rl = (value: string, mode: 'list' | 'id' = 'list') => ({ __rl: true
 
 /** An expression giving `value` at run time (as when it comes from an earlier node), past n8n's own parameter checks. */
 export const expr = (value: unknown) => `={{ ${JSON.stringify(value)} }}`;
+
+/**
+ * A trigger host started before the file's (or the `describe`'s) tests and closed after them; the
+ * answer stands for it, as sandboxPerFile's does for the sandbox.
+ */
+export function hostPerFile(): TriggerHost {
+	let started: TriggerHost | undefined;
+	before(async () => {
+		started = await TriggerHost.start();
+	});
+	after(async () => await started?.close());
+	const current = (): TriggerHost => {
+		if (!started)
+			throw new Error('The trigger host starts in `before`: use it inside a test or hook');
+		return started;
+	};
+	return new Proxy({} as TriggerHost, {
+		get: (_, key) => {
+			const value = Reflect.get(current(), key) as unknown;
+			return typeof value === 'function' ? value.bind(current()) : value;
+		},
+		set: (_, key, value) => Reflect.set(current(), key, value),
+	});
+}

@@ -9,10 +9,9 @@ import { beforeEach } from 'node:test';
 import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
-import { sandboxPerFile, vnCredential } from '../../../dev/harness/nodeTest.mts';
+import { hostPerFile, sandboxPerFile, vnCredential } from '../../../dev/harness/nodeTest.mts';
 import type { TriggerInstance } from '../../../dev/harness/trigger.mts';
 import type { Sandbox } from '../../../dev/sandbox/index.mts';
-import { hostPerFile } from './registrationSetup.mts';
 
 export const CALLS = ['callStarted', 'callEnded'];
 export const SECRET = 'Ab3$ecret+/=';

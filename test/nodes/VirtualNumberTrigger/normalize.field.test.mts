@@ -6,11 +6,12 @@
  * - a second, lower-case callback template.
  */
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
+import { hostPerFile, sandboxPerFile } from '../../../dev/harness/nodeTest.mts';
 import {
 	TriggerHost,
 	selectedNumbers,
@@ -66,17 +67,8 @@ const SETTINGS: Record<string, string> = {
 };
 
 describe('Virtual Number Trigger → the service as observed in the field', () => {
-	let sandbox: Sandbox;
-	let host: TriggerHost;
-	before(async () => {
-		sandbox = await startSandbox();
-		host = await TriggerHost.start();
-	});
-	after(async () => {
-		await host.close();
-		await sandbox.close();
-	});
-	beforeEach(() => sandbox.control.reset());
+	const sandbox = sandboxPerFile();
+	const host = hostPerFile();
 
 	const numbers = () =>
 		sandbox.control

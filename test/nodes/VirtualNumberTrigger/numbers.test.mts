@@ -8,13 +8,13 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
+import { hostPerFile, sandboxPerFile } from '../../../dev/harness/nodeTest.mts';
 import type { Fault } from '../../../dev/sandbox/faults.mts';
-import { TriggerHost, selectedNumbers } from '../../../dev/harness/trigger.mts';
+import { selectedNumbers } from '../../../dev/harness/trigger.mts';
 
 const CALLS = ['callStarted', 'callEnded'];
 const INTERFERENCES = new Set(['reset', 'refused', 'answer', 'statusCodes']);
@@ -87,17 +87,8 @@ async function startInterferingProxy(target: string, interference: Interference)
 }
 
 describe('trigger: what a failed update_virtualnum may have done', () => {
-	let sandbox: Sandbox;
-	let host: TriggerHost;
-	before(async () => {
-		sandbox = await startSandbox();
-		host = await TriggerHost.start();
-	});
-	after(async () => {
-		await host.close();
-		await sandbox.close();
-	});
-	beforeEach(() => sandbox.control.reset());
+	const sandbox = sandboxPerFile();
+	const host = hostPerFile();
 
 	const firstNumber = () =>
 		sandbox.control.virtualnums().find((r) => r.active_status === 1)!.virtualnum;

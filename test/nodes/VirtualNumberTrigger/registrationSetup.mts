@@ -4,18 +4,13 @@
  * the numbers hold. Call it inside the file's `describe`.
  */
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
 
 import type { IDataObject, IHookFunctions, INode } from 'n8n-workflow';
 
 import { registeredUrl } from '../../../nodes/shared/triggerUrl.ts';
 import { readSettings } from '../../../nodes/VirtualNumberTrigger/settings.ts';
-import { sandboxPerFile, vnCredential } from '../../../dev/harness/nodeTest.mts';
-import {
-	TriggerHost,
-	selectedNumbers,
-	type TriggerInstance,
-} from '../../../dev/harness/trigger.mts';
+import { hostPerFile, sandboxPerFile, vnCredential } from '../../../dev/harness/nodeTest.mts';
+import { selectedNumbers, type TriggerInstance } from '../../../dev/harness/trigger.mts';
 
 export const CALLS = ['callStarted', 'callEnded'];
 export const FOREIGN = 'https://crm.example.com/hooks/calls?source=virtualnum';
@@ -38,30 +33,6 @@ export function settingsOf(parameters: IDataObject) {
 		getNodeParameter: (name: string, fallback?: unknown) => parameters[name] ?? fallback,
 	} as unknown as IHookFunctions;
 	return readSettings.call(context);
-}
-
-/**
- * A trigger host started before the file's (or the `describe`'s) tests and closed after them; the
- * answer stands for it, as sandboxPerFile's does for the sandbox.
- */
-export function hostPerFile(): TriggerHost {
-	let started: TriggerHost | undefined;
-	before(async () => {
-		started = await TriggerHost.start();
-	});
-	after(async () => await started?.close());
-	const current = (): TriggerHost => {
-		if (!started)
-			throw new Error('The trigger host starts in `before`: use it inside a test or hook');
-		return started;
-	};
-	return new Proxy({} as TriggerHost, {
-		get: (_, key) => {
-			const value = Reflect.get(current(), key) as unknown;
-			return typeof value === 'function' ? value.bind(current()) : value;
-		},
-		set: (_, key, value) => Reflect.set(current(), key, value),
-	});
 }
 
 export function registrationSetup() {

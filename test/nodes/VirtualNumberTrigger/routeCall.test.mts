@@ -7,11 +7,11 @@
  * routed.
  */
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
+import { hostPerFile, sandboxPerFile } from '../../../dev/harness/nodeTest.mts';
 import {
 	MAP_TYPE,
 	TriggerHost,
@@ -166,17 +166,8 @@ describe('Virtual Number Trigger → Call Started → Respond With a destination
 });
 
 describe('Route Call against the sandbox: the service routes the call to the answered number', () => {
-	let sandbox: Sandbox;
-	let host: TriggerHost;
-	before(async () => {
-		sandbox = await startSandbox();
-		host = await TriggerHost.start();
-	});
-	after(async () => {
-		await host.close();
-		await sandbox.close();
-	});
-	beforeEach(() => sandbox.control.reset());
+	const sandbox = sandboxPerFile();
+	const host = hostPerFile();
 
 	for (const profile of ['contract', 'field'] as const) {
 		test(`VIP caller routed to the direct line, others to the number's own routing (${profile} profile)`, async () => {

@@ -5,26 +5,17 @@
  * link's signature) back. Through n8n's engine, against the sandbox.
  */
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
-import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
+import { hostPerFile, sandboxPerFile } from '../../../dev/harness/nodeTest.mts';
 import { runWorkflow } from '../../../dev/harness/engine.mts';
-import { TriggerHost, selectedNumbers } from '../../../dev/harness/trigger.mts';
+import { selectedNumbers } from '../../../dev/harness/trigger.mts';
 
 const TAIL = 'SecretTail99';
 
 describe('secrets masked where the user sees them', () => {
-	let sandbox: Sandbox;
-	let host: TriggerHost;
-	before(async () => {
-		sandbox = await startSandbox();
-		host = await TriggerHost.start();
-	});
-	after(async () => {
-		await host.close();
-		await sandbox.close();
-	});
-	beforeEach(() => sandbox.control.reset());
+	const sandbox = sandboxPerFile();
+	const host = hostPerFile();
 
 	async function setCallback(number: string, url: string) {
 		const record = sandbox.control.virtualnum(number)!;
