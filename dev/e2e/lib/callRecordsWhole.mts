@@ -130,11 +130,9 @@ async function publishedRun(setup: Setup): Promise<void> {
 	workflow.name = 'E2E: call records with recording to the CRM';
 	const created = await n8n.rest<{ id: string; versionId: string }>('POST', '/workflows', workflow);
 	await n8n.rest('POST', `/workflows/${created.id}/activate`, { versionId: created.versionId });
-	const polled = await waitUntil(
-		() => sandbox.control.requests({ operation: 'cdr_query' }).length,
-		30_000,
-	);
-	check(polled, `${FILE} published: its trigger polls the service`);
+	// Calls placed before the trigger's first poll of the number would be before its starting point.
+	const polled = await waitUntil(() => pollsOn(sandbox, number) > 0, 45_000, 250);
+	check(polled, `${FILE} published: its trigger polls the service for the number ${number}`);
 	sandbox.control.setProfile({
 		behaviours: ['recording-delay'],
 		recordingDelayMs: RECORDING_DELAY_S * 1000,
@@ -147,6 +145,12 @@ async function publishedRun(setup: Setup): Promise<void> {
 		await n8n.rest('POST', `/workflows/${created.id}/deactivate`, {});
 	}
 }
+
+/** The poll statements the service received for the number (they name it). */
+const pollsOn = (sandbox: Sandbox, number: string) =>
+	sandbox.control
+		.requests({ operation: 'cdr_query' })
+		.filter((r) => JSON.stringify(r.body).includes(`'${number}'`)).length;
 
 /** The service's answers "no recording yet" for the call before its recording was written. */
 function refusedDownloads(sandbox: Sandbox, callId: string, placedAt: number): number {
