@@ -19,6 +19,9 @@
  *                                               says which rows were run again, when
  *   npm run bench -- --real-n8n [--items 10000,100000] [--reps 3]
  *                                               measure in the real n8n 2.40.7 instead (realN8n.mts)
+ *   npm run bench -- --poll-recordings [--reps 3]
+ *                                               the Call Record Trigger's memory over a poll of 100
+ *                                               records with 1 MB recordings, in the real n8n (pollRecordings.mts)
  *   npm run bench -- --fields-parameters '{…}'  other Send parameters for the "recipients from input
  *                                               fields" rows (also BENCH_FIELDS_PARAMETERS; default:
  *                                               Recipients From: Input Fields, the phone field)
@@ -67,21 +70,22 @@ const settings: Settings = {
 	fieldsParameters: fields ? (JSON.parse(fields) as IDataObject) : FIELDS_PARAMETERS,
 };
 
-/** `--real-n8n`: the rows measured in the real n8n (realN8n.mts), with the other arguments (--items, --reps). */
-function realN8n(): never {
-	const rest = args.filter((arg) => arg !== '--real-n8n');
-	const child = spawnSync(
-		process.execPath,
-		['--import', 'tsx', join(HERE, 'realN8n.mts'), ...rest],
-		{
-			stdio: 'inherit',
-		},
-	);
+/**
+ * The real-n8n measurements run as their own script, with the other arguments (--items, --reps):
+ * `--real-n8n` Bulk SMS Send (realN8n.mts), `--poll-recordings` the Call Record Trigger's memory
+ * with 1 MB recordings (pollRecordings.mts).
+ */
+function runScript(flag: string, script: string): never {
+	const rest = args.filter((arg) => arg !== flag);
+	const child = spawnSync(process.execPath, ['--import', 'tsx', join(HERE, script), ...rest], {
+		stdio: 'inherit',
+	});
 	process.exit(child.status ?? 1);
 }
 
 async function main() {
-	if (args.includes('--real-n8n')) realN8n();
+	if (args.includes('--real-n8n')) runScript('--real-n8n', 'realN8n.mts');
+	if (args.includes('--poll-recordings')) runScript('--poll-recordings', 'pollRecordings.mts');
 	if (args.includes('--rewrite')) {
 		const saved = JSON.parse(readFileSync(join(HERE, 'results.json'), 'utf8')) as {
 			run: Run;

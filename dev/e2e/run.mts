@@ -19,6 +19,7 @@ import { retryAndRedirects } from './lib/retryAndRedirects.mts';
 import { sendAndWaitRuns } from './lib/sendAndWait.mts';
 import { aiAgentRuns } from './lib/aiAgent.mts';
 import { campaignRuns } from './lib/campaigns.mts';
+import { callRecordsWholeRuns } from './lib/callRecordsWhole.mts';
 import { fileURLToPath } from 'node:url';
 import { installExitHandlers } from './lib/processes.mts';
 import { ensureE2eInstall } from './lib/setup.mts';
@@ -122,6 +123,7 @@ try {
 	await sendAndWaitRuns(n8n, sandbox, smsCredential.id, check, log);
 	await campaignRuns(n8n, sandbox, smsCredential.id, check, log);
 	await aiAgentRuns(n8n, sandbox, { vn: vnCredential.id, sms: smsCredential.id }, check, log);
+	await callRecordsWholeRuns(n8n, sandbox, vnCredential.id, check, log);
 
 	const showcase = await n8n.rest<{ id: string }>(
 		'POST',

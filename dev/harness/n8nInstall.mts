@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import type { PackageDirectoryLoader } from 'n8n-core';
-import type { INodeType, IVersionedNodeType } from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription, IVersionedNodeType } from 'n8n-workflow';
 
 import { NodeTypes } from './engine.mts';
 
@@ -135,4 +135,30 @@ export class InstalledNodeTypes extends NodeTypes {
 	getByName(nodeType: string): INodeType | IVersionedNodeType {
 		return this.installed[nodeType] ?? super.getByName(nodeType);
 	}
+}
+
+/** The install's own list of node descriptions, by package (what the editor of that n8n shows). */
+const DESCRIPTION_FILES: Record<string, string> = {
+	'n8n-nodes-base.': 'n8n-nodes-base/dist/types/nodes.json',
+	'@n8n/n8n-nodes-langchain.': '@n8n/n8n-nodes-langchain/dist/types/nodes.json',
+};
+
+/** Whether the install's node descriptions can be read (else checks against them are skipped). */
+export const installedDescriptionsPresent = (): boolean =>
+	existsSync(join(E2E_MODULES, DESCRIPTION_FILES['n8n-nodes-base.']));
+
+/** The description of a core or LangChain node type at `version` in the install, if it has it. */
+export function installedDescription(
+	type: string,
+	version: number,
+): INodeTypeDescription | undefined {
+	const prefix = Object.keys(DESCRIPTION_FILES).find((candidate) => type.startsWith(candidate));
+	const file = prefix && join(E2E_MODULES, DESCRIPTION_FILES[prefix]);
+	if (!file || !existsSync(file)) return undefined;
+	const all = JSON.parse(readFileSync(file, 'utf8')) as INodeTypeDescription[];
+	return all.find(
+		(description) =>
+			description.name === type.slice(prefix.length) &&
+			([] as number[]).concat(description.version).includes(version),
+	);
 }

@@ -8,38 +8,21 @@
  * on the engine against the sandbox with the recording written late.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-
-import type { INodeTypeDescription } from 'n8n-workflow';
 
 import { runWorkflow } from '../../dev/harness/engine.mts';
 import { safeParseWorkflowStructure } from '../../dev/harness/n8nCompat.mts';
+import {
+	installedDescription,
+	installedDescriptionsPresent,
+} from '../../dev/harness/n8nInstall.mts';
 import { startSandbox, type Sandbox } from '../../dev/sandbox/index.mts';
 import { EXAMPLES_DIR, isOurs, type ExampleWorkflow } from '../../dev/demo/workflows.mts';
 
 const FILE = `${EXAMPLES_DIR}ai/call-transcript-summary-to-crm.json`;
 const workflow = JSON.parse(readFileSync(FILE, 'utf8')) as ExampleWorkflow;
 const node = (name: string) => workflow.nodes.find((candidate) => candidate.name === name)!;
-
-const INSTALLED: Record<string, string> = {
-	'n8n-nodes-base.': '../../dev/e2e/node_modules/n8n-nodes-base/dist/types/nodes.json',
-	'@n8n/n8n-nodes-langchain.':
-		'../../dev/e2e/node_modules/@n8n/n8n-nodes-langchain/dist/types/nodes.json',
-};
-
-function installedDescription(type: string, version: number): INodeTypeDescription | undefined {
-	const prefix = Object.keys(INSTALLED).find((candidate) => type.startsWith(candidate))!;
-	const file = fileURLToPath(new URL(INSTALLED[prefix], import.meta.url));
-	if (!existsSync(file)) return undefined;
-	const all = JSON.parse(readFileSync(file, 'utf8')) as INodeTypeDescription[];
-	return all.find(
-		(description) =>
-			description.name === type.slice(prefix.length) &&
-			([] as number[]).concat(description.version).includes(version),
-	);
-}
 
 describe('examples/ai/call-transcript-summary-to-crm.json', () => {
 	test("passes n8n's own structure check of imported workflows", (t) => {
@@ -74,10 +57,7 @@ describe('examples/ai/call-transcript-summary-to-crm.json', () => {
 	test('the AI and CRM nodes exist at their typeVersion in the installed n8n, with these parameters', (t) => {
 		for (const candidate of workflow.nodes.filter((n) => !isOurs(n.type))) {
 			const description = installedDescription(candidate.type, candidate.typeVersion);
-			if (
-				description === undefined &&
-				!existsSync(fileURLToPath(new URL(INSTALLED['n8n-nodes-base.'], import.meta.url)))
-			)
+			if (description === undefined && !installedDescriptionsPresent())
 				return t.skip('n8n is not installed under dev/e2e/node_modules');
 			assert.ok(description, `${candidate.type} has typeVersion ${candidate.typeVersion}`);
 			const names = new Set(description.properties.map((property) => property.name));

@@ -13,6 +13,7 @@ import type { Sandbox } from '../../sandbox/index.mts';
 import type { N8nServer } from './n8n.mts';
 import { runFromPinned } from './n8nExecutions.mts';
 import {
+	scriptedOpenAiCredential,
 	startScriptedModel,
 	textOf,
 	type ChatRequest,
@@ -207,12 +208,10 @@ export async function aiAgentRuns(
 ): Promise<void> {
 	const model = await startScriptedModel(script);
 	try {
-		const openAi = await n8n.rest<{ id: string }>('POST', '/credentials', {
-			name: 'Scripted model',
-			type: 'openAiApi',
-			data: { apiKey: 'sk-scripted', url: model.baseUrl, header: false },
-		});
-		const ids = { ...credentials, openAi: openAi.id };
+		const ids = {
+			...credentials,
+			openAi: await scriptedOpenAiCredential(n8n, model, 'Scripted model'),
+		};
 		await sendConversation(n8n, sandbox, model, ids, check, log);
 		await refusedConversation(n8n, sandbox, model, ids, check);
 		await callsConversation(n8n, model, ids, check, log);

@@ -11,7 +11,7 @@ import { startCrm } from './standInCrm.mts';
 import type { N8nServer } from './n8n.mts';
 import { executionsOf, finished, type ExecutionSummary } from './n8nExecutions.mts';
 import { runFromPinned } from './n8nExecutions.mts';
-import { startScriptedModel, textOf } from './scriptedModel.mts';
+import { scriptedOpenAiCredential, startScriptedModel, textOf } from './scriptedModel.mts';
 import { ROOT_DIR } from './setup.mts';
 import { waitUntil } from './workflows.mts';
 
@@ -274,14 +274,9 @@ async function transcriptSummaryExample(
 	const model = await startScriptedModel(() => ({ text: SUMMARY }));
 	const crm = await startCrm();
 	try {
-		const openAi = await n8n.rest<{ id: string }>('POST', '/credentials', {
-			name: 'OpenAI account',
-			type: 'openAiApi',
-			data: { apiKey: 'sk-scripted', url: model.baseUrl, header: false },
-		});
 		const workflow = loadExample('ai/call-transcript-summary-to-crm.json', {
 			...credentials,
-			openAiApi: openAi.id,
+			openAiApi: await scriptedOpenAiCredential(n8n, model),
 		});
 		const crmNode = workflow.nodes.find(
 			(node) => node.name === 'Add note to CRM',

@@ -24,14 +24,14 @@ const TRIGGER_TYPE = 'n8n-nodes-virtualnum.virtualNumberCallRecordTrigger';
 /** Max Records per Poll: small, so a backlog of a dozen records takes several polls. */
 const PAGE = 5;
 const POLL_EVERY_S = 15;
-const POLL_TIMES = {
+export const POLL_TIMES = {
 	item: [0, 15, 30, 45].map((second) => ({
 		mode: 'custom',
 		cronExpression: `${second} * * * * *`,
 	})),
 };
 /** The sandbox writes call times on this process's clock: the trigger reads them in that zone. */
-const SANDBOX_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+export const SANDBOX_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 interface Rest {
 	rest<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;

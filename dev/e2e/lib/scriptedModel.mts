@@ -139,3 +139,17 @@ export async function startScriptedModel(script: Script): Promise<ScriptedModel>
 		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }
+
+/** An n8n OpenAI credential whose Base URL is the scripted model (answers the credential's id). */
+export async function scriptedOpenAiCredential(
+	n8n: { rest<T = unknown>(method: string, path: string, body?: unknown): Promise<T> },
+	model: ScriptedModel,
+	name = 'OpenAI account',
+): Promise<string> {
+	const created = await n8n.rest<{ id: string }>('POST', '/credentials', {
+		name,
+		type: 'openAiApi',
+		data: { apiKey: 'sk-scripted', url: model.baseUrl, header: false },
+	});
+	return created.id;
+}
