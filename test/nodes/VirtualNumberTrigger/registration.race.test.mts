@@ -12,6 +12,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 
 import { registeredUrl } from '../../../nodes/shared/triggerUrl.ts';
 import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
+import { setCallbackAtService } from '../../../dev/harness/nodeTest.mts';
 import {
 	TriggerHost,
 	selectedNumbers,
@@ -125,24 +126,8 @@ describe('Virtual Number Trigger → two activations on one number at the same m
 		return { url: record.callback_url, option: record.callback_url_option };
 	};
 	/** Sets a number's callback straight at the service (as a user, or another n8n, would). */
-	async function setCallback(number: string, url: string, option: number) {
-		const record = sandbox.control.virtualnum(number)!;
-		const answer = await fetch(`${sandbox.vnUrl}/api/?service=update_virtualnum&format=json`, {
-			method: 'POST',
-			headers: {
-				Authorization: `Bearer ${sandbox.tokens.vn}`,
-				'Content-Type': 'application/x-www-form-urlencoded',
-			},
-			body: new URLSearchParams({
-				virtualnum: number,
-				description: record.description,
-				call_destination_phone: record.call_destination_phone,
-				callback_url: url,
-				callback_url_option: String(option),
-			}),
-		});
-		assert.equal(((await answer.json()) as { status: { code: number } }).status.code, 200);
-	}
+	const setCallback = (number: string, url: string, option: number) =>
+		setCallbackAtService(sandbox, number, url, option);
 
 	/** Waits until the released request was answered and its activation either asks again or rests. */
 	async function settle(answeredBefore?: number) {

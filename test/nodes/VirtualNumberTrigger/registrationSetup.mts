@@ -9,7 +9,12 @@ import type { IDataObject, IHookFunctions, INode } from 'n8n-workflow';
 
 import { registeredUrl } from '../../../nodes/shared/triggerUrl.ts';
 import { readSettings } from '../../../nodes/VirtualNumberTrigger/settings.ts';
-import { hostPerFile, sandboxPerFile, vnCredential } from '../../../dev/harness/nodeTest.mts';
+import {
+	hostPerFile,
+	sandboxPerFile,
+	setCallbackAtService,
+	vnCredential,
+} from '../../../dev/harness/nodeTest.mts';
 import { selectedNumbers, type TriggerInstance } from '../../../dev/harness/trigger.mts';
 
 export const CALLS = ['callStarted', 'callEnded'];
@@ -64,24 +69,8 @@ export function registrationSetup() {
 	const urlFor = (t: TriggerInstance, previous: { url: string; option: number }, secret = '') =>
 		registeredUrl(t.webhookUrl, secret, 'live', previous);
 	/** A third party (another integration) sets a number's callback through the API. */
-	async function setForeignCallback(number: string, url: string, option: number) {
-		const record = sandbox.control.virtualnum(number)!;
-		const answer = await fetch(`${sandbox.vnUrl}/api/?service=update_virtualnum&format=json`, {
-			method: 'POST',
-			headers: {
-				Authorization: `Bearer ${sandbox.tokens.vn}`,
-				'Content-Type': 'application/x-www-form-urlencoded',
-			},
-			body: new URLSearchParams({
-				virtualnum: number,
-				description: record.description,
-				call_destination_phone: record.call_destination_phone,
-				callback_url: url,
-				callback_url_option: String(option),
-			}),
-		});
-		assert.equal(((await answer.json()) as { status: { code: number } }).status.code, 200);
-	}
+	const setForeignCallback = (number: string, url: string, option: number) =>
+		setCallbackAtService(sandbox, number, url, option);
 	/** A number with a CRM's callback URL (option 1), and a trigger on it alone. */
 	async function oneWithForeign() {
 		const [a] = numbers();

@@ -7,7 +7,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { hostPerFile, sandboxPerFile } from '../../../dev/harness/nodeTest.mts';
+import {
+	hostPerFile,
+	sandboxPerFile,
+	setCallbackAtService,
+} from '../../../dev/harness/nodeTest.mts';
 import { runWorkflow } from '../../../dev/harness/engine.mts';
 import { selectedNumbers } from '../../../dev/harness/trigger.mts';
 
@@ -17,24 +21,8 @@ describe('secrets masked where the user sees them', () => {
 	const sandbox = sandboxPerFile();
 	const host = hostPerFile();
 
-	async function setCallback(number: string, url: string) {
-		const record = sandbox.control.virtualnum(number)!;
-		const answer = await fetch(`${sandbox.vnUrl}/api/?service=update_virtualnum&format=json`, {
-			method: 'POST',
-			headers: {
-				Authorization: `Bearer ${sandbox.tokens.vn}`,
-				'Content-Type': 'application/x-www-form-urlencoded',
-			},
-			body: new URLSearchParams({
-				virtualnum: number,
-				description: record.description,
-				call_destination_phone: record.call_destination_phone,
-				callback_url: url,
-				callback_url_option: '3',
-			}),
-		});
-		assert.equal(((await answer.json()) as { status: { code: number } }).status.code, 200);
-	}
+	const setCallback = (number: string, url: string) =>
+		setCallbackAtService(sandbox, number, url, 3);
 
 	test("another workflow's trigger Secret with an & shows no part of it in this activation's error", async () => {
 		const [number] = sandbox.control.virtualnums().map((r) => r.virtualnum);
