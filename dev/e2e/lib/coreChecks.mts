@@ -11,7 +11,8 @@ import { parse } from 'flatted';
 import type { Sandbox } from '../../sandbox/index.mts';
 import type { N8nServer } from './n8n.mts';
 import { runFromPinned } from './n8nExecutions.mts';
-import { createTriggerWorkflow, setCallback } from './trigger.mts';
+import { setCallbackAtService } from '../../harness/serviceCalls.mts';
+import { createTriggerWorkflow } from './trigger.mts';
 import { waitUntil, type Check, type Log } from './workflows.mts';
 
 const PACKAGE = 'n8n-nodes-virtualnum';
@@ -163,7 +164,7 @@ export async function triggerActivation(
 ): Promise<void> {
 	// A number that already reports its calls elsewhere: deactivation must put that back.
 	const before = 'https://crm.example.invalid/calls';
-	await setCallback(sandbox, NUMBER, before, 2);
+	await setCallbackAtService(sandbox, NUMBER, before, 2);
 	const created = await createTriggerWorkflow(
 		n8n,
 		'E2E core: call ended',

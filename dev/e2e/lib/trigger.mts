@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { startProxy } from '../../harness/proxy.mts';
+import { setCallbackAtService } from '../../harness/serviceCalls.mts';
 import type { Sandbox } from '../../sandbox/index.mts';
 import type { N8nServer } from './n8n.mts';
 import { executionsOf, finished, type ExecutionSummary } from './n8nExecutions.mts';
@@ -50,7 +51,7 @@ async function roundTripAcrossRestart(
 	log: Log,
 ): Promise<void> {
 	// A number that already reports its calls elsewhere: deactivation must put that back.
-	await setCallback(sandbox, NUMBER, FOREIGN_CALLBACK, 2);
+	await setCallbackAtService(sandbox, NUMBER, FOREIGN_CALLBACK, 2);
 	const workflow = await createTriggerWorkflow(
 		n8n,
 		'E2E: call ended',
@@ -147,7 +148,7 @@ async function activationFailingHalfway(
 	log: Log,
 ): Promise<void> {
 	const numbers = ['0722000101', '0722000102', '0722000103'];
-	await setCallback(sandbox, numbers[0], FOREIGN_CALLBACK, 1);
+	await setCallbackAtService(sandbox, numbers[0], FOREIGN_CALLBACK, 1);
 	const before = new Map(numbers.map((number) => [number, callbackOf(sandbox, number)]));
 	const faults = await failingProxy(sandbox);
 	const { proxy } = faults;
@@ -245,7 +246,7 @@ async function twoWorkflowsOnOneNumber(
 	log: Log,
 ): Promise<void> {
 	const shared = SHARED_NUMBER;
-	await setCallback(sandbox, shared, FOREIGN_CALLBACK, 1);
+	await setCallbackAtService(sandbox, shared, FOREIGN_CALLBACK, 1);
 	const a = await createTriggerWorkflow(
 		n8n,
 		'E2E: workflow A on the shared number',
@@ -399,30 +400,4 @@ async function waitForExecution(
 		async () => (await executionsOf(n8n, workflowId)).find((e) => !known.has(e.id) && finished(e)),
 		60_000,
 	);
-}
-
-export async function setCallback(
-	sandbox: Sandbox,
-	number: string,
-	url: string,
-	option: number,
-): Promise<void> {
-	const record = sandbox.control.virtualnum(number)!;
-	const res = await fetch(`${sandbox.vnUrl}/api/?service=update_virtualnum&format=json`, {
-		method: 'POST',
-		headers: {
-			authorization: `Bearer ${sandbox.tokens.vn}`,
-			'content-type': 'application/x-www-form-urlencoded',
-		},
-		body: new URLSearchParams({
-			virtualnum: number,
-			description: String(record.description),
-			call_destination_phone: String(record.call_destination_phone),
-			callback_url: url,
-			callback_url_option: String(option),
-		}).toString(),
-	});
-	const answer = (await res.json()) as { status: { code: number; description: string } };
-	if (answer.status.code !== 200)
-		throw new Error(`update_virtualnum: ${answer.status.code} ${answer.status.description}`);
 }

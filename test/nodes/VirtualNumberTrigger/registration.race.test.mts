@@ -12,7 +12,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 
 import { registeredUrl } from '../../../nodes/shared/triggerUrl.ts';
 import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
-import { setCallbackAtService } from '../../../dev/harness/nodeTest.mts';
+import { setCallbackAtService } from '../../../dev/harness/serviceCalls.mts';
 import {
 	TriggerHost,
 	selectedNumbers,

@@ -9,12 +9,8 @@ import type { IDataObject, IHookFunctions, INode } from 'n8n-workflow';
 
 import { registeredUrl } from '../../../nodes/shared/triggerUrl.ts';
 import { readSettings } from '../../../nodes/VirtualNumberTrigger/settings.ts';
-import {
-	hostPerFile,
-	sandboxPerFile,
-	setCallbackAtService,
-	vnCredential,
-} from '../../../dev/harness/nodeTest.mts';
+import { hostPerFile, sandboxPerFile, vnCredential } from '../../../dev/harness/nodeTest.mts';
+import { setCallbackAtService } from '../../../dev/harness/serviceCalls.mts';
 import { selectedNumbers, type TriggerInstance } from '../../../dev/harness/trigger.mts';
 
 export const CALLS = ['callStarted', 'callEnded'];

@@ -7,11 +7,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import {
-	hostPerFile,
-	sandboxPerFile,
-	setCallbackAtService,
-} from '../../../dev/harness/nodeTest.mts';
+import { hostPerFile, sandboxPerFile } from '../../../dev/harness/nodeTest.mts';
+import { setCallbackAtService } from '../../../dev/harness/serviceCalls.mts';
 import { runWorkflow } from '../../../dev/harness/engine.mts';
 import { selectedNumbers } from '../../../dev/harness/trigger.mts';
 
