@@ -318,13 +318,57 @@ export class TriggerInstance {
 		return {
 			httpMethod: description.httpMethod as IWebhookData['httpMethod'],
 			node: this.node.name,
-			path: `${this.options.webhookId}/${description.path}`,
+			path: `${this.options.webhookId}/${this.pathOf(workflow, description)}`,
 			webhookDescription: description,
 			workflowId: workflow.id,
 			workflowExecuteAdditionalData: this.additionalData(),
 			webhookId: this.options.webhookId,
 			isTest,
 		};
+	}
+
+	/** The entry's path as n8n registers it (NodeHelpers.getNodeWebhooks: an expression is evaluated). */
+	pathOf(workflow: Workflow, description: IWebhookDescription): string {
+		const path = workflow.expression.getSimpleParameterValue(
+			this.node,
+			description.path,
+			'internal',
+			{},
+		);
+		return String(path).replace(/^\/+|\/+$/g, '');
+	}
+
+	/** The entry n8n routes a request to: its method and its path (after the webhook id). */
+	private descriptionFor(method: string, path: string): IWebhookDescription | undefined {
+		const workflow = this.fromDatabase();
+		return this.webhookDescriptions().find(
+			(d) => d.httpMethod === method.toUpperCase() && this.pathOf(workflow, d) === path,
+		);
+	}
+
+	/**
+	 * The entries as n8n registers them and as its editor lists their URLs: method, path (after the
+	 * webhook id) and whether the panel hides the URL (`ndvHideUrl`, an expression evaluated as the
+	 * editor does).
+	 */
+	webhookPaths(): Array<{ method: string; path: string; shown: boolean }> {
+		const workflow = this.fromDatabase();
+		return this.webhookDescriptions().map((d) => {
+			const hide =
+				typeof d.ndvHideUrl === 'string'
+					? workflow.expression.getSimpleParameterValue(this.node, d.ndvHideUrl, 'internal', {})
+					: d.ndvHideUrl;
+			return {
+				method: d.httpMethod as string,
+				path: this.pathOf(workflow, d),
+				shown: hide !== true,
+			};
+		});
+	}
+
+	/** Whether n8n would route a request with this method and path (after the webhook id) here. */
+	routes(method: string, path: string): boolean {
+		return this.descriptionFor(method, path) !== undefined;
 	}
 
 	/** WebhookService.runWebhookMethod: entries without the method are skipped. */
@@ -570,15 +614,17 @@ export class TriggerInstance {
 	 */
 	async receive(
 		request: FakeRequest,
-		options: { execute?: boolean; mode?: 'production' | 'test' } = {},
+		options: { execute?: boolean; mode?: 'production' | 'test'; path?: string } = {},
 	): Promise<WebhookOutcome> {
 		const res = new FakeResponse();
 		const headers: Record<string, string | string[] | undefined> = {};
 		for (const [name, value] of Object.entries(request.headers ?? {}))
 			headers[name.toLowerCase()] = value;
+		const path = options.path ?? 'webhook';
+		const prefix = options.mode === 'test' ? 'webhook-test' : 'webhook';
 		const req = {
 			method: request.method ?? 'POST',
-			url: '/webhook',
+			url: `/${prefix}/${this.options.webhookId}/${path}`,
 			headers,
 			query: request.query === undefined ? {} : request.query,
 			body: request.body,
@@ -589,7 +635,7 @@ export class TriggerInstance {
 			params: {},
 		};
 		const method = typeof req.method === 'string' ? req.method : 'POST';
-		return await this.dispatch(req, res as unknown as http.ServerResponse, method, '/webhook', {
+		return await this.dispatch(req, res as unknown as http.ServerResponse, method, path, {
 			execute: options.execute ?? true,
 			mode: options.mode ?? 'production',
 		});
@@ -605,6 +651,7 @@ export class TriggerInstance {
 	): Promise<WebhookOutcome> {
 		const isTest = options.mode === 'test';
 		const description =
+			this.descriptionFor(method, path) ??
 			this.webhookDescriptions().find((d) => d.httpMethod === method.toUpperCase()) ??
 			this.webhookDescriptions()[0];
 		const { workflow, context, executeMode } = this.webhookContext(req, res, description, isTest);
@@ -982,15 +1029,14 @@ export class TriggerHost {
 
 	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
 		const url = new URL(req.url ?? '/', this.baseUrl);
-		const match = /^\/(webhook|webhook-test)\/([^/]+)\/webhook\/?$/.exec(url.pathname);
+		const match = /^\/(webhook|webhook-test)\/([^/]+)\/(.+?)\/?$/.exec(url.pathname);
 		const instance = match ? this.instances.get(match[2]) : undefined;
 		const mode = match?.[1] === 'webhook-test' ? 'test' : 'production';
 		const method = (req.method ?? 'GET').toUpperCase();
+		const path = match?.[3] ?? '';
 		// The harness lets a production URL receive without activation (tests send requests directly); a test URL only while listening.
 		const reachable =
-			instance &&
-			(mode === 'production' || instance.listening) &&
-			instance.webhookDescriptions().some((d) => d.httpMethod === method);
+			instance && (mode === 'production' || instance.listening) && instance.routes(method, path);
 		if (!reachable) {
 			res
 				.writeHead(404, { 'Content-Type': 'application/json' })
@@ -1018,13 +1064,10 @@ export class TriggerHost {
 			params: {},
 			contentType,
 		});
-		await instance.dispatch(
-			request as unknown as Record<string, unknown>,
-			res,
-			method,
-			url.pathname,
-			{ execute: true, mode },
-		);
+		await instance.dispatch(request as unknown as Record<string, unknown>, res, method, path, {
+			execute: true,
+			mode,
+		});
 	}
 
 	async close(): Promise<void> {

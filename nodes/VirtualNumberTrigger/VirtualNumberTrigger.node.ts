@@ -9,6 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { builderHints } from '../shared/builderHints';
 import { virtualnumApiTest } from '../shared/credentialTests';
+import { SMS_PATH_EXPRESSION } from '../shared/triggerUrl';
 import { searchVirtualnums } from '../shared/virtualnums';
 import { properties } from './description';
 import { receiveCallback } from './receive';
@@ -20,6 +21,10 @@ const ROUTES =
 	'$parameter["events"].includes("callStarted") && $parameter["options"]["respondWith"] === "destination"';
 const RESPONSE_MODE = `={{ ${ROUTES} ? "lastNode" : "onReceived" }}`;
 const RESPONSE_DATA = `={{ ${ROUTES} ? "firstEntryJson" : "noData" }}`;
+/** The editor shows the SMS URL (the one to paste) while an SMS event is chosen, else the call URL. */
+const SMS_CHOSEN = '["smsReceived", "smsDelivery"].some((e) => $parameter["events"].includes(e))';
+const SMS_ONLY_URLS = `={{ ${SMS_CHOSEN} }}`;
+const CALL_ONLY_URLS = `={{ !(${SMS_CHOSEN}) }}`;
 
 export class VirtualNumberTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -82,6 +87,7 @@ export class VirtualNumberTrigger implements INodeType {
 				responseMode: RESPONSE_MODE,
 				responseData: RESPONSE_DATA,
 				path: 'webhook',
+				ndvHideUrl: SMS_ONLY_URLS,
 			},
 			{
 				name: 'setup',
@@ -89,6 +95,26 @@ export class VirtualNumberTrigger implements INodeType {
 				responseMode: RESPONSE_MODE,
 				responseData: RESPONSE_DATA,
 				path: 'webhook',
+				ndvHideUrl: SMS_ONLY_URLS,
+			},
+			// The URL pasted by hand for SMS events, its secret in the path (shared/triggerUrl.ts), so
+			// that the panel shows it whole. Callbacks of calls are refused there (receive.ts). Named
+			// `setup` (n8n knows two names, and only `default` has lifecycle methods to run).
+			{
+				name: 'setup',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: 'noData',
+				path: SMS_PATH_EXPRESSION,
+				ndvHideUrl: CALL_ONLY_URLS,
+			},
+			{
+				name: 'setup',
+				httpMethod: 'GET',
+				responseMode: 'onReceived',
+				responseData: 'noData',
+				path: SMS_PATH_EXPRESSION,
+				ndvHideUrl: CALL_ONLY_URLS,
 			},
 		],
 		properties,

@@ -24,10 +24,10 @@ export const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			"For SMS delivery statuses, paste into the Bulk SMS node's Delivery Report URL this trigger's Production " +
-			'URL followed by ?secret= and the Secret set under Options, e.g. https://n8n.example.com/webhook/…/webhook' +
-			'?secret=YourSecret. A status without the secret is refused (401). The SMS service sends each status to ' +
-			'the URL that travels with its message, so nothing is registered on the service.',
+			'For SMS delivery statuses, set Options → Secret, then copy the Production URL shown above (it ends in ' +
+			"/sms/ and a token made from the Secret) into the Bulk SMS node's Delivery Report URL. A status without " +
+			'the secret is refused (401). The SMS service sends each status to the URL that travels with its ' +
+			'message, so nothing is registered on the service.',
 		name: 'smsNotice',
 		type: 'notice',
 		default: '',
@@ -35,10 +35,10 @@ export const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			"For received SMS, paste this trigger's Production URL followed by ?secret= and the Secret set under " +
-			'Options (e.g. https://n8n.example.com/webhook/…/webhook?secret=YourSecret) where the service sets the URL ' +
-			"a number's incoming messages are sent to. A message without the secret is refused (401) and starts " +
-			'nothing, so nobody who learns the URL can opt your customers out.',
+			'For received SMS, set Options → Secret, then copy the Production URL shown above (it ends in /sms/ and ' +
+			"a token made from the Secret) to where the service sets the URL a number's incoming messages are sent " +
+			'to. A message without the secret is refused (401) and starts nothing, so nobody who learns the call ' +
+			'URL can opt your customers out.',
 		name: 'smsReceivedNotice',
 		type: 'notice',
 		default: '',
@@ -290,7 +290,8 @@ export const properties: INodeProperties[] = [
 				description:
 					`Added as ?${TRIGGER_LIMITS.secretParam}=… to the callback URL the trigger registers; requests without ` +
 					'it are answered 401 and start nothing. Without it the trigger puts a secret of its own on the URLs ' +
-					'it registers; SMS events need this one, pasted with their URL. Never shown in the output.',
+					'it registers; SMS events need this one (their URL, shown above, carries a token made from it). ' +
+					'Never shown in the output.',
 			},
 		],
 	},

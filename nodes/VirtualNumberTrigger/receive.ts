@@ -20,9 +20,10 @@ import {
 	withContractWord,
 } from '../shared/transport/virtualnumApi';
 import { ipAllowed } from './allowedIps';
-import { SECRET_PARAM } from '../shared/triggerUrl';
+import { SECRET_PARAM, SMS_PATH, smsToken } from '../shared/triggerUrl';
 import { expectedSecret, logRefusalNow } from './callbackSecret';
 import { TRIGGER_EVENTS } from './events';
+import { callEnded } from './events/callEnded';
 import { callStarted, isFirstCallStart } from './events/callStarted';
 import { UNKNOWN, normalizeRequest, type Normalized, type NormalizedEvent } from './normalize';
 import {
@@ -81,6 +82,7 @@ function chosen(settings: TriggerSettings, event: NormalizedEvent): boolean {
 }
 
 const UNAUTHORIZED: [number, string] = [401, 'Unauthorized'];
+const CALL_EVENTS: string[] = [callStarted.name, callEnded.name];
 
 /** Refuses a request (401), writing the first refusal of each minute to the log. */
 function refuse(
@@ -96,12 +98,35 @@ function refuse(
 	return UNAUTHORIZED;
 }
 
+/** The path the request came to (n8n routes only registered paths here). */
+function requestPath(context: IWebhookFunctions): string {
+	const req = attempt(() => context.getRequestObject()) as { originalUrl?: unknown; url?: unknown };
+	const url = String(req?.originalUrl ?? req?.url ?? '');
+	return url.split(/[?#]/)[0].replace(/\/+$/, '');
+}
+
+/** Whether the request came to the SMS URL (`…/sms` or `…/sms/<token>`, the one pasted by hand). */
+function onSmsUrl(context: IWebhookFunctions): boolean {
+	return new RegExp(`/${SMS_PATH}(?:/[0-9a-f]+)?$`, 'i').test(requestPath(context));
+}
+
+/**
+ * Whether the SMS URL's token is the Secret's as it is now (n8n registered the path from it).
+ * Without a Secret that URL (`…/sms`) needs `?secret=` as the call URL does.
+ */
+function smsPathMatches(context: IWebhookFunctions, settings: TriggerSettings): boolean {
+	if (settings.secret === '') return false;
+	const path = requestPath(context);
+	return secretMatches(path.slice(path.lastIndexOf('/') + 1), smsToken(settings.secret));
+}
+
 /** Whether the request carries the secret it must: the user's Secret, else the generated one (callbackSecret.ts). */
 function hasSecret(
 	context: IWebhookFunctions,
 	settings: TriggerSettings,
 	request: ReceivedRequest,
 ): boolean {
+	if (onSmsUrl(context) && smsPathMatches(context, settings)) return true;
 	const secret = expectedSecret(context, settings.secret, settings.generatesSecret);
 	if (secret === undefined) return true;
 	const query = isPlainObject(request.query) ? request.query : {};
@@ -218,6 +243,9 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 		receivedAt,
 		settings,
 	);
+	// The SMS URL travels with every message to the SMS provider: it never starts a call's events.
+	if (onSmsUrl(this) && CALL_EVENTS.includes(normalized.event))
+		return answerHere(this, ...refuse(this, request, 'a call callback sent to the SMS URL', now));
 	// Events not chosen, empty requests and repeated call starts start nothing; the answer is an empty 200.
 	if (!starts(this, settings, normalized, now)) return { webhookResponse: '' };
 	const workflowData = [[{ json: await withCallTimes(this, normalized.item) }]];

@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { PHONE_LIMITS, PHONE_RULE, phoneDigits } from '../shared/phones';
 import { parseIpAllowList } from './allowedIps';
-import { SECRET_PARAM } from '../shared/triggerUrl';
+import { SECRET_PARAM, SMS_PATH } from '../shared/triggerUrl';
 import { TRIGGER_EVENTS } from './events';
 import { callStarted } from './events/callStarted';
 import { smsDeliveryStatus } from './events/smsDeliveryStatus';
@@ -144,12 +144,26 @@ function readRoute(
 const PASTED_URL_EVENTS = [smsDeliveryStatus, smsReceived];
 
 /**
+ * The Secret the examples ship with: a placeholder to replace, known to anyone who read them, so
+ * version 1.1 refuses it rather than let a published copy take forged SMS.
+ */
+const EXAMPLE_SECRET = 'change-me-to-a-long-random-secret';
+
+/**
  * Whether the trigger generates the secret of its URLs: version 1.1 with no Secret set. It refuses
- * every callback without a secret, so its SMS events (pasted URLs) need the Secret the user sets
- * and pastes with the URL: activation fails without one.
+ * every callback without a secret, so its SMS events (pasted URLs) need the Secret the user sets:
+ * the panel then shows their URL with its token (shared/triggerUrl.ts). Activation fails without it.
  */
 function generatesSecretFor(node: INode, events: TriggerEventKey[], secret: string): boolean {
-	if (node.typeVersion < 1.1 || secret !== '') return false;
+	if (node.typeVersion < 1.1) return false;
+	if (secret.trim() === EXAMPLE_SECRET)
+		fail(
+			node,
+			'Secret',
+			"the Secret is still the example's placeholder, which anyone who read the example knows",
+			'Replace Options → Secret with a long random text of your own, then paste the URL the panel shows again.',
+		);
+	if (secret !== '') return false;
 	const pasted = PASTED_URL_EVENTS.filter(({ key }) => events.includes(key));
 	if (pasted.length === 0) return true;
 	const names = pasted.map(({ option }) => option.name).join(' and ');
@@ -158,8 +172,8 @@ function generatesSecretFor(node: INode, events: TriggerEventKey[], secret: stri
 		'Secret',
 		`${names} need${pasted.length === 1 ? 's' : ''} a Secret: their URL is pasted by hand, and a callback ` +
 			'without a secret is refused',
-		"Add Options → Secret (a long random text), then paste this trigger's Production URL followed by " +
-			`?${SECRET_PARAM}=<your Secret> (see the notice under Events).`,
+		'Add Options → Secret (a long random text), then copy the Production URL the panel shows (it ends in ' +
+			`/${SMS_PATH}/ and a token made from the Secret) to paste it.`,
 	);
 }
 

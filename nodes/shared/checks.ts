@@ -30,8 +30,10 @@ export class InputChecks {
 	) {}
 
 	fail(field: string, rule: string, value?: unknown): never {
-		// A value quoted back may be a URL with its secret (a Delivery Report URL's `secret=`).
-		const shown = value === undefined ? '' : ` (got ${maskSecrets(describeValue(value))})`;
+		// A value quoted back may be a URL with its secret (a Delivery Report URL's `secret=` or SMS
+		// token): masked whole before it is shortened, so no part of it is left showing.
+		const masked = typeof value === 'string' ? maskSecrets(value) : value;
+		const shown = value === undefined ? '' : ` (got ${maskSecrets(describeValue(masked))})`;
 		const error = new NodeOperationError(this.node, `${field}: ${rule}${shown}`, {
 			itemIndex: this.itemIndex,
 			description: `Fix the "${field}" field of item ${this.itemIndex} and run the node again.`,

@@ -84,11 +84,21 @@ export function maskKnown(text: string, secrets: Array<string | undefined>): str
 }
 
 /**
+ * The token of a Virtual Number Trigger's SMS URL (`…/webhook/<webhookId>/sms/<32 hex>`, the
+ * secret of URLs pasted by hand: shared/triggerUrl.ts), in any URL it appears in.
+ */
+const SMS_URL_TOKEN = /(\/[0-9a-f-]{36}\/sms\/)[0-9a-f]{32}\b/gi;
+
+function maskSmsTokens(text: string): string {
+	return text.includes('/sms/') ? text.replace(SMS_URL_TOKEN, `$1${MASK}`) : text;
+}
+
+/**
  * Text with every secret masked: the given secrets in any form, every secret-like parameter of
- * every URL it holds (whosever URL it is), passwords in URLs.
+ * every URL it holds (whosever URL it is), the token of a trigger's SMS URL, passwords in URLs.
  */
 export function maskSecrets(text: string, secrets: Array<string | undefined> = []): string {
-	return maskUrlPasswords(maskParameters(maskKnown(text, secrets)));
+	return maskUrlPasswords(maskSmsTokens(maskParameters(maskKnown(text, secrets))));
 }
 
 /** A JSON-able value with every string in it masked (keys included). */

@@ -5,7 +5,7 @@
  * premium-rate destination the workflow answers is refused (the number's own routing); a forged
  * STOP to the SMS trigger is refused while the one carrying the Secret is read as an opt-out.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 
 import type { Sandbox } from '../../sandbox/index.mts';
 import type { N8nServer } from './n8n.mts';
@@ -170,9 +170,10 @@ async function forgedStop(
 		text: 'S\u200bTOP',
 		url: `${workflow.url}?secret=${SMS_SECRET}`,
 	});
+	const sms = await smsUrlAnswers(sandbox, number, workflow.url);
 	const runs = await waitUntil(async () => {
 		const list = await executionsOf(n8n, workflow.id);
-		return list.length >= 1 && list.every(finished) ? list : undefined;
+		return list.length >= 2 && list.every(finished) ? list : undefined;
 	}, 60_000);
 	await new Promise((resolve) => setTimeout(resolve, 1000));
 	const all = await executionsOf(n8n, workflow.id);
@@ -180,10 +181,40 @@ async function forgedStop(
 		forged.responseStatus === 401 &&
 			real.responseStatus === 200 &&
 			runs !== undefined &&
-			all.length === 1,
-		`trigger 1.1: a forged STOP without the Secret was refused (${forged.responseStatus}) and started nothing; the inbound SMS with it ran the workflow (${real.responseStatus}, ${all.length} execution)`,
+			all.length === 2,
+		`trigger 1.1: a forged STOP without the Secret was refused (${forged.responseStatus}) and started nothing; the inbound SMS with it ran the workflow (${real.responseStatus}, ${all.length} executions with the SMS URL's)`,
+	);
+	check(
+		sms.real === 200 && sms.wrongToken === 404 && sms.callStart === 401,
+		`trigger 1.1: the SMS URL n8n registered from the Secret (…/sms/<token>) took an SMS without ?secret= (${sms.real}); a wrong token is not routed (${sms.wrongToken}); a call start sent there was refused (${sms.callStart})`,
 	);
 	return workflow;
+}
+
+/** The URL the panel shows for SMS events, `…/sms/<token>` (the Secret's SHA-256, shared/triggerUrl.ts). */
+async function smsUrlAnswers(sandbox: Sandbox, number: string, callUrl: string) {
+	const token = (secret: string) =>
+		createHash('sha256').update(secret, 'utf8').digest('hex').slice(0, 32);
+	const smsUrl = (secret: string) => callUrl.replace(/\/webhook$/, `/sms/${token(secret)}`);
+	const real = await sandbox.control.inboundSms({
+		virtualnum: number,
+		from: '0541110012',
+		text: 'הסר',
+		url: smsUrl(SMS_SECRET),
+	});
+	const wrong = await sandbox.control.inboundSms({
+		virtualnum: number,
+		from: '0541110013',
+		text: 'STOP',
+		url: smsUrl('not the secret'),
+	});
+	const start = new URLSearchParams({ event: 'start', call_uuid: 'e2e-sms-url', cdr_ani: '0501' });
+	const callStart = await fetch(`${smsUrl(SMS_SECRET)}?${start}`);
+	return {
+		real: real.responseStatus,
+		wrongToken: wrong.responseStatus,
+		callStart: callStart.status,
+	};
 }
 
 export async function triggerSafetyRuns(

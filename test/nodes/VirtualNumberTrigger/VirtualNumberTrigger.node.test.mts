@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 
 import { selectedNumbers } from '../../../dev/harness/trigger.mts';
 import type { TriggerInstance } from '../../../dev/harness/trigger.mts';
+import { SMS_PATH_EXPRESSION } from '../../../nodes/shared/triggerUrl.ts';
 import { CALLS, registrationSetup } from './registrationSetup.mts';
 
 describe('Virtual Number Trigger → the node', () => {
@@ -24,6 +25,8 @@ describe('Virtual Number Trigger → the node', () => {
 			[
 				['default', 'POST', 'webhook', MODE, DATA],
 				['setup', 'GET', 'webhook', MODE, DATA],
+				['setup', 'POST', SMS_PATH_EXPRESSION, 'onReceived', 'noData'],
+				['setup', 'GET', SMS_PATH_EXPRESSION, 'onReceived', 'noData'],
 			],
 		);
 		assert.deepEqual(Object.keys(t.nodeType.webhookMethods ?? {}), ['default']);

@@ -225,7 +225,10 @@ describe('Virtual Number Trigger 1.1 → the secret generated at activation', ()
 			const t = add({}, events);
 			await assert.rejects(t.activate(), (error: Error & { description?: string }) => {
 				assert.match(error.message, /^Secret: SMS (Received|Delivery Status) needs a Secret/);
-				assert.match(String(error.description), /\?secret=<your Secret>/);
+				assert.match(
+					String(error.description),
+					/copy the Production URL the panel shows .*\/sms\//,
+				);
 				return true;
 			});
 		}

@@ -49,7 +49,8 @@ describe('secrets masked where the user sees them', () => {
 		});
 	});
 
-	test('a malformed Delivery Report URL is not quoted with its secret', async () => {
+	/** Send's error for a Delivery Report URL with a space in it (nothing is sent). */
+	async function malformedUrlError(callbackUrl: string): Promise<string> {
 		const result = await runWorkflow({
 			nodes: [
 				{
@@ -61,9 +62,7 @@ describe('secrets masked where the user sees them', () => {
 						sender: { __rl: true, mode: 'id', value: 'VirtualNum' },
 						to: '0501234567',
 						message: 'Hello',
-						options: {
-							callbackUrl: `https://n8n.example.com/webhook/x/webhook?secret=Top${TAIL} oops`,
-						},
+						options: { callbackUrl },
 					},
 				},
 			],
@@ -72,11 +71,28 @@ describe('secrets masked where the user sees them', () => {
 				virtualnumSmsApi: { baseUrl: sandbox.smsUrl, accessToken: sandbox.tokens.sms },
 			},
 		});
-		const message = String(result.error?.message);
+		assert.equal(sandbox.control.messages().length, 0, 'nothing sent');
+		return String(result.error?.message);
+	}
+
+	test('a malformed Delivery Report URL is not quoted with its secret', async () => {
+		const message = await malformedUrlError(
+			`https://n8n.example.com/webhook/x/webhook?secret=Top${TAIL} oops`,
+		);
 		assert.match(message, /^Delivery Report URL: must be a full http/);
 		assert.match(message, /secret=\*{8}/);
 		assert.ok(!message.includes(TAIL), message);
-		assert.equal(sandbox.control.messages().length, 0, 'nothing sent');
+	});
+
+	test("a malformed Delivery Report URL is not quoted with an SMS URL's token", async () => {
+		const token = '0123456789abcdef0123456789abcdef';
+		const id = '3f6c1d2a-8b4e-4c7a-9d15-6e2b0a7c4f81';
+		const message = await malformedUrlError(
+			`https://n8n.example.com/webhook/${id}/sms/${token} oops`,
+		);
+		assert.match(message, /^Delivery Report URL: must be a full http/);
+		assert.match(message, new RegExp(`${id}/sms/\\*{3}`), 'masked, then shortened');
+		assert.ok(!message.includes(token), message);
 	});
 
 	test('a refused Send and Wait SMS quoted back by the service shows no signature of the answer link', async () => {
