@@ -7,10 +7,14 @@
  * to the ITU under E.164, e.g. ITU Operational Bulletin No. 865, 2006): geographic numbers are
  * 0A + 7 digits (A = 2, 3, 4, 8, 9), mobile numbers 05N + 7 digits, non-geographic (VoIP) numbers
  * 07N + 7 digits. Special services start with 1 instead: 1-800 / 1-80X toll-free, 1-700 and 1-599
- * shared-cost, and the premium-rate 1-900 and 1-9XX ranges (1-901 … 1-919, whose exact allocation
- * we could not verify from a primary source). The allow-list does not depend on that list: it
- * admits only the three national forms above, so every 1-number, premium or not, is refused unless
- * the user allows its prefix.
+ * shared-cost, and premium-rate services. The Ministry's rules for premium services (Appendix N,
+ * "Premium Services", added to the operators' general licenses from 24 October 2014; English
+ * translation in Partner Communications' SEC filing, exhibit 4a-91, 2015) define a premium
+ * "Service Number" as a 10-digit number of the numbering plan made of a designated prefix code and
+ * further digits: the 1-900 / 1-9XX ranges, whose exact allocation is kept in the Ministry's
+ * administrative provisions, not in the license. The allow-list does not depend on that list: it
+ * admits only the three national forms above, so every 10-digit 1-number, premium or not, is
+ * refused unless the user allows its prefix.
  */
 import { DEFAULT_COUNTRY_CODE, phoneIdentity } from '../shared/phones';
 
