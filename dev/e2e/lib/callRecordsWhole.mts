@@ -11,8 +11,6 @@
  * 25 s here keeps the run short while still spanning more than one poll.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 
 import { parse } from 'flatted';
 
@@ -26,7 +24,7 @@ import {
 	textOf,
 	type ScriptedModel,
 } from './scriptedModel.mts';
-import { ROOT_DIR } from './setup.mts';
+import { readExample } from './setup.mts';
 import { startCrm, type StandInCrm } from './standInCrm.mts';
 import { chain, node, sleep, waitUntil, type Check, type Log } from './workflows.mts';
 
@@ -56,7 +54,7 @@ type Note = { callId?: string; note?: string; phone?: string; recordingStatus?: 
 
 /** The example as a user imports it: their credentials, the CRM's address. */
 function loadExample(setup: Setup): Example {
-	const workflow = JSON.parse(readFileSync(join(ROOT_DIR, 'examples', FILE), 'utf8')) as Example;
+	const workflow = JSON.parse(readExample(FILE)) as Example;
 	for (const node of workflow.nodes)
 		for (const [type, ref] of Object.entries(node.credentials ?? {}))
 			node.credentials![type] = { id: setup.credentials[type], name: ref.name };

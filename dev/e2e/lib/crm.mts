@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { CallbackRecord } from '../../sandbox/index.mts';
 import { byStatus, executionsOf } from './executions.mts';
 import type { QueueRun } from './scale.mts';
-import { ROOT_DIR } from './setup.mts';
+import { ROOT_DIR, readExample } from './setup.mts';
 import { deactivate, waitUntil } from './workflows.mts';
 
 export const CRM_DATABASE = 'crm';
@@ -33,9 +33,7 @@ interface ContactRow {
 }
 
 function loadExample(credentials: Record<string, string>): Record<string, unknown> {
-	const workflow = JSON.parse(
-		readFileSync(join(ROOT_DIR, 'examples', `${EXAMPLE}.json`), 'utf8'),
-	) as {
+	const workflow = JSON.parse(readExample(`${EXAMPLE}.json`)) as {
 		id?: string;
 		nodes: Array<{ credentials?: Record<string, { id: string; name: string }> }>;
 	};

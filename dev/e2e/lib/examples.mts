@@ -3,8 +3,6 @@
  * remapped, then each run the way it runs in production (webhooks called, triggers activated)
  * or, for schedules and forms, as a manual run started from the trigger with its pinned data.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 
 import type { Sandbox } from '../../sandbox/index.mts';
 import { startCrm } from './standInCrm.mts';
@@ -12,7 +10,7 @@ import type { N8nServer } from './n8n.mts';
 import { executionsOf, finished, type ExecutionSummary } from './n8nExecutions.mts';
 import { runFromPinned } from './n8nExecutions.mts';
 import { scriptedOpenAiCredential, startScriptedModel, textOf } from './scriptedModel.mts';
-import { ROOT_DIR } from './setup.mts';
+import { readExample } from './setup.mts';
 import { waitUntil } from './workflows.mts';
 
 type Check = (condition: unknown, what: string) => void;
@@ -34,7 +32,7 @@ interface Example {
 	[key: string]: unknown;
 }
 function loadExample(file: string, credentials: Record<string, string>): Example {
-	const workflow = JSON.parse(readFileSync(join(ROOT_DIR, 'examples', file), 'utf8')) as Example;
+	const workflow = JSON.parse(readExample(file)) as Example;
 	for (const node of workflow.nodes) {
 		for (const [type, ref] of Object.entries(node.credentials ?? {})) {
 			node.credentials![type] = { id: credentials[type], name: ref.name };

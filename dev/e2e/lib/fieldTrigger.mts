@@ -8,13 +8,11 @@
  * sms.received, and a routed call whose destination the sandbox recorded.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 
 import type { Sandbox } from '../../sandbox/index.mts';
 import type { N8nServer } from './n8n.mts';
 import { executionsOf, finished } from './n8nExecutions.mts';
-import { ROOT_DIR } from './setup.mts';
+import { readExample } from './setup.mts';
 import { waitUntil, type Check, type Log } from './workflows.mts';
 
 type Credentials = { virtualnumApi: string; virtualnumSmsApi: string };
@@ -273,7 +271,7 @@ async function importExample(
 	file: string,
 	credentials: Credentials,
 ): Promise<Imported> {
-	const workflow = JSON.parse(readFileSync(join(ROOT_DIR, 'examples', file), 'utf8')) as {
+	const workflow = JSON.parse(readExample(file)) as {
 		id?: string;
 		nodes: Array<{
 			name: string;

