@@ -19,6 +19,7 @@ import { retryAndRedirects } from './lib/retryAndRedirects.mts';
 import { sendAndWaitRuns } from './lib/sendAndWait.mts';
 import { aiAgentRuns } from './lib/aiAgent.mts';
 import { campaignRuns } from './lib/campaigns.mts';
+import { campaignLedgerRuns } from './lib/campaignLedger.mts';
 import { callRecordsWholeRuns } from './lib/callRecordsWhole.mts';
 import { fileURLToPath } from 'node:url';
 import { installExitHandlers } from './lib/processes.mts';
@@ -122,6 +123,13 @@ try {
 	await retryAndRedirects(n8n, sandbox, { vn: vnCredential.id, sms: smsCredential.id }, check, log);
 	await sendAndWaitRuns(n8n, sandbox, smsCredential.id, check, log);
 	await campaignRuns(n8n, sandbox, smsCredential.id, check, log);
+	await campaignLedgerRuns(
+		n8n,
+		sandbox,
+		{ virtualnumApi: vnCredential.id, virtualnumSmsApi: smsCredential.id },
+		check,
+		log,
+	);
 	await aiAgentRuns(n8n, sandbox, { vn: vnCredential.id, sms: smsCredential.id }, check, log);
 	await callRecordsWholeRuns(n8n, sandbox, vnCredential.id, check, log);
 

@@ -43,6 +43,10 @@ const EXPECTED_FILES = [
 	'sms-campaign-scheduled.json',
 	'sms-campaign-skip-opted-out.json',
 	'sms-delivery-reports.json',
+	'sms-ledger-campaign.json',
+	'sms-ledger-daily-summary.json',
+	'sms-ledger-delivery-reports.json',
+	'sms-ledger-resend-failed.json',
 	'sms-opt-out-to-data-table.json',
 ];
 
@@ -84,17 +88,26 @@ const CORE: Record<string, { file: string; versions: number[]; parameters: strin
  * queue-mode run (`npm run e2e:queue`) runs them against a real Postgres.
  */
 const CORE_ACTIONS: Record<string, { examples: string[]; version: number; credential?: string }> = {
-	// n8n's own store and flow nodes need no credential (the do-not-send list and VIP routing).
+	// n8n's own store and flow nodes need no credential (the do-not-send list, VIP routing, the
+	// campaign ledger and its summary).
 	'n8n-nodes-base.dataTable': {
 		examples: [
 			'sms-opt-out-to-data-table.json',
 			'sms-campaign-skip-opted-out.json',
 			'call-started-route-vip.json',
+			'sms-ledger-campaign.json',
+			'sms-ledger-delivery-reports.json',
+			'sms-ledger-daily-summary.json',
+			'sms-ledger-resend-failed.json',
 		],
 		version: 1.1,
 	},
 	'n8n-nodes-base.if': { examples: ['sms-opt-out-to-data-table.json'], version: 2.2 },
-	'n8n-nodes-base.set': { examples: ['call-started-route-vip.json'], version: 3.4 },
+	'n8n-nodes-base.set': {
+		examples: ['call-started-route-vip.json', 'sms-ledger-daily-summary.json'],
+		version: 3.4,
+	},
+	'n8n-nodes-base.summarize': { examples: ['sms-ledger-daily-summary.json'], version: 1.1 },
 	'n8n-nodes-base.postgres': {
 		examples: ['crm-sync-call-records.json'],
 		version: 2.6,

@@ -11,12 +11,12 @@ import { randomUUID } from 'node:crypto';
 
 import type { Sandbox } from '../../sandbox/index.mts';
 import type { N8nServer } from './n8n.mts';
-import { executionsOf, finished } from './n8nExecutions.mts';
+import { executionsOf, finished, type StoredDetail } from './n8nExecutions.mts';
 import { readExample } from './setup.mts';
 import { waitUntil, type Check, type Log } from './workflows.mts';
 
-type Credentials = { virtualnumApi: string; virtualnumSmsApi: string };
-interface Imported {
+export type Credentials = { virtualnumApi: string; virtualnumSmsApi: string };
+export interface Imported {
 	id: string;
 	versionId: string;
 	nodes: Array<{ name: string; type: string; webhookId?: string; parameters?: unknown }>;
@@ -230,7 +230,7 @@ async function activationKeepsSettings(
 
 // ---- n8n helpers --------------------------------------------------------------------------------
 
-async function createTable(
+export async function createTable(
 	n8n: N8nServer,
 	project: string,
 	name: string,
@@ -255,7 +255,7 @@ async function insertRows(
 	});
 }
 
-async function tableRows(
+export async function tableRows(
 	n8n: N8nServer,
 	project: string,
 	table: string,
@@ -266,7 +266,7 @@ async function tableRows(
 	return Array.isArray(answer) ? answer : (answer.data ?? []);
 }
 
-async function importExample(
+export async function importExample(
 	n8n: N8nServer,
 	file: string,
 	credentials: Credentials,
@@ -293,7 +293,7 @@ async function importExample(
  * Publishes and waits until n8n routes the trigger's production URL for POST and GET (anything
  * but 404: an empty request starts nothing) and, for a call trigger, until the number carries it.
  */
-async function publishAndWait(
+export async function publishAndWait(
 	n8n: N8nServer,
 	workflow: Imported,
 	number?: { sandbox: Sandbox; virtualnum: string },
@@ -321,12 +321,12 @@ async function publishAndWait(
 }
 
 /** The Secret set on an imported example's trigger. */
-function exampleSecret(workflow: Imported): string {
+export function exampleSecret(workflow: Imported): string {
 	const trigger = workflow.nodes.find((node) => node.webhookId !== undefined)!;
 	return String((trigger.parameters as { options?: { secret?: string } }).options?.secret ?? '');
 }
 
-async function runFromTrigger(n8n: N8nServer, workflow: Imported) {
+export async function runFromTrigger(n8n: N8nServer, workflow: Imported) {
 	const trigger = workflow.nodes[0];
 	const started = await n8n.rest<{ executionId?: string }>(
 		'POST',
@@ -346,7 +346,7 @@ async function runFromTrigger(n8n: N8nServer, workflow: Imported) {
 	);
 	return await waitUntil(async () => {
 		const detail = await n8n
-			.rest<{ status: string }>('GET', `/executions/${String(started.executionId)}`)
+			.rest<StoredDetail>('GET', `/executions/${String(started.executionId)}`)
 			.catch(() => undefined);
 		return detail && finished(detail) ? detail : undefined;
 	}, 60_000);
