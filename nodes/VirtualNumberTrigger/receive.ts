@@ -243,8 +243,8 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 
 /**
  * The credential, read once per request (its Identifier Word and Service Time Zone): n8n reads it
- * from the database and decrypts it at every call, which a routed call start waits for (90 ms for
- * a call alone in n8n 2.40.7, several hundred under 10 at once: dev/docs/benchmarks.md).
+ * from the database and decrypts it at every call, which a routed call start waits for (12 to
+ * 160 ms for a call alone in n8n 2.40.7, several hundred under 10 at once: dev/docs/benchmarks.md).
  * Undefined when it cannot be read: the callback is still taken, in the contract's word.
  */
 async function credentialsOf(context: IWebhookFunctions): Promise<IDataObject | undefined> {
