@@ -22,6 +22,9 @@
  *   npm run bench -- --poll-recordings [--reps 3]
  *                                               the Call Record Trigger's memory over a poll of 100
  *                                               records with 1 MB recordings, in the real n8n (pollRecordings.mts)
+ *   npm run bench -- --route-call [--rounds 5]  Route Call's answer time against n8n's Webhook + Respond
+ *                                               to Webhook, 1, 10 and 50 calls at once, and its deadline,
+ *                                               in the real n8n (routeCall.mts)
  *   npm run bench -- --fields-parameters '{…}'  other Send parameters for the "recipients from input
  *                                               fields" rows (also BENCH_FIELDS_PARAMETERS; default:
  *                                               Recipients From: Input Fields, the phone field)
@@ -73,7 +76,7 @@ const settings: Settings = {
 /**
  * The real-n8n measurements run as their own script, with the other arguments (--items, --reps):
  * `--real-n8n` Bulk SMS Send (realN8n.mts), `--poll-recordings` the Call Record Trigger's memory
- * with 1 MB recordings (pollRecordings.mts).
+ * with 1 MB recordings (pollRecordings.mts), `--route-call` Route Call's answer time (routeCall.mts).
  */
 function runScript(flag: string, script: string): never {
 	const rest = args.filter((arg) => arg !== flag);
@@ -86,6 +89,7 @@ function runScript(flag: string, script: string): never {
 async function main() {
 	if (args.includes('--real-n8n')) runScript('--real-n8n', 'realN8n.mts');
 	if (args.includes('--poll-recordings')) runScript('--poll-recordings', 'pollRecordings.mts');
+	if (args.includes('--route-call')) runScript('--route-call', 'routeCall.mts');
 	if (args.includes('--rewrite')) {
 		const saved = JSON.parse(readFileSync(join(HERE, 'results.json'), 'utf8')) as {
 			run: Run;

@@ -10,7 +10,7 @@
 import { createHash, timingSafeEqual } from 'crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { addCallTimesWithOffset, savedServiceZone, usableZone } from '../shared/dates';
+import { addCallTimesWithOffset, usableZone } from '../shared/dates';
 import { messageOf } from '../shared/errors';
 import {
 	IDENTIFIER_WORD,
@@ -237,9 +237,10 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 	}
 	if (refusal) return answerHere(this, ...refusal);
 
+	const credentials = await credentialsOf(this);
 	const normalized = normalizeOrRaw(
 		this,
-		await inContractWord(this, request),
+		inContractWord(request, credentials),
 		receivedAt,
 		settings,
 	);
@@ -248,13 +249,13 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 		return answerHere(this, ...refuse(this, request, 'a call callback sent to the SMS URL', now));
 	// Events not chosen, empty requests and repeated call starts start nothing; the answer is an empty 200.
 	if (!starts(this, settings, normalized, now)) return { webhookResponse: '' };
-	const workflowData = [[{ json: await withCallTimes(this, normalized.item) }]];
+	const workflowData = [[{ json: withCallTimes(normalized.item, credentials) }]];
 	if (settings.route === undefined) return { workflowData };
 	// Respond With a destination sets n8n's responseMode to lastNode: only a call start waits for
 	// the workflow's answer; every other callback is answered here at once, empty.
 	if (normalized.event === callStarted.name) {
 		try {
-			answerWithDestination(this, settings.route, normalized.item);
+			answerWithDestination(this, settings.route, normalized.item, now);
 		} catch (error) {
 			// Without a response object to guard, n8n answers the last node's item as it is.
 			log(
@@ -269,13 +270,27 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 }
 
 /**
+ * The credential, read once per request (its Identifier Word and Service Time Zone): n8n reads it
+ * from the database and decrypts it at every call, which a routed call start waits for (12 to
+ * 160 ms for a call alone in n8n 2.40.7, several hundred under 10 at once: dev/docs/benchmarks.md).
+ * Undefined when it cannot be read: the callback is still taken, in the contract's word.
+ */
+async function credentialsOf(context: IWebhookFunctions): Promise<IDataObject | undefined> {
+	try {
+		return await context.getCredentials<IDataObject>(VIRTUALNUM_CREDENTIAL);
+	} catch {
+		return undefined;
+	}
+}
+
+/**
  * A call's `startedAt` / `endedAt` beside `startTime` / `endTime`: the times with the offset of
  * the service's clock (the credential's Service Time Zone; null when the callback had no time).
  * A callback is never refused for it: with no zone that can be used, the item has neither.
  */
-async function withCallTimes(context: IWebhookFunctions, item: IDataObject): Promise<IDataObject> {
+function withCallTimes(item: IDataObject, credentials: IDataObject | undefined): IDataObject {
 	if (!('startTime' in item) && !('endTime' in item)) return item;
-	const zone = usableZone(await savedServiceZone(context, VIRTUALNUM_CREDENTIAL));
+	const zone = usableZone(credentials?.serviceTimeZone);
 	if (zone === undefined) return item;
 	const full = { ...item };
 	if ('startTime' in item) full.startedAt = null;
@@ -288,16 +303,12 @@ async function withCallTimes(context: IWebhookFunctions, item: IDataObject): Pro
  * (the credential's Identifier Word, e.g. `did`) sends `did` and `did_unformatted` for the
  * dialled number. Read after the Secret and IP checks, which see the request as it came.
  */
-async function inContractWord(
-	context: IWebhookFunctions,
+function inContractWord(
 	request: ReceivedRequest,
-): Promise<ReceivedRequest> {
-	let word = IDENTIFIER_WORD;
-	try {
-		word = identifierWordOf(await context.getCredentials(VIRTUALNUM_CREDENTIAL));
-	} catch {
-		return request;
-	}
+	credentials: IDataObject | undefined,
+): ReceivedRequest {
+	if (credentials === undefined) return request;
+	const word = identifierWordOf(credentials);
 	if (word === IDENTIFIER_WORD || !isIdentifierWord(word)) return request;
 	return {
 		...request,

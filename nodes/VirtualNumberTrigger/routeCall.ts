@@ -59,12 +59,15 @@ type Response = ReturnType<IWebhookFunctions['getResponseObject']>;
 /**
  * Guards the response n8n will send after the run: answers the destination it carries, or an
  * empty 200 (the number's own routing) when it carries none, the run failed, or the deadline
- * passed first. Each case that routes nowhere writes one log line.
+ * passed first. The deadline counts from `receivedAt` (ms), when n8n handed the request to the
+ * trigger: the caller has been waiting since, whatever the trigger did before the run started.
+ * Each case that routes nowhere writes one log line.
  */
 export function answerWithDestination(
 	context: IWebhookFunctions,
 	route: RouteSettings,
 	item: { callId?: unknown; callerNumber?: unknown },
+	receivedAt: number,
 ): void {
 	const res: Response = context.getResponseObject();
 	const logger = context.logger;
@@ -114,7 +117,7 @@ export function answerWithDestination(
 		read(typeof body === 'string' ? body.trim() : body);
 		return res;
 	};
-	void sleep(route.deadlineMs).then(() =>
+	void sleep(Math.max(0, receivedAt + route.deadlineMs - Date.now())).then(() =>
 		answer('', `no destination within ${route.deadlineMs / 1000} s (Deadline)`),
 	);
 }

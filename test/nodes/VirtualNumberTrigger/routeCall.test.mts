@@ -33,6 +33,7 @@ describe('Virtual Number Trigger → Call Started → Respond With a destination
 		options: IDataObject = {},
 		delayMs = 0,
 		events = ['callStarted', 'callEnded'],
+		credentialReadMs = 0,
 	): TriggerInstance {
 		return host.add({
 			parameters: { events, options: { respondWith: 'destination', ...options } },
@@ -40,6 +41,7 @@ describe('Virtual Number Trigger → Call Started → Respond With a destination
 			downstream: [
 				{ name: 'Look Up', type: MAP_TYPE, parameters: { values: values as string, delayMs } },
 			],
+			credentialReadMs,
 		});
 	}
 	async function call(t: TriggerInstance, fields: Record<string, string> = START) {
@@ -120,6 +122,32 @@ describe('Virtual Number Trigger → Call Started → Respond With a destination
 		const answer = await call(t);
 		assert.equal(answer.text, '0529998888');
 		assert.ok(answer.ms >= 550 && answer.ms < 2500, `${answer.ms} ms`);
+	});
+
+	// n8n reads a credential from its database and decrypts it at every call (12 to 160 ms for a
+	// call alone in n8n 2.40.7, several hundred under 10 at once), and the caller waits for it.
+	const withTime = { ...START, start_call: '2026-11-26 10:00:00' };
+
+	test("n8n's credential read is slow: a call start waits for one read, not one per field", async () => {
+		const t = trigger({ destination: '0529998888' }, {}, 0, ['callStarted'], 300);
+		const answer = await call(t, withTime);
+		assert.equal(answer.text, '0529998888');
+		assert.ok(answer.ms >= 280 && answer.ms < 560, `one read of 300 ms (${answer.ms} ms)`);
+		// Both of the credential's fields still apply: the call time carries the service's offset.
+		assert.equal(t.outcomes.at(-1)!.items[0].json.startedAt, '2026-11-26T10:00:00+02:00');
+	});
+
+	test('the deadline counts from the call start, a slow credential read included', async () => {
+		const t = trigger(
+			{ destination: '0529998888' },
+			{ routeDeadlineSec: 0.5 },
+			1500,
+			undefined,
+			400,
+		);
+		const answer = await call(t, withTime);
+		assert.deepEqual([answer.status, answer.text], [200, '']);
+		assert.ok(answer.ms >= 450 && answer.ms < 750, `answered at the deadline (${answer.ms} ms)`);
 	});
 
 	test('Call Ended with the option on: answered empty at once, the workflow still runs', async () => {

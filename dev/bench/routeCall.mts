@@ -1,0 +1,570 @@
+/**
+ * Route Call's answer time in the real n8n 2.40.7, against n8n's own Webhook node answering the
+ * same lookup with Respond to Webhook, in one run, the sides alternating:
+ *
+ * - route: Virtual Number Trigger (Call Started, Respond With: A Destination From the Workflow) →
+ *   Look Up (Edit Fields: the caller's number → a destination from a small table);
+ * - respondNode: Webhook (Respond: Using 'Respond to Webhook' Node) → the same Look Up → Respond to
+ *   Webhook answering the destination as text;
+ * - respondNodeIsolate (diagnostic): the same with one expression in the Webhook's parameters, which
+ *   makes n8n give each request an expression isolate as it does for every other trigger;
+ * - lastNode (diagnostic): Webhook (Respond: When Last Node Finishes) → the same Look Up: n8n's own
+ *   answer from the last node, the mechanism Route Call rides on;
+ * - onReceived (diagnostic): Webhook (Respond: Immediately) → the same Look Up: n8n's request
+ *   handling alone, answered once the execution is created.
+ *
+ * Each burst posts N call-start callbacks at once, as the service sends them (POST, JSON body:
+ * event, call_uuid, cdr_ddi, cdr_ani, …; a fresh connection each), to the URL each side listens on
+ * (the trigger's: the one it registered with the sandbox, its generated secret included); the
+ * answer time of each is taken by the client, from sending to the answer's end, and every answer
+ * is checked (the caller's destination). Then the deadline: Trigger → Wait 5 s → Look Up, whose
+ * answer must come empty at the Deadline (3 s, the default), at 1 and 10 concurrent calls; for each
+ * routed call, how long n8n took to hand it to the trigger (the item's `receivedAt`). All of it in
+ * one n8n per expression engine (`vm`, n8n's default, then `legacy`).
+ *
+ *   npm run build && npx tsx dev/bench/routeCall.mts [--rounds 5] [--levels 1,10,50] [--engines vm,legacy]
+ *   npm run bench -- --route-call [--rounds 5]     (the same)
+ *
+ * Writes dev/bench/results-route.json; dev/docs/benchmarks.md has the method and the figures.
+ */
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { parse } from 'flatted';
+
+import { startSandbox, type Sandbox } from '../sandbox/index.mts';
+import { startN8n, type N8nServer } from '../e2e/lib/n8n.mts';
+import { finished } from '../e2e/lib/n8nExecutions.mts';
+import { installExitHandlers } from '../e2e/lib/processes.mts';
+import { ROOT_DIR } from '../e2e/lib/setup.mts';
+import { chain, node, waitUntil, type NodeJson } from '../e2e/lib/workflows.mts';
+
+const { values } = parseArgs({
+	options: { rounds: { type: 'string' }, levels: { type: 'string' }, engines: { type: 'string' } },
+});
+const ROUNDS = Number(values.rounds ?? 5);
+const LEVELS = (values.levels ?? '1,10,50').split(',').map(Number);
+/**
+ * n8n's expression engines (N8N_EXPRESSION_ENGINE), one n8n each: `vm` (n8n 2.40.7's default) gives
+ * every webhook request to a trigger other than its own Webhook node a V8 isolate; `legacy` none.
+ */
+const ENGINES = (values.engines ?? 'vm,legacy').split(',');
+const DEADLINE_SEC = 3;
+/** The measured Route Call's Deadline: the most it can be. */
+const ROUTE_DEADLINE_SEC = 10;
+const DEADLINE_LEVELS = [1, 10];
+const WAIT_SEC = 5;
+/** The targets: Route Call at most this many times Webhook + Respond to Webhook; the deadline kept within this. */
+const TARGET_RATIO = 1.1;
+const TARGET_LATE_MS = 100;
+const started = Date.now();
+const log = (line: string) =>
+	console.log(`[bench route ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+
+/** The lookup table: caller → destination; any other caller gets the fallback. */
+const TABLE: Record<string, string> = {
+	'0541230001': '0501110001',
+	'0541230002': '0501110002',
+	'0541230003': '0501110003',
+	'0541230004': '0501110004',
+};
+const FALLBACK = '0501119999';
+const CALLERS = [...Object.keys(TABLE), '0541239999'];
+const expected = (caller: string) => TABLE[caller] ?? FALLBACK;
+
+const TRIGGER_NAME = 'Call Started';
+
+type SideKey = 'route' | 'respondNode' | 'respondNodeIsolate' | 'lastNode' | 'onReceived';
+
+interface Side {
+	key: SideKey;
+	name: string;
+	url: string;
+	workflowId: string;
+	/** The virtual number the calls are made to (cdr_ddi). */
+	number: string;
+	/** What a correct answer is for this caller ('' for none: Respond Immediately answers no destination). */
+	answer: (caller: string) => string;
+}
+
+/** The same lookup on both sides, reading the caller's number where each side's item has it. */
+function lookUp(caller: string): NodeJson {
+	return node('Look Up', 'n8n-nodes-base.set', 3.4, {
+		mode: 'manual',
+		includeOtherFields: false,
+		assignments: {
+			assignments: [
+				{
+					id: '1',
+					name: 'destination',
+					type: 'string',
+					value: `={{ ${JSON.stringify(TABLE)}[String(${caller}).replace(/\\D/g, '')] ?? '${FALLBACK}' }}`,
+				},
+			],
+		},
+		options: {},
+	});
+}
+
+function routeTrigger(number: string, credentialId: string, deadlineSec?: number): NodeJson {
+	return node(
+		TRIGGER_NAME,
+		'n8n-nodes-virtualnum.virtualNumberTrigger',
+		1.1,
+		{
+			events: ['callStarted'],
+			numbers: 'selected',
+			virtualnums: { number: [{ virtualnum: { __rl: true, mode: 'id', value: number } }] },
+			options: {
+				respondWith: 'destination',
+				...(deadlineSec === undefined ? {} : { routeDeadlineSec: deadlineSec }),
+			},
+		},
+		{
+			webhookId: randomUUID(),
+			credentials: { virtualnumApi: { id: credentialId, name: 'Virtual Number sandbox' } },
+		},
+	);
+}
+
+function webhook(
+	path: string,
+	responseMode: string,
+	extra: Record<string, unknown> = {},
+): NodeJson {
+	return node(
+		'Webhook',
+		'n8n-nodes-base.webhook',
+		2.1,
+		{ httpMethod: 'POST', path, responseMode, options: {}, ...extra },
+		{ webhookId: randomUUID() },
+	);
+}
+
+const respond = () =>
+	node('Respond to Webhook', 'n8n-nodes-base.respondToWebhook', 1.5, {
+		respondWith: 'text',
+		responseBody: '={{ $json.destination }}',
+		options: {},
+	});
+
+async function publish(n8n: N8nServer, workflow: Record<string, unknown>): Promise<string> {
+	const created = await n8n.rest<{ id: string; versionId: string }>('POST', '/workflows', workflow);
+	await n8n.rest('POST', `/workflows/${created.id}/activate`, { versionId: created.versionId });
+	return created.id;
+}
+
+/** Publishes a Route Call workflow on a number of its own; its URL is the one registered with the service. */
+async function routeSide(
+	n8n: N8nServer,
+	sandbox: Sandbox,
+	credentialId: string,
+	name: string,
+	between: NodeJson[],
+	deadlineSec?: number,
+): Promise<{ url: string; workflowId: string; number: string }> {
+	const number = sandbox.control.seed({ numbers: 1 }).numbers![0];
+	const trigger = routeTrigger(number, credentialId, deadlineSec);
+	const workflowId = await publish(
+		n8n,
+		chain(name, [trigger, ...between, lookUp('$json.callerNumber')]),
+	);
+	const url = await waitUntil(
+		() => sandbox.control.virtualnum(number)?.callback_url || undefined,
+		60_000,
+		250,
+	);
+	if (!url) throw new Error(`${name}: the trigger registered no callback URL on ${number}`);
+	return { url, workflowId, number };
+}
+
+/** n8n's Webhook node answering the same lookup, in each of its ways (Respond to Webhook first). */
+async function webhookSides(n8n: N8nServer, number: string): Promise<Side[]> {
+	const webhookSide = async (key: SideKey, name: string, nodes: NodeJson[]) => ({
+		key,
+		name,
+		url: `${n8n.url}/webhook/${String(nodes[0].parameters.path)}`,
+		workflowId: await publish(n8n, chain(`Bench: ${name}`, nodes)),
+		number,
+		answer: key === 'onReceived' ? () => '' : expected,
+	});
+	const caller = '$json.body.cdr_ani';
+	return [
+		await webhookSide('respondNode', 'Webhook + Respond to Webhook', [
+			webhook('bench-respond-node', 'responseNode'),
+			lookUp(caller),
+			respond(),
+		]),
+		// n8n 2.40.7 gives every webhook request an expression isolate (N8N_EXPRESSION_ENGINE=vm, the
+		// default) except its Webhook node's when no parameter holds an expression: one expression
+		// (an empty IP allow-list) makes the same workflow pay what every other trigger pays.
+		await webhookSide('respondNodeIsolate', 'Webhook (one expression) + Respond to Webhook', [
+			webhook('bench-respond-node-isolate', 'responseNode', {
+				options: { ipWhitelist: '={{ "" }}' },
+			}),
+			lookUp(caller),
+			respond(),
+		]),
+		await webhookSide('lastNode', 'Webhook, Respond: When Last Node Finishes', [
+			webhook('bench-last-node', 'lastNode', { responseData: 'firstEntryJson' }),
+			lookUp(caller),
+		]),
+		await webhookSide('onReceived', 'Webhook, Respond: Immediately (no destination)', [
+			webhook('bench-on-received', 'onReceived'),
+			lookUp(caller),
+		]),
+	];
+}
+
+async function publishSides(
+	n8n: N8nServer,
+	sandbox: Sandbox,
+	credentialId: string,
+): Promise<{ sides: Side[]; deadline: Side }> {
+	// The most Deadline allows, so that the answer time is measured also where it passes 3 s.
+	const route = await routeSide(
+		n8n,
+		sandbox,
+		credentialId,
+		'Bench: Route Call',
+		[],
+		ROUTE_DEADLINE_SEC,
+	);
+	const sides: Side[] = [
+		{
+			key: 'route',
+			name: `Route Call (Virtual Number Trigger, Deadline ${ROUTE_DEADLINE_SEC} s)`,
+			...route,
+			answer: expected,
+		},
+		...(await webhookSides(n8n, route.number)),
+	];
+	const wait = node('Wait', 'n8n-nodes-base.wait', 1.1, {
+		resume: 'timeInterval',
+		amount: WAIT_SEC,
+		unit: 'seconds',
+	});
+	const slow = await routeSide(
+		n8n,
+		sandbox,
+		credentialId,
+		'Bench: Route Call, a lookup slower than the deadline',
+		[wait],
+		DEADLINE_SEC,
+	);
+	const deadline: Side = {
+		key: 'route',
+		name: `Route Call, Wait ${WAIT_SEC} s, Deadline ${DEADLINE_SEC} s`,
+		...slow,
+		answer: () => '',
+	};
+	return { sides, deadline };
+}
+
+interface Answer {
+	ms: number;
+	status: number;
+	body: string;
+	callId: string;
+	/** When the client sent it (epoch ms, the same clock as n8n's). */
+	sentAt: number;
+}
+
+/** One call-start callback as the service sends it (contract profile: POST, JSON), timed by the client. */
+function postCallStart(url: string, number: string, caller: string): Promise<Answer> {
+	const callId = randomUUID();
+	const body = JSON.stringify({
+		event: 'call.start',
+		call_uuid: callId,
+		cdr_ddi: number,
+		cdr_ani: caller,
+		user_phone: '',
+		user_name: 'Bench',
+		start_call: new Date().toISOString().slice(0, 19).replace('T', ' '),
+	});
+	return new Promise((resolve, reject) => {
+		const sentAt = Date.now();
+		const from = performance.now();
+		const req = http.request(
+			url,
+			{
+				method: 'POST',
+				agent: false,
+				timeout: 30_000,
+				headers: {
+					'user-agent': 'virtualnum-sandbox/1.0',
+					'content-type': 'application/json',
+					'content-length': String(Buffer.byteLength(body)),
+				},
+			},
+			(res) => {
+				const chunks: Buffer[] = [];
+				res.on('data', (chunk: Buffer) => chunks.push(chunk));
+				res.on('end', () =>
+					resolve({
+						ms: performance.now() - from,
+						status: res.statusCode ?? 0,
+						body: Buffer.concat(chunks).toString('utf8'),
+						callId,
+						sentAt,
+					}),
+				);
+				res.on('error', reject);
+			},
+		);
+		req.on('timeout', () => req.destroy(new Error('no answer within 30 s')));
+		req.on('error', reject);
+		req.end(body);
+	});
+}
+
+/** The body each side answers with, reduced to the destination (Respond Immediately answers a JSON message). */
+function destinationIn(side: Side, body: string): string {
+	if (side.key === 'onReceived') return '';
+	if (side.key === 'lastNode')
+		return String((JSON.parse(body) as { destination?: string }).destination);
+	return body.trim();
+}
+
+/**
+ * Posts `count` call starts at once to the side and waits until its executions have ended: the
+ * answer time of each, and how many answers were not the caller's destination.
+ */
+async function burst(n8n: N8nServer, side: Side, count: number, fired: Map<Side, number>) {
+	const callers = Array.from({ length: count }, (_, i) => CALLERS[i % CALLERS.length]);
+	const answers = await Promise.all(callers.map((c) => postCallStart(side.url, side.number, c)));
+	const wrong = answers.filter((answer, i) => {
+		const got =
+			answer.status === 200 ? destinationIn(side, answer.body) : `status ${answer.status}`;
+		return got !== side.answer(callers[i]);
+	});
+	if (wrong.length > 0)
+		log(
+			`${side.name}: ${wrong.length} of ${count} answers were not the destination ` +
+				`(${wrong[0].status} "${wrong[0].body.slice(0, 60)}")`,
+		);
+	fired.set(side, (fired.get(side) ?? 0) + count);
+	await settled(n8n, side, fired.get(side)!);
+	const handover = side.key === 'route' ? await handoverTimes(n8n, side, answers) : [];
+	return { ms: answers.map((answer) => answer.ms), wrong: wrong.length, handover };
+}
+
+/**
+ * How long after the client sent each call start the trigger had it (the item's `receivedAt`,
+ * taken when n8n calls the trigger's webhook method): n8n's own handling of the request before the
+ * trigger sees it, read from n8n's record of each execution.
+ */
+async function handoverTimes(n8n: N8nServer, side: Side, answers: Answer[]): Promise<number[]> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId: side.workflowId }));
+	const list = await n8n.rest<{ results: Array<{ id: string }> }>(
+		'GET',
+		`/executions?filter=${filter}&limit=${answers.length}`,
+	);
+	const sent = new Map(answers.map((answer) => [answer.callId, answer.sentAt]));
+	const times: number[] = [];
+	for (const { id } of list.results) {
+		const detail = await n8n.rest<{ data: string }>('GET', `/executions/${id}`);
+		const data = parse(detail.data) as {
+			resultData: { runData: Record<string, Array<{ data: { main: TriggerItems } }>> };
+		};
+		const item = data.resultData.runData[TRIGGER_NAME]?.[0]?.data.main[0]?.[0]?.json;
+		const at = sent.get(String(item?.callId));
+		if (at !== undefined) times.push(Date.parse(String(item?.receivedAt)) - at);
+	}
+	return times;
+}
+type TriggerItems = Array<Array<{ json: Record<string, unknown> }>>;
+
+/** Waits until n8n lists every execution fired at the side as ended (nothing lost, nothing running). */
+async function settled(n8n: N8nServer, side: Side, total: number): Promise<void> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId: side.workflowId }));
+	const done = await waitUntil(
+		async () => {
+			const list = await n8n.rest<{ count: number; results: Array<{ status: string }> }>(
+				'GET',
+				`/executions?filter=${filter}&limit=100`,
+			);
+			return list.count >= total && list.results.every(finished);
+		},
+		60_000,
+		200,
+	);
+	if (!done) throw new Error(`${side.name}: ${total} executions did not all end within a minute`);
+}
+
+interface Figures {
+	samples: number;
+	medianMs: number;
+	p95Ms: number;
+	maxMs: number;
+}
+
+/** Nearest-rank percentile of the samples. */
+function percentile(sorted: number[], p: number): number {
+	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function figures(samples: number[]): Figures {
+	const sorted = [...samples].sort((a, b) => a - b);
+	const round = (ms: number) => Math.round(ms);
+	return {
+		samples: sorted.length,
+		medianMs: round(percentile(sorted, 50)),
+		p95Ms: round(percentile(sorted, 95)),
+		maxMs: round(sorted.at(-1)!),
+	};
+}
+
+const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+
+/** One concurrency level: every side ROUNDS bursts, the order rotating every round. */
+async function measureLevel(
+	n8n: N8nServer,
+	sides: Side[],
+	count: number,
+	fired: Map<Side, number>,
+) {
+	const times = new Map<Side, number[]>(sides.map((side) => [side, []]));
+	const wrong = new Map<Side, number>();
+	const handover: number[] = [];
+	for (let round = 0; round < ROUNDS; round++) {
+		const order = sides.map((_, i) => sides[(i + round) % sides.length]);
+		for (const side of order) {
+			const { ms, wrong: missed, handover: taken } = await burst(n8n, side, count, fired);
+			handover.push(...taken);
+			times.get(side)!.push(...ms);
+			wrong.set(side, (wrong.get(side) ?? 0) + missed);
+			log(
+				`${count} at once, ${side.name}: median ${figures(ms).medianMs} ms, max ${figures(ms).maxMs} ms`,
+			);
+		}
+	}
+	const bySide = Object.fromEntries(
+		sides.map((side) => [
+			side.key,
+			{ name: side.name, ...figures(times.get(side)!), wrong: wrong.get(side) ?? 0 },
+		]),
+	) as Record<SideKey, Figures & { name: string; wrong: number }>;
+	const route = bySide.route;
+	const theirs = bySide.respondNode;
+	const ratios = {
+		median: ratio(route.medianMs, theirs.medianMs),
+		p95: ratio(route.p95Ms, theirs.p95Ms),
+	};
+	return {
+		concurrent: count,
+		sides: bySide,
+		routeHandover: figures(handover),
+		routeOverRespondNode: ratios,
+		met: ratios.median <= TARGET_RATIO && ratios.p95 <= TARGET_RATIO && route.wrong === 0,
+	};
+}
+
+/** The deadline: a lookup slower than it, answered empty at the Deadline; how late each answer was. */
+async function measureDeadline(n8n: N8nServer, side: Side, fired: Map<Side, number>) {
+	const results = [];
+	for (const count of DEADLINE_LEVELS) {
+		const times: number[] = [];
+		let wrong = 0;
+		const handover: number[] = [];
+		for (let round = 0; round < ROUNDS; round++) {
+			const answered = await burst(n8n, side, count, fired);
+			times.push(...answered.ms);
+			handover.push(...answered.handover);
+			wrong += answered.wrong;
+		}
+		const all = figures(times);
+		const earliest = Math.round(Math.min(...times));
+		const late = (ms: number) => ms - DEADLINE_SEC * 1000;
+		results.push({
+			concurrent: count,
+			...all,
+			earliestMs: earliest,
+			lateMedianMs: late(all.medianMs),
+			lateMaxMs: late(all.maxMs),
+			wrong,
+			handover: figures(handover),
+			met: late(all.maxMs) <= TARGET_LATE_MS && late(earliest) >= 0 && wrong === 0,
+		});
+		log(`deadline ${DEADLINE_SEC} s, ${count} at once: ${JSON.stringify(results.at(-1))}`);
+	}
+	return results;
+}
+
+/** Every side and the deadline in one n8n (its expression engine `engine`), warmed up first. */
+async function measureEngine(n8n: N8nServer, sandbox: Sandbox, engine: string) {
+	const vn = await n8n.rest<{ id: string }>('POST', '/credentials', {
+		name: 'Virtual Number sandbox',
+		type: 'virtualnumApi',
+		data: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn },
+	});
+	const { sides, deadline } = await publishSides(n8n, sandbox, vn.id);
+	const fired = new Map<Side, number>();
+	for (const side of [...sides, deadline]) await burst(n8n, side, 3, fired);
+	log(`${engine}: warm-up done (3 calls to each side); ${ROUNDS} rounds per level`);
+	const loadAtStart = loadavg();
+	const levels = [];
+	for (const count of LEVELS) levels.push(await measureLevel(n8n, sides, count, fired));
+	const deadlines = await measureDeadline(n8n, deadline, fired);
+	for (const level of levels)
+		log(
+			`${engine}, ${level.concurrent} at once: Route Call ${level.sides.route.medianMs} / ` +
+				`${level.sides.route.p95Ms} ms (median / p95), Webhook + Respond to Webhook ` +
+				`${level.sides.respondNode.medianMs} / ${level.sides.respondNode.p95Ms} ms: ` +
+				`×${level.routeOverRespondNode.median} / ×${level.routeOverRespondNode.p95} ` +
+				`(target ≤ ×${TARGET_RATIO}): ${level.met ? 'met' : 'MISSED'}`,
+		);
+	return {
+		engine,
+		loadAverage: { atStart: loadAtStart, atEnd: loadavg() },
+		levels,
+		deadline: { deadlineSec: DEADLINE_SEC, waitSec: WAIT_SEC, levels: deadlines },
+		met: levels.every((level) => level.met) && deadlines.every((level) => level.met),
+	};
+}
+
+const sandbox = await startSandbox({ log: () => {} });
+let n8n: N8nServer | undefined;
+installExitHandlers(async () => {
+	await n8n?.stop();
+	await sandbox.close();
+}, log);
+let failed = false;
+try {
+	const engines = [];
+	for (const engine of ENGINES) {
+		n8n = await startN8n(log, { env: { N8N_EXPRESSION_ENGINE: engine } });
+		engines.push(await measureEngine(n8n, sandbox, engine));
+		await n8n.stop();
+		n8n = undefined;
+	}
+	const result = {
+		measuredAt: new Date().toISOString(),
+		command:
+			`npx tsx dev/bench/routeCall.mts --rounds ${ROUNDS} --levels ${LEVELS.join(',')} ` +
+			`--engines ${ENGINES.join(',')}`,
+		n8n: '2.40.7',
+		rounds: ROUNDS,
+		lookup: `Edit Fields: the caller's number → one of ${Object.keys(TABLE).length} destinations, else ${FALLBACK}`,
+		targets: { routeOverRespondNode: TARGET_RATIO, deadlineLateMs: TARGET_LATE_MS },
+		engines,
+	};
+	writeFileSync(
+		join(ROOT_DIR, 'dev/bench/results-route.json'),
+		`${JSON.stringify(result, null, '\t')}\n`,
+	);
+	log(`written: dev/bench/results-route.json; targets ${engines[0]?.met ? 'met' : 'MISSED'}`);
+} catch (error) {
+	failed = true;
+	log(`FAIL ${(error as Error).stack ?? String(error)}`);
+	if (n8n) log(n8n.logs.slice(-20).join('\n'));
+} finally {
+	await n8n?.stop();
+	await sandbox.close();
+}
+log(`took ${((Date.now() - started) / 1000).toFixed(0)} s`);
+process.exit(failed ? 1 : 0);
