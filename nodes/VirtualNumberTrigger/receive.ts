@@ -207,35 +207,45 @@ function starts(
 	return attempt(() => isFirstCallStart(context, callId, now)) ?? true;
 }
 
-export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const now = Date.now();
-	const receivedAt = new Date(now).toISOString();
-	const request = readRequest(this);
-
+/** The settings, once the request passed the checks; else the answer refusing it (failing closed). */
+function admit(
+	context: IWebhookFunctions,
+	request: ReceivedRequest,
+	now: number,
+): { settings: TriggerSettings } | { answer: IWebhookResponseData } {
 	let settings: TriggerSettings;
 	try {
-		settings = readSettings.call(this);
+		settings = readSettings.call(context);
 	} catch (error) {
-		// Fail closed: without its settings the trigger cannot tell whether the request is allowed.
+		// Without its settings the trigger cannot tell whether the request is allowed.
 		log(
-			this,
+			context,
 			'error',
 			`refused a request: the trigger's settings could not be read (${messageOf(error) || 'unknown error'})`,
 		);
-		return answerHere(this, 500, 'Trigger misconfigured');
+		return { answer: answerHere(context, 500, 'Trigger misconfigured') };
 	}
 	let refusal: [number, string] | undefined;
 	try {
-		refusal = checkRequest(this, settings, request, now);
+		refusal = checkRequest(context, settings, request, now);
 	} catch (error) {
 		log(
-			this,
+			context,
 			'error',
 			`refused a request: it could not be checked (${messageOf(error) || 'unknown error'})`,
 		);
 		refusal = UNAUTHORIZED;
 	}
-	if (refusal) return answerHere(this, ...refusal);
+	return refusal ? { answer: answerHere(context, ...refusal) } : { settings };
+}
+
+export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const now = Date.now();
+	const receivedAt = new Date(now).toISOString();
+	const request = readRequest(this);
+	const admitted = admit(this, request, now);
+	if ('answer' in admitted) return admitted.answer;
+	const { settings } = admitted;
 
 	const credentials = await credentialsOf(this);
 	const normalized = normalizeOrRaw(
