@@ -148,8 +148,8 @@ const OWN = new Set(FLOOR_PROPERTIES.map((property) => property.name));
  * "recipients from input fields" variant) the number is the item's own field, read without n8n.
  *
  * With "Send the Batches", it also posts the same batches through n8n's HTTP helper with the
- * credential (what any node that sends through n8n pays per request), reading only the count of
- * results: the floor of a node that sends.
+ * credential (what any node that sends through n8n pays per request), as many at once as Send's
+ * Batches in Flight, reading only the count of results: the floor of a node that sends.
  */
 class FloorNode implements INodeType {
 	description: INodeTypeDescription;
@@ -190,37 +190,55 @@ class FloorNode implements INodeType {
 				});
 			}
 		}
+		const options = values.options as IDataObject;
 		if (parameters.benchSendBatches === true)
-			await sendBatches.call(this, out, Number((values.options as IDataObject).batchSize ?? 100));
+			await sendBatches.call(
+				this,
+				out,
+				Number(options.batchSize ?? 100),
+				Number(options.batchesInFlight ?? 1),
+			);
 		return [out];
 	}
 }
 
+/** The batches posted as Send posts them: `inFlight` at a time (Send's Batches in Flight). */
 async function sendBatches(
 	this: IExecuteFunctions,
 	out: INodeExecutionData[],
 	batchSize: number,
+	inFlight: number,
 ): Promise<void> {
 	const { baseUrl } = await this.getCredentials<{ baseUrl: string }>('virtualnumSmsApi');
-	for (let start = 0; start < out.length; start += batchSize) {
-		const batch = out
-			.slice(start, start + batchSize)
-			.map((item) => ({ ...item.json, dest: String(item.json.dest).replace(/\D/g, '') }));
-		const answer = (await this.helpers.httpRequestWithAuthentication.call(
-			this,
-			'virtualnumSmsApi',
-			{
-				method: 'POST',
-				url: `${baseUrl.replace(/\/+$/, '')}/api/ws_json_bulk.php`,
-				body: Buffer.from(JSON.stringify(batch), 'utf8'),
-				headers: { 'Content-Type': 'application/json' },
-				json: false,
-				encoding: 'text',
-			},
-		)) as string;
-		if ((JSON.parse(answer) as unknown[]).length !== batch.length)
-			throw new Error('wrong number of results');
-	}
+	let next = 0;
+	const worker = async () => {
+		for (let start = next; start < out.length; start = next) {
+			next += batchSize;
+			await postBatch.call(this, baseUrl, out.slice(start, start + batchSize));
+		}
+	};
+	await Promise.all(Array.from({ length: inFlight }, worker));
+}
+
+async function postBatch(
+	this: IExecuteFunctions,
+	baseUrl: string,
+	items: INodeExecutionData[],
+): Promise<void> {
+	const batch = items.map((item) => ({
+		...item.json,
+		dest: String(item.json.dest).replace(/\D/g, ''),
+	}));
+	const answer = (await this.helpers.httpRequestWithAuthentication.call(this, 'virtualnumSmsApi', {
+		method: 'POST',
+		url: `${baseUrl.replace(/\/+$/, '')}/api/ws_json_bulk.php`,
+		body: Buffer.from(JSON.stringify(batch), 'utf8'),
+		headers: { 'Content-Type': 'application/json' },
+		json: false,
+		encoding: 'text',
+	})) as string;
+	if ((JSON.parse(answer) as unknown[]).length !== batch.length)
+		throw new Error('wrong number of results');
 }
 
 // ---- the Code node's task runner --------------------------------------------------------------

@@ -98,8 +98,13 @@ export function sampleMemory(): { stop(): MemoryFigures } {
 const GC_LINE =
 	/^\[(\d+):(0x[0-9a-f]+)\]\s+\d+ ms: ([A-Za-z -]+?)(?: \([a-z ]+\))? ([\d.]+) \(([\d.]+)\) -> ([\d.]+) \(([\d.]+)\) MB/;
 
+/** The main thread's pause of a collection: `…MB, pooled: 0 MB, 12.34 / 0.00 ms`. */
+const GC_PAUSE = /MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ [\d.]+ ms/;
+
 interface HeapTrace {
 	kinds: Map<string, number>;
+	/** Milliseconds the collections of each kind paused the main thread. */
+	pauses: Map<string, number>;
 	first: number;
 	last: number;
 	reserved: number;
@@ -108,7 +113,7 @@ interface HeapTrace {
 /**
  * The garbage collections of n8n's main process (`pid`) in its log lines of one run (`npm run bench --
  * --real-n8n --trace-gc`): how many of each kind, and the heap in use before the first and after the
- * last, with the largest heap V8 had reserved. Shows whether a growth is live data or garbage no full
+ * last, with the largest heap V8 had reserved, and how long each kind paused n8n. Shows whether a growth is live data or garbage no full
  * collection (Mark-Compact) has reclaimed yet. The process's worker threads have heaps of their own
  * (another isolate in the same lines): the largest heap is the main one.
  */
@@ -120,17 +125,22 @@ export function gcSummary(lines: string[], pid: number): string {
 		const [, , isolate, kind, before, reservedBefore, after, reservedAfter] = match;
 		const heap = heaps.get(isolate) ?? {
 			kinds: new Map<string, number>(),
+			pauses: new Map<string, number>(),
 			first: Number(before),
 			last: 0,
 			reserved: 0,
 		};
 		heaps.set(isolate, heap);
 		heap.kinds.set(kind, (heap.kinds.get(kind) ?? 0) + 1);
+		const pause = Number(GC_PAUSE.exec(line)?.[1] ?? 0);
+		heap.pauses.set(kind, (heap.pauses.get(kind) ?? 0) + pause);
 		heap.last = Number(after);
 		heap.reserved = Math.max(heap.reserved, Number(reservedBefore), Number(reservedAfter));
 	}
 	const main = [...heaps.values()].sort((a, b) => b.reserved - a.reserved)[0];
 	if (main === undefined) return 'no garbage collection of the main process during the run';
-	const counts = [...main.kinds].map(([kind, count]) => `${count} ${kind}`).join(', ');
+	const counts = [...main.kinds]
+		.map(([kind, count]) => `${count} ${kind} (${Math.round(main.pauses.get(kind) ?? 0)} ms)`)
+		.join(', ');
 	return `${counts}; heap in use ${main.first} → ${main.last} MB, at most ${main.reserved} MB reserved`;
 }

@@ -3,6 +3,8 @@
  * task runner), side by side in one run, at 10,000 and 100,000 recipients:
  *
  * - Send: Bulk SMS Send (Recipients From: Input Fields, Batch Size 100, Batches in Flight 4);
+ * - Send with Output: Summary (one item for the run), and Send skipping the numbers of a 50,000-row
+ *   opt-out Data Table read by n8n's Data table node (realN8nOptOut.mts);
  * - Code + HTTP Request: what users build by hand with n8n's own nodes, a Code node grouping the
  *   items into batches of 100 and an HTTP Request node posting each batch;
  * - HTTP Request per item: one request per recipient (10,000 only: 100,000 takes many minutes);
@@ -41,6 +43,13 @@ import { installExitHandlers } from '../e2e/lib/processes.mts';
 import { E2E_DIR, MARKER_NAME, ROOT_DIR } from '../e2e/lib/setup.mts';
 import { node, waitUntil, type NodeJson } from '../e2e/lib/workflows.mts';
 import { gcSummary, n8nProcesses, sampleMemory, type MemoryFigures } from './n8nMemory.mts';
+import {
+	createOptOutTable,
+	isOptedOut,
+	OPT_OUT_ROWS,
+	optedOutAmong,
+	optOutNodes,
+} from './realN8nOptOut.mts';
 import { summarise, writeResults, type Measured, type SideKey } from './realN8nReport.mts';
 import { FIELDS_PARAMETERS, PHONE_FIELD, SENDER, TEXT } from './tasks/sms.mts';
 
@@ -54,7 +63,7 @@ const { values } = parseArgs({
 });
 /** n8n's main process logs its garbage collections (V8's --trace-gc), summed up after each measured run. */
 const TRACE_GC = values['trace-gc'] === true;
-/** Only these sides (send, codeHttp, perItem, noOp), for a quick look; all by default. */
+/** Only these sides (send, sendSummary, sendOptOut, codeHttp, perItem, editFields, noOp); all by default. */
 const ONLY = values.sides?.split(',');
 const SIZES = (values.items ?? '10000,100000').split(',').map(Number);
 const REPS = Number(values.reps ?? 3);
@@ -116,6 +125,10 @@ interface Side {
 	maxItems: number;
 	/** Output items it ends with: one per recipient unless given (Output: Summary has one). */
 	outputs?: number;
+	/** The node whose output is pinned with the recipients (the trigger unless given). */
+	pinOn?: string;
+	/** It skips the opted-out recipients of the opt-out Data Table (realN8nOptOut.mts). */
+	skipsOptOuts?: boolean;
 }
 
 /**
@@ -140,10 +153,9 @@ const RESULT_FIELDS = Object.entries({
 	type: typeof value === 'number' ? 'number' : 'string',
 }));
 
-/** The measured workflows: Send, what users build instead, and two that send nothing (diagnostics). */
-function sides(smsUrl: string, credentials: { sms: string; header: string }): Side[] {
-	const { send, code, batched, perItem, noOp, editFields } = sideNodes(smsUrl, credentials);
-	return [
+/** Send, and Send with Campaign options: Output: Summary, and (with `optOutTable`) skipping an opt-out Data Table. */
+function sendSides(send: NodeJson, optOutTable: string | undefined): Side[] {
+	const sides: Side[] = [
 		{
 			key: 'send',
 			name: 'Bulk SMS Send (Input Fields, Batch Size 100, 4 in flight)',
@@ -159,6 +171,29 @@ function sides(smsUrl: string, credentials: { sms: string; header: string }): Si
 			maxItems: Infinity,
 			outputs: 1,
 		},
+	];
+	if (optOutTable !== undefined)
+		sides.push({
+			key: 'sendOptOut',
+			name: `Bulk SMS Send skipping a ${OPT_OUT_ROWS.toLocaleString('en')}-row opt-out Data Table (Data table node → List)`,
+			nodes: optOutNodes(optOutTable, send),
+			sends: true,
+			maxItems: Infinity,
+			pinOn: 'Recipients',
+			skipsOptOuts: true,
+		});
+	return sides;
+}
+
+/** The measured workflows: Send's, what users build instead, and two that send nothing (diagnostics). */
+function sides(
+	smsUrl: string,
+	credentials: { sms: string; header: string },
+	optOutTable: string | undefined,
+): Side[] {
+	const { send, code, batched, perItem, noOp, editFields } = sideNodes(smsUrl, credentials);
+	return [
+		...sendSides(send, optOutTable),
 		{
 			key: 'codeHttp',
 			name: 'Code (batches of 100) + HTTP Request',
@@ -238,7 +273,7 @@ function workflowOf(side: Side, items: Recipients): Record<string, unknown> {
 		settings: { executionOrder: 'v1' },
 		nodes,
 		connections,
-		pinData: { Start: items },
+		pinData: { [side.pinOn ?? 'Start']: items },
 	};
 }
 
@@ -312,13 +347,24 @@ async function runOnce(
 			`${side.name}: ${detail.status} (${data.resultData.error?.message ?? 'no error'})`,
 		);
 	const runData = data.resultData.runData;
-	const last = side.nodes.at(-1)!.name;
+	const output = (runData[side.nodes.at(-1)!.name]?.[0]?.data?.main[0] ?? []) as OutputItem[];
 	return {
 		executionMs: Date.parse(detail.stoppedAt) - Date.parse(detail.startedAt),
 		nodesMs: side.nodes.reduce((sum, n) => sum + (runData[n.name]?.[0]?.executionTime ?? 0), 0),
-		outputItems: runData[last]?.[0]?.data?.main[0]?.length ?? 0,
+		sendNodeMs: runData.Send?.[0]?.executionTime,
+		outputItems: output.length,
+		optedOut: optedOutIn(output),
 		memory: figures,
 	};
+}
+
+type OutputItem = { json: { status?: unknown; notSent?: { optedOut?: unknown } } };
+
+/** The recipients Send's output says it skipped as opted out: its items, or its Summary's count. */
+function optedOutIn(output: OutputItem[]): number {
+	const summary = output.length === 1 ? output[0].json.notSent : undefined;
+	if (summary) return Number(summary.optedOut);
+	return output.filter((item) => item.json.status === 'Not sent: opted out').length;
 }
 
 /**
@@ -355,13 +401,13 @@ async function measureSize(
 			if (items >= FRESH_FROM) await freshN8n(n8n, side);
 			const before = sandbox.control.messages().length;
 			const run = await runOnce(n8n, ids.get(side)!, side, true);
-			const received = sandbox.control.messages().length - before;
+			const dests = sandbox.control
+				.messages()
+				.slice(before)
+				.map((message) => message.dest);
 			sandbox.control.reset({ credit: 1_000_000_000 });
-			const expected = side.sends ? items : 0;
-			if (received !== expected || run.outputItems !== (side.outputs ?? items))
-				throw new Error(
-					`${side.name}: the sandbox received ${received} messages (${expected} expected), n8n output ${run.outputItems} items (${items} expected)`,
-				);
+			checkRun(side, items, run, dests);
+			const received = dests.length;
 			results.get(side)!.push({ ...run, received });
 			const m = run.memory!;
 			log(
@@ -371,6 +417,34 @@ async function measureSize(
 		}
 	}
 	return results;
+}
+
+/**
+ * The run did what the side is for: the sandbox received every recipient's message once (none of an
+ * opted-out recipient; none for the sides that send nothing), and n8n output the side's items,
+ * Send saying how many it skipped as opted out.
+ */
+function checkRun(
+	side: Side,
+	items: number,
+	run: Omit<Measured, 'received'>,
+	dests: string[],
+): void {
+	const skipped = side.skipsOptOuts ? optedOutAmong(items) : 0;
+	const expected = side.sends ? items - skipped : 0;
+	const wronglySent = side.skipsOptOuts ? dests.filter(isOptedOut).length : 0;
+	const outputs = side.outputs ?? items;
+	if (
+		dests.length !== expected ||
+		wronglySent > 0 ||
+		run.outputItems !== outputs ||
+		(side.skipsOptOuts && run.optedOut !== skipped)
+	)
+		throw new Error(
+			`${side.name}: the sandbox received ${dests.length} messages (${expected} expected, ` +
+				`${wronglySent} to opted-out recipients), n8n output ${run.outputItems} items (${outputs} expected), ` +
+				`${run.optedOut} marked "Not sent: opted out" (${skipped} expected)`,
+		);
 }
 
 // The e2e's n8n install is shared and prepared separately (npm run e2e): the bench only uses it.
@@ -401,7 +475,9 @@ try {
 		type: 'httpHeaderAuth',
 		data: { name: 'Authorization', value: `Bearer ${sandbox.tokens.sms}` },
 	});
-	const table = sides(sandbox.smsUrl, { sms: sms.id, header: header.id }).filter(
+	const optOutTable =
+		!ONLY || ONLY.includes('sendOptOut') ? await createOptOutTable(n8n, log) : undefined;
+	const table = sides(sandbox.smsUrl, { sms: sms.id, header: header.id }, optOutTable).filter(
 		(side) => !ONLY || ONLY.includes(side.key),
 	);
 	const create = async (side: Side, items: Recipients) =>
@@ -423,7 +499,7 @@ try {
 	}
 	writeResults(ROOT_DIR, {
 		measuredAt: new Date().toISOString(),
-		command: `npx tsx dev/bench/realN8n.mts --items ${SIZES.join(',')} --reps ${REPS}`,
+		command: `npx tsx dev/bench/realN8n.mts --items ${SIZES.join(',')} --reps ${REPS}${ONLY ? ` --sides ${ONLY.join(',')}` : ''}${TRACE_GC ? ' --trace-gc' : ''}`,
 		n8n: '2.40.7',
 		reps: REPS,
 		batchSize: BATCH,

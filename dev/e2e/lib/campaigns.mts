@@ -14,7 +14,7 @@ import type { Sandbox } from '../../sandbox/index.mts';
 import type { N8nServer } from './n8n.mts';
 import { runFromPinned } from './n8nExecutions.mts';
 import { ROOT_DIR } from './setup.mts';
-import { node, type Check, type Log } from './workflows.mts';
+import { dataTableRows, node, type Check, type Log } from './workflows.mts';
 
 interface RunItem {
 	json: Record<string, unknown>;
@@ -62,18 +62,7 @@ function send(credentialId: string, campaign: Record<string, unknown>, to = ALL_
 
 /** Start (pinned recipients) → Opt-outs (n8n's Data table node, once) → Send (`campaign`). */
 function workflow(name: string, table: string, sendNode: ReturnType<typeof send>) {
-	const optOuts = node(
-		'Opt-outs',
-		'n8n-nodes-base.dataTable',
-		1.1,
-		{
-			resource: 'row',
-			operation: 'get',
-			dataTableId: { __rl: true, mode: 'id', value: table },
-			returnAll: true,
-		},
-		{ executeOnce: true, alwaysOutputData: true } as never,
-	);
+	const optOuts = dataTableRows('Opt-outs', table, { executeOnce: true, alwaysOutputData: true });
 	return {
 		name,
 		nodes: [node('Start', 'n8n-nodes-base.manualTrigger', 1, {}), optOuts, sendNode],

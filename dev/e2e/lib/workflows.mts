@@ -38,6 +38,21 @@ export function node(
 	return { id: randomUUID(), name, type, typeVersion, position: [0, 0], parameters, ...extra };
 }
 
+/** n8n's own Data table node reading every row of a Data Table (Get, Return All). */
+export function dataTableRows(
+	name: string,
+	table: string,
+	extra: Partial<NodeJson> & { executeOnce?: boolean; alwaysOutputData?: boolean } = {},
+): NodeJson {
+	const parameters = {
+		resource: 'row',
+		operation: 'get',
+		dataTableId: { __rl: true, mode: 'id', value: table },
+		returnAll: true,
+	};
+	return node(name, 'n8n-nodes-base.dataTable', 1.1, parameters, extra);
+}
+
 /** The Virtual Number Trigger on Call Ended for the given numbers, with a secret in its URL. */
 export function callEndedTrigger(
 	name: string,

@@ -108,7 +108,9 @@ export async function sendBatches(this: IExecuteFunctions, flight: Flight): Prom
 				if (flight.stopAtFailure) queue.stop(index);
 				break;
 			}
-			if (!recordResults(batch, results, run.attempt) && flight.stopAtFailure) queue.stop(index);
+			const summary = run.campaign?.summary === true;
+			if (!recordResults(batch, results, run.attempt, summary) && flight.stopAtFailure)
+				queue.stop(index);
 			break;
 		}
 	}
@@ -160,13 +162,27 @@ function recordFailure(batch: Batch, error: NodeError, reached: boolean, attempt
 		entry.outcome = { kind: 'batchFailed', error, reached, attempt };
 }
 
-/** Each message's result; false when the service refused any of them. */
-function recordResults(batch: Batch, results: SmsResult[], attempt: number): boolean {
+/**
+ * Each message's result; false when the service refused any of them. For Output: Summary a sent
+ * message keeps only what the summary counts: the whole result of 100,000 messages would stay in
+ * n8n's memory until the run ends, for one output item.
+ */
+function recordResults(
+	batch: Batch,
+	results: SmsResult[],
+	attempt: number,
+	summary: boolean,
+): boolean {
 	batch.settled = true;
 	let allSent = true;
 	for (let index = 0; index < results.length; index++) {
 		const result = results[index];
 		const entry = batch.entries[index];
+		if (summary && isSmsSent(result)) {
+			const { message_id, total_charge } = result;
+			entry.outcome = { kind: 'sent', result: { message_id, total_charge }, attempt };
+			continue;
+		}
 		shareEchoedText(result, entry.message, results[index - 1]);
 		if (isSmsSent(result)) {
 			// The result object was just parsed for this run: extended in place, not copied.
@@ -217,6 +233,8 @@ function checkDests(
 	countryCode: string,
 ): void {
 	const wrong = results.findIndex((result, index) => {
+		// Most answers echo the number as sent: no need to read it again.
+		if (result.dest === batch.entries[index].message.dest) return false;
 		// The service may answer a number in another form than it was sent (0… for 972…).
 		const answered = digitsOf(result.dest);
 		return (

@@ -466,3 +466,59 @@ describe('Bulk SMS → Message → Send: batches', () => {
 		});
 	});
 });
+
+describe('Send: each result matched to its message by number', () => {
+	/** A service answering each batch with the numbers `dests` makes of those sent. */
+	async function sendBoth(dests: (sent: string[]) => string[]) {
+		const service = await startRecorder();
+		service.answer((request) => {
+			const sent = (JSON.parse(request.body) as IDataObject[]).map((m) => String(m.dest));
+			return {
+				body: dests(sent).map((dest, k) => ({
+					service: 'send_sms',
+					status: 'Message in Action',
+					message_id: 100 + k,
+					message: 'Hi',
+					sender: 'VirtualNum',
+					dest,
+				})),
+			};
+		});
+		try {
+			return await runWorkflow({
+				nodes: [
+					{
+						name: NODE,
+						type: 'bulkSms',
+						parameters: sendParameters({ to: `${phone(1)}, ${phone(2)}`, message: 'Hi' }),
+					},
+				],
+				input: [{ json: {} }],
+				credentials: { virtualnumSmsApi: { baseUrl: service.url, accessToken: 'a' } },
+			});
+		} finally {
+			await service.close();
+		}
+	}
+
+	test('a number answered in its local form (0… for 972…) is its own message', async () => {
+		const result = await sendBoth((sent) => sent.map((dest) => `0${dest.slice(3)}`));
+		assert.equal(result.error, undefined, result.error?.message);
+		assert.deepEqual(
+			result.items(NODE).map((item) => [item.json.message_id, item.json.dest]),
+			[
+				[100, '0510000001'],
+				[101, '0510000002'],
+			],
+		);
+	});
+
+	test('results in another order than the messages fail the run, naming the result', async () => {
+		const result = await sendBoth((sent) => [...sent].reverse());
+		assert.match(
+			String(result.error?.message),
+			/answered result 1 of a batch of 2 for 972510000002 instead of 972510000001/,
+		);
+		assert.match(String(result.error?.description), /results are not in request order/);
+	});
+});
