@@ -31,6 +31,7 @@ async function recordingOf(this: IPollFunctions, callId: string, settings: Setti
 			service: 'get_record_by_call_uuid',
 			params: { call_uuid: callId, type: settings.include.recording?.format ?? 'wav' },
 			timeoutMs: settings.timeoutMs,
+			credentials: settings.credentials,
 		});
 		return await recordingBinary.call(this, file, callId);
 	} catch (error) {
@@ -50,6 +51,7 @@ async function metadataOf(
 			service: 'get_cdr_metadata_by_call_uuid',
 			params: { call_uuid: callId },
 			timeoutMs: settings.timeoutMs,
+			credentials: settings.credentials,
 		});
 		const result = Array.isArray(answer.result) ? answer.result[0] : answer.result;
 		return result !== null && typeof result === 'object' ? (result as IDataObject) : {};

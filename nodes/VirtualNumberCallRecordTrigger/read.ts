@@ -34,6 +34,7 @@ export async function readRows(
 			method: 'POST',
 			params: { sql },
 			timeoutMs: settings.timeoutMs,
+			credentials: settings.credentials,
 			// The statement is built, so valid: 1013 can only mean "no results".
 			noResultsAsEmpty: true,
 		});

@@ -1,8 +1,8 @@
 /** The trigger's parameters as one poll reads and checks them. */
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { InputChecks } from '../shared/checks';
-import { credentialServiceZone, isEmptyDate, serviceTime, toDateTime } from '../shared/dates';
+import { isEmptyDate, serviceTime, serviceZone, toDateTime } from '../shared/dates';
 import { checkPhoneList, phoneForms } from '../shared/phones';
 import { VIRTUALNUM_CREDENTIAL } from '../shared/transport/virtualnumApi';
 import { HOLD_MINUTES, PAGE_SIZE, TIMEOUT_SEC } from './description';
@@ -22,6 +22,8 @@ export interface Settings {
 	startFromSetting: string;
 	zone: string;
 	include: Include;
+	/** The credential, read once for the poll and passed to each of its requests (not enumerable). */
+	credentials: ICredentialDataDecryptedObject;
 }
 
 /** What Include adds to each record; `holdMs` only with the recording. */
@@ -81,14 +83,10 @@ export async function readSettings(this: IPollFunctions): Promise<Settings> {
 	const checks = new InputChecks(this.getNode(), 0);
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	const answeredOnly = this.getNodeParameter('answeredOnly', false) as boolean;
-	const zone = await credentialServiceZone(
-		this,
-		VIRTUALNUM_CREDENTIAL,
-		checks,
-		options.serviceTimeZone,
-	);
+	const credentials = await this.getCredentials(VIRTUALNUM_CREDENTIAL);
+	const zone = serviceZone(checks, options.serviceTimeZone, credentials.serviceTimeZone);
 	const virtualNumbers = this.getNodeParameter('virtualNumbers', '');
-	return {
+	const settings = {
 		filters: {
 			statuses: answeredOnly ? ['ANSWER'] : (this.getNodeParameter('statuses', []) as string[]),
 			virtualNumbers: numbers(checks, 'Virtual Numbers', virtualNumbers),
@@ -106,4 +104,6 @@ export async function readSettings(this: IPollFunctions): Promise<Settings> {
 		zone,
 		include: readInclude.call(this, checks),
 	};
+	// Not enumerable: the settings never carry the access token into anything printed or copied.
+	return Object.defineProperty(settings, 'credentials', { value: credentials }) as Settings;
 }

@@ -91,7 +91,9 @@ export async function virtualnumDownload(
 		...request,
 		requestOptions: { ...request.requestOptions, encoding: 'stream' },
 	});
-	const raw = await sendRequest.call(this, VIRTUALNUM_CREDENTIAL, options, context);
+	// The credential the caller read for its run, when it did (a poll reads it once).
+	const { credentials } = request;
+	const raw = await sendRequest.call(this, VIRTUALNUM_CREDENTIAL, options, context, credentials);
 	const stream = asStream(raw.body);
 	const limit = MAX_DOWNLOAD_BYTES + (request.statusAppended ? STATUS_TAIL_BYTES : 0);
 	const tally = countPushes(stream, context, limit);

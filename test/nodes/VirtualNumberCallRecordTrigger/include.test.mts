@@ -67,6 +67,34 @@ describe('Virtual Number Call Record Trigger → Include, and the hold for recor
 		assert.equal(busy.json.transcriptTurns, null);
 	});
 
+	test('a poll reads its credential once, not again for each record, download and metadata request', async () => {
+		// n8n 2.x resolves a trigger's credential in a new expression isolate at every read.
+		let reads = 0;
+		const saved = { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn };
+		const trigger = await PollHost.create({
+			parameters: ALL,
+			credentials: {
+				get virtualnumApi() {
+					reads++;
+					return saved;
+				},
+			},
+		});
+		await trigger.activate();
+		for (const caller of ['0501000001', '0501000002', '0501000003']) await call(caller);
+		sandbox.control.clearRequests();
+		reads = 0;
+		const poll = await trigger.tick();
+		assert.deepEqual(callers(poll), ['0501000001', '0501000002', '0501000003']);
+		assert.ok(poll.items.every((item) => item.binary?.data.mimeType === 'audio/wav'));
+		assert.equal(downloads(), 3);
+		assert.equal(
+			sandbox.control.requests({ operation: 'get_cdr_metadata_by_call_uuid' }).length,
+			3,
+		);
+		assert.equal(reads, 1);
+	});
+
 	test('metadata: the pixel and ads sections, without the cdr and speech sections', async () => {
 		const trigger = await started({ include: ['metadata'] });
 		sandbox.control.seed({
