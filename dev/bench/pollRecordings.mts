@@ -29,11 +29,11 @@ import { parse } from 'flatted';
 import { startSandbox, type Sandbox } from '../sandbox/index.mts';
 import { startN8n, type N8nServer } from '../e2e/lib/n8n.mts';
 import { executionsOf, finished } from '../e2e/lib/n8nExecutions.mts';
-import { installExitHandlers } from '../e2e/lib/processes.mts';
 import { ROOT_DIR } from '../e2e/lib/setup.mts';
 import { sleep, waitUntil } from '../e2e/lib/workflows.mts';
 import { collectGarbage, GC_FLAGS, linesSince, markingReasons, type Collected } from './n8nGc.mts';
 import { gcSummary, n8nProcesses, sampleMemory, type MemoryFigures } from './n8nMemory.mts';
+import { runRealBench, type RealRun } from './realRun.mts';
 import {
 	POLL_SIDES,
 	sideWorkflow,
@@ -241,19 +241,13 @@ async function credentialsIn(n8n: N8nServer, sandbox: Sandbox): Promise<SideCred
 process.env.N8N_DEFAULT_BINARY_DATA_MODE = 'filesystem';
 const sandbox = await startSandbox({ log: () => {} });
 sandbox.control.configure({ recordingBytes: RECORDING_BYTES });
-let n8n: N8nServer | undefined;
-installExitHandlers(async () => {
-	await n8n?.stop();
-	await sandbox.close();
-}, log);
-let failed = false;
 const loadAtStart = loadavg();
-try {
-	n8n = await startN8n(log, { nodeFlags: GC_FLAGS });
+const run: RealRun = { sandbox };
+await runRealBench(run, log, started, async () => {
+	const n8n = (run.n8n = await startN8n(log, { nodeFlags: GC_FLAGS }));
 	const runs = await measure({ n8n, sandbox, credentials: await credentialsIn(n8n, sandbox) });
 	const sides = summary(runs);
 	const { met, line } = verdict(sides);
-	failed = !met;
 	const result = {
 		measuredAt: new Date().toISOString(),
 		command: `npx tsx dev/bench/pollRecordings.mts --reps ${REPS}`,
@@ -273,13 +267,5 @@ try {
 		`${JSON.stringify(result, null, '\t')}\n`,
 	);
 	log(line);
-} catch (error) {
-	failed = true;
-	log(`FAIL ${(error as Error).stack ?? String(error)}`);
-	if (n8n) log(n8n.logs.slice(-20).join('\n'));
-} finally {
-	await n8n?.stop();
-	await sandbox.close();
-}
-log(`took ${((Date.now() - started) / 1000).toFixed(0)} s`);
-process.exit(failed ? 1 : 0);
+	return !met;
+});

@@ -39,7 +39,7 @@ import { parseArgs } from 'node:util';
 import { startSandbox } from '../sandbox/index.mts';
 import { startN8n, type N8nServer } from '../e2e/lib/n8n.mts';
 import { executionsOf, finished } from '../e2e/lib/n8nExecutions.mts';
-import { installExitHandlers } from '../e2e/lib/processes.mts';
+import { runRealBench, type RealRun } from './realRun.mts';
 import { E2E_DIR, MARKER_NAME, ROOT_DIR } from '../e2e/lib/setup.mts';
 import { node, waitUntil, type NodeJson } from '../e2e/lib/workflows.mts';
 import { gcSummary, n8nProcesses, sampleMemory, type MemoryFigures } from './n8nMemory.mts';
@@ -456,15 +456,10 @@ if (!existsSync(join(E2E_DIR, 'node_modules', MARKER_NAME))) {
 }
 // Credit for every run's messages (the default account runs out within the first 10,000).
 const sandbox = await startSandbox({ log: () => {}, seed: { credit: 1_000_000_000 } });
-let n8n: N8nServer | undefined;
-installExitHandlers(async () => {
-	await n8n?.stop();
-	await sandbox.close();
-}, log);
-let failed = false;
 const loadAtStart = loadavg();
-try {
-	n8n = await startN8n(log, TRACE_GC ? { nodeFlags: ['--trace-gc'] } : {});
+const run: RealRun = { sandbox };
+await runRealBench(run, log, started, async () => {
+	const n8n = (run.n8n = await startN8n(log, TRACE_GC ? { nodeFlags: ['--trace-gc'] } : {}));
 	const sms = await n8n.rest<{ id: string }>('POST', '/credentials', {
 		name: 'SMS sandbox',
 		type: 'virtualnumSmsApi',
@@ -506,13 +501,5 @@ try {
 		loadAverage: { atStart: loadAtStart, atEnd: loadavg() },
 		sizes,
 	});
-} catch (error) {
-	failed = true;
-	log(`FAIL ${(error as Error).stack ?? String(error)}`);
-	if (n8n) log(n8n.logs.slice(-20).join('\n'));
-} finally {
-	await n8n?.stop();
-	await sandbox.close();
-}
-log(`took ${((Date.now() - started) / 1000).toFixed(0)} s`);
-process.exit(failed ? 1 : 0);
+	return false;
+});

@@ -39,7 +39,7 @@ import { parse } from 'flatted';
 import { startSandbox, type Sandbox } from '../sandbox/index.mts';
 import { startN8n, type N8nServer } from '../e2e/lib/n8n.mts';
 import { finished } from '../e2e/lib/n8nExecutions.mts';
-import { installExitHandlers } from '../e2e/lib/processes.mts';
+import { runRealBench, type RealRun } from './realRun.mts';
 import { ROOT_DIR } from '../e2e/lib/setup.mts';
 import { chain, node, waitUntil, type NodeJson } from '../e2e/lib/workflows.mts';
 
@@ -528,19 +528,14 @@ async function measureEngine(n8n: N8nServer, sandbox: Sandbox, engine: string) {
 }
 
 const sandbox = await startSandbox({ log: () => {} });
-let n8n: N8nServer | undefined;
-installExitHandlers(async () => {
-	await n8n?.stop();
-	await sandbox.close();
-}, log);
-let failed = false;
-try {
+const run: RealRun = { sandbox };
+await runRealBench(run, log, started, async () => {
 	const engines = [];
 	for (const engine of ENGINES) {
-		n8n = await startN8n(log, { env: { N8N_EXPRESSION_ENGINE: engine } });
+		const n8n = (run.n8n = await startN8n(log, { env: { N8N_EXPRESSION_ENGINE: engine } }));
 		engines.push(await measureEngine(n8n, sandbox, engine));
 		await n8n.stop();
-		n8n = undefined;
+		run.n8n = undefined;
 	}
 	const result = {
 		measuredAt: new Date().toISOString(),
@@ -558,13 +553,5 @@ try {
 		`${JSON.stringify(result, null, '\t')}\n`,
 	);
 	log(`written: dev/bench/results-route.json; targets ${engines[0]?.met ? 'met' : 'MISSED'}`);
-} catch (error) {
-	failed = true;
-	log(`FAIL ${(error as Error).stack ?? String(error)}`);
-	if (n8n) log(n8n.logs.slice(-20).join('\n'));
-} finally {
-	await n8n?.stop();
-	await sandbox.close();
-}
-log(`took ${((Date.now() - started) / 1000).toFixed(0)} s`);
-process.exit(failed ? 1 : 0);
+	return false;
+});
