@@ -105,9 +105,11 @@ function requestPath(context: IWebhookFunctions): string {
 	return url.split(/[?#]/)[0].replace(/\/+$/, '');
 }
 
-/** Whether the request came to the SMS URL (`…/sms` or `…/sms/<token>`, the one pasted by hand). */
+/** The path of the SMS URL (`…/sms` or `…/sms/<token>`, the one pasted by hand). */
+const SMS_URL_PATH = new RegExp(`/${SMS_PATH}(?:/[0-9a-f]+)?$`, 'i');
+
 function onSmsUrl(context: IWebhookFunctions): boolean {
-	return new RegExp(`/${SMS_PATH}(?:/[0-9a-f]+)?$`, 'i').test(requestPath(context));
+	return SMS_URL_PATH.test(requestPath(context));
 }
 
 /**
