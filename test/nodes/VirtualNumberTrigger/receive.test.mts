@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
+import { setCallbackAtService } from '../../../dev/harness/serviceCalls.mts';
 import { TriggerHost, selectedNumbers } from '../../../dev/harness/trigger.mts';
 import { CALLS, SECRET, callbackSetup } from './callbackSetup.mts';
 
@@ -68,21 +69,9 @@ describe('Virtual Number Trigger → receiving callbacks: the checks and the ans
 			numbers: 'selected',
 			virtualnums: selectedNumbers([number]),
 		});
-		// Someone makes the number report the start too: the trigger still starts only on the end.
-		const record = sandbox.control.virtualnum(number)!;
-		await fetch(`${sandbox.vnUrl}/api/?service=update_virtualnum&format=json`, {
-			method: 'POST',
-			headers: {
-				Authorization: `Bearer ${sandbox.tokens.vn}`,
-				'Content-Type': 'application/x-www-form-urlencoded',
-			},
-			body: new URLSearchParams({
-				virtualnum: number,
-				description: record.description,
-				call_destination_phone: record.call_destination_phone,
-				callback_url_option: '3',
-			}),
-		});
+		// Someone makes the number report the start too (its URL kept): the trigger still starts only on the end.
+		const { callback_url: url } = sandbox.control.virtualnum(number)!;
+		await setCallbackAtService(sandbox, number, url, 3);
 		const { callbacks } = await sandbox.control.placeCall({
 			virtualnum: number,
 			caller: '0541234567',
