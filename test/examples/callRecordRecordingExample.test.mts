@@ -16,7 +16,6 @@ import { after, before, describe, test } from 'node:test';
 import type { IDataObject, INodeType } from 'n8n-workflow';
 
 import { loadPackage } from '../../dev/harness/engine.mts';
-import { safeParseWorkflowStructure } from '../../dev/harness/n8nCompat.mts';
 import {
 	installedDescription,
 	installedDescriptionsPresent,
@@ -24,6 +23,7 @@ import {
 import { PollHost } from '../../dev/harness/poll.mts';
 import { startSandbox, type Sandbox } from '../../dev/sandbox/index.mts';
 import { EXAMPLES_DIR, isOurs, type ExampleWorkflow } from '../../dev/demo/workflows.mts';
+import { checkStructure } from './structureCheck.mts';
 
 const FILE = `${EXAMPLES_DIR}ai/call-record-with-recording-to-crm.json`;
 const workflow = JSON.parse(readFileSync(FILE, 'utf8')) as ExampleWorkflow;
@@ -33,9 +33,7 @@ const DELAY_MS = 1500;
 
 describe('examples/ai/call-record-with-recording-to-crm.json', () => {
 	test("passes n8n's own structure check of imported workflows", (t) => {
-		if (!safeParseWorkflowStructure) return t.skip('n8n-workflow 1.x has no such check');
-		const result = safeParseWorkflowStructure(structuredClone(workflow));
-		assert.equal(result.success, true, JSON.stringify(result.success ? '' : result.issues));
+		checkStructure(t, workflow);
 	});
 
 	test('the flow: call record with recording and transcript → summary (with its model) → CRM note', () => {

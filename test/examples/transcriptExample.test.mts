@@ -12,13 +12,13 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 
 import { runWorkflow } from '../../dev/harness/engine.mts';
-import { safeParseWorkflowStructure } from '../../dev/harness/n8nCompat.mts';
 import {
 	installedDescription,
 	installedDescriptionsPresent,
 } from '../../dev/harness/n8nInstall.mts';
 import { startSandbox, type Sandbox } from '../../dev/sandbox/index.mts';
 import { EXAMPLES_DIR, isOurs, type ExampleWorkflow } from '../../dev/demo/workflows.mts';
+import { checkStructure } from './structureCheck.mts';
 
 const FILE = `${EXAMPLES_DIR}ai/call-transcript-summary-to-crm.json`;
 const workflow = JSON.parse(readFileSync(FILE, 'utf8')) as ExampleWorkflow;
@@ -26,9 +26,7 @@ const node = (name: string) => workflow.nodes.find((candidate) => candidate.name
 
 describe('examples/ai/call-transcript-summary-to-crm.json', () => {
 	test("passes n8n's own structure check of imported workflows", (t) => {
-		if (!safeParseWorkflowStructure) return t.skip('n8n-workflow 1.x has no such check');
-		const result = safeParseWorkflowStructure(structuredClone(workflow));
-		assert.equal(result.success, true, JSON.stringify(result.success ? '' : result.issues));
+		checkStructure(t, workflow);
 	});
 
 	test('the flow: trigger → recording → transcript → summary (with its model) → CRM note', () => {
