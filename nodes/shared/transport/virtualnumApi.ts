@@ -194,11 +194,22 @@ export async function virtualnumRequest(
 	this: RequestContext,
 	request: VirtualnumRequest,
 ): Promise<VirtualnumAnswer> {
-	const { context, options } = await prepareRequest.call(this, request);
-	// The credential the caller read for its run, when it did (a poll reads it once).
-	const { credentials } = request;
+	const credentials = await credentialOf.call(this, request);
+	const { context, options } = await prepareRequest.call(this, { ...request, credentials });
 	const raw = await sendRequest.call(this, VIRTUALNUM_CREDENTIAL, options, context, credentials);
 	return readVirtualnumAnswer(raw, context, request.noResultsAsEmpty);
+}
+
+/**
+ * The credential the caller read for its run (a poll reads it once), else read here once for the
+ * request: n8n queries and decrypts it at every read, and the request needs it three times (the Base
+ * URL, the tokens to mask, the authentication).
+ */
+export async function credentialOf(
+	this: RequestContext,
+	request: Pick<VirtualnumRequest, 'credentials'>,
+): Promise<ICredentialDataDecryptedObject> {
+	return request.credentials ?? (await this.getCredentials(VIRTUALNUM_CREDENTIAL));
 }
 
 /** The HTTP options of a request and the context its failures are reported in (also for uploads and downloads). */

@@ -35,6 +35,7 @@ import {
 import {
 	VIRTUALNUM_CREDENTIAL,
 	VIRTUALNUM_LABEL,
+	credentialOf,
 	prepareRequest,
 	readVirtualnumAnswer,
 	statusFailure,
@@ -87,12 +88,12 @@ export async function virtualnumDownload(
 	this: IExecuteFunctions,
 	request: VirtualnumRequest & { statusAppended?: boolean },
 ): Promise<VirtualnumDownload> {
+	const credentials = await credentialOf.call(this, request);
 	const { context, options } = await prepareRequest.call(this, {
 		...request,
+		credentials,
 		requestOptions: { ...request.requestOptions, encoding: 'stream' },
 	});
-	// The credential the caller read for its run, when it did (a poll reads it once).
-	const { credentials } = request;
 	const raw = await sendRequest.call(this, VIRTUALNUM_CREDENTIAL, options, context, credentials);
 	const stream = asStream(raw.body);
 	const limit = MAX_DOWNLOAD_BYTES + (request.statusAppended ? STATUS_TAIL_BYTES : 0);

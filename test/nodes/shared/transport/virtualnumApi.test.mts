@@ -115,6 +115,37 @@ describe('virtual number transport: every kind of answer becomes a result or a c
 		});
 	});
 
+	test('a request reads its credential once: n8n queries and decrypts it at every read', async () => {
+		server.answer({ body: { service: 'test', status: { code: 200, description: 'OK' } } });
+		let reads = 0;
+		const saved = { baseUrl: server.url, accessToken: TOKEN };
+		const before = server.requests.length;
+		const result = await runWorkflow({
+			nodes: [
+				{
+					name: 'Test',
+					type: 'virtualNumber',
+					parameters: { resource: 'account', operation: 'test' },
+				},
+			],
+			input: [{ json: { i: 0 } }, { json: { i: 1 } }],
+			credentials: {
+				get virtualnumApi() {
+					reads++;
+					return saved;
+				},
+			},
+		});
+		assert.equal(result.error, undefined);
+		assert.equal(result.items('Test').length, 2);
+		assert.equal(server.requests.length - before, 2);
+		assert.equal(
+			reads,
+			2,
+			'one read per request, for its Base URL, its masking and its authentication',
+		);
+	});
+
 	test('an unreachable service fails naming the host, not the token', async () => {
 		const result = await runWorkflow({
 			nodes: [
