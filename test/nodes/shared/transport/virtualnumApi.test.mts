@@ -9,6 +9,12 @@ import {
 } from '../../../../dev/harness/recorder.mts';
 
 const TOKEN = 'transport-token-xyz';
+/** Account → Test: one request, nothing else. */
+const ACCOUNT_TEST = {
+	name: 'Test',
+	type: 'virtualNumber',
+	parameters: { resource: 'account', operation: 'test' },
+};
 
 describe('virtual number transport: every kind of answer becomes a result or a clear error', () => {
 	let server: Recorder;
@@ -121,13 +127,7 @@ describe('virtual number transport: every kind of answer becomes a result or a c
 		const saved = { baseUrl: server.url, accessToken: TOKEN };
 		const before = server.requests.length;
 		const result = await runWorkflow({
-			nodes: [
-				{
-					name: 'Test',
-					type: 'virtualNumber',
-					parameters: { resource: 'account', operation: 'test' },
-				},
-			],
+			nodes: [ACCOUNT_TEST],
 			input: [{ json: { i: 0 } }, { json: { i: 1 } }],
 			credentials: {
 				get virtualnumApi() {
@@ -148,13 +148,7 @@ describe('virtual number transport: every kind of answer becomes a result or a c
 
 	test('an unreachable service fails naming the host, not the token', async () => {
 		const result = await runWorkflow({
-			nodes: [
-				{
-					name: 'Test',
-					type: 'virtualNumber',
-					parameters: { resource: 'account', operation: 'test' },
-				},
-			],
+			nodes: [ACCOUNT_TEST],
 			credentials: { virtualnumApi: { baseUrl: 'http://127.0.0.1:9', accessToken: TOKEN } },
 		});
 		assert.match(
@@ -167,13 +161,7 @@ describe('virtual number transport: every kind of answer becomes a result or a c
 	test('a credential without a usable Base URL fails before any request', async () => {
 		const before = server.requests.length;
 		const result = await runWorkflow({
-			nodes: [
-				{
-					name: 'Test',
-					type: 'virtualNumber',
-					parameters: { resource: 'account', operation: 'test' },
-				},
-			],
+			nodes: [ACCOUNT_TEST],
 			credentials: { virtualnumApi: { baseUrl: 'not a url', accessToken: TOKEN } },
 		});
 		assert.match(result.error!.message, /no valid Base URL/);
