@@ -66,8 +66,11 @@ export class SummaryColumns implements BatchStore {
 			this.failedItems.push(item);
 			return;
 		}
-		const candidates = item.entries.filter((entry) => entry.duplicateOf === undefined);
-		this.notSent.sameNumber += item.entries.length - candidates.length;
+		const { entries } = item;
+		const candidates = entries.some((entry) => entry.duplicateOf !== undefined)
+			? entries.filter((entry) => entry.duplicateOf === undefined)
+			: entries;
+		this.notSent.sameNumber += entries.length - candidates.length;
 		applyCampaign({ entries: candidates }, this.campaign, this.now);
 		for (const entry of candidates) {
 			if (entry.notSent) this.notSent[entry.notSent]++;
