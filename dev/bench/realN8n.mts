@@ -5,6 +5,8 @@
  * - Send: Bulk SMS Send (Recipients From: Input Fields, Batch Size 100, Batches in Flight 4);
  * - Send with Output: Summary (one item for the run), and Send skipping the numbers of a 50,000-row
  *   opt-out Data Table read by n8n's Data table node (realN8nOptOut.mts);
+ * - Send with Output: Summary at Batch Size 1000 (100,000 only, a diagnostic): 100 requests instead of
+ *   1,000, what n8n's cost per request through its HTTP helper weighs;
  * - Code + HTTP Request: what users build by hand with n8n's own nodes, a Code node grouping the
  *   items into batches of 100 and an HTTP Request node posting each batch;
  * - HTTP Request per item: one request per recipient (10,000 only: 100,000 takes many minutes);
@@ -40,6 +42,7 @@ import { startSandbox } from '../sandbox/index.mts';
 import { startN8n, type N8nServer } from '../e2e/lib/n8n.mts';
 import { executionsOf, finished } from '../e2e/lib/n8nExecutions.mts';
 import { runRealBench, type RealRun } from './realRun.mts';
+import { collectGarbage, GC_FLAGS } from './n8nGc.mts';
 import { E2E_DIR, MARKER_NAME, ROOT_DIR } from '../e2e/lib/setup.mts';
 import { node, waitUntil, type NodeJson } from '../e2e/lib/workflows.mts';
 import { gcSummary, n8nProcesses, sampleMemory, type MemoryFigures } from './n8nMemory.mts';
@@ -61,9 +64,12 @@ const { values } = parseArgs({
 		'trace-gc': { type: 'boolean' },
 	},
 });
-/** n8n's main process logs its garbage collections (V8's --trace-gc), summed up after each measured run. */
+/**
+ * n8n's main process logs its garbage collections (V8's --trace-gc), summed up after each measured run;
+ * then a full collection (n8nGc.mts) says what of the heap the run left held and what was garbage.
+ */
 const TRACE_GC = values['trace-gc'] === true;
-/** Only these sides (send, sendSummary, sendOptOut, codeHttp, perItem, editFields, noOp); all by default. */
+/** Only these sides (send, sendSummary, sendSummary1000, sendOptOut, codeHttp, perItem, editFields, noOp); all by default. */
 const ONLY = values.sides?.split(',');
 const SIZES = (values.items ?? '10000,100000').split(',').map(Number);
 const REPS = Number(values.reps ?? 3);
@@ -153,8 +159,17 @@ const RESULT_FIELDS = Object.entries({
 	type: typeof value === 'number' ? 'number' : 'string',
 }));
 
+const withBatchSize = (send: NodeJson, batchSize: number): NodeJson => ({
+	...send,
+	parameters: {
+		...send.parameters,
+		options: { ...(send.parameters.options as object), batchSize },
+	},
+});
+
 /** Send, and Send with Campaign options: Output: Summary, and (with `optOutTable`) skipping an opt-out Data Table. */
 function sendSides(send: NodeJson, optOutTable: string | undefined): Side[] {
+	const summary = { ...send, parameters: { ...send.parameters, campaign: { output: 'summary' } } };
 	const sides: Side[] = [
 		{
 			key: 'send',
@@ -166,8 +181,17 @@ function sendSides(send: NodeJson, optOutTable: string | undefined): Side[] {
 		{
 			key: 'sendSummary',
 			name: 'Bulk SMS Send, Campaign → Output: Summary (one item per run)',
-			nodes: [{ ...send, parameters: { ...send.parameters, campaign: { output: 'summary' } } }],
+			nodes: [summary],
 			sends: true,
+			maxItems: Infinity,
+			outputs: 1,
+		},
+		{
+			key: 'sendSummary1000',
+			name: 'Bulk SMS Send, Output: Summary, Batch Size 1000 (diagnostic: 100 requests instead of 1,000)',
+			nodes: [withBatchSize(summary, 1000)],
+			sends: true,
+			minItems: 100_000,
 			maxItems: Infinity,
 			outputs: 1,
 		},
@@ -339,7 +363,16 @@ async function runOnce(
 	} finally {
 		figures = sampler?.stop();
 	}
-	if (memory && TRACE_GC) log(`  GC: ${gcSummary(n8n.logs.slice(logStart), n8nProcesses().main)}`);
+	if (memory && TRACE_GC) {
+		const main = n8nProcesses().main;
+		log(`  GC: ${gcSummary(n8n.logs.slice(logStart), main)}`);
+		// After the measured window: what of n8n's heap the run left held, and what was garbage.
+		const { before, after } = await collectGarbage(n8n, main);
+		log(
+			`  a full collection after the run: heap in use ${before.heapUsed} → ${after.heapUsed} MB, ` +
+				`array buffers ${before.arrayBuffers} → ${after.arrayBuffers} MB, RSS ${before.rss} → ${after.rss} MB`,
+		);
+	}
 	const detail = await n8n.rest<Detail>('GET', `/executions/${executionId}`);
 	const data = flatted().parse(detail.data) as RunData;
 	if (detail.status !== 'success')
@@ -459,7 +492,7 @@ const sandbox = await startSandbox({ log: () => {}, seed: { credit: 1_000_000_00
 const loadAtStart = loadavg();
 const run: RealRun = { sandbox };
 await runRealBench(run, log, started, async () => {
-	const n8n = (run.n8n = await startN8n(log, TRACE_GC ? { nodeFlags: ['--trace-gc'] } : {}));
+	const n8n = (run.n8n = await startN8n(log, TRACE_GC ? { nodeFlags: GC_FLAGS } : {}));
 	const sms = await n8n.rest<{ id: string }>('POST', '/credentials', {
 		name: 'SMS sandbox',
 		type: 'virtualnumSmsApi',

@@ -11,6 +11,7 @@ import type { MemoryFigures } from './n8nMemory.mts';
 export type SideKey =
 	| 'send'
 	| 'sendSummary'
+	| 'sendSummary1000'
 	| 'sendOptOut'
 	| 'codeHttp'
 	| 'perItem'

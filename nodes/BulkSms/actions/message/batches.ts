@@ -28,6 +28,17 @@ export interface Batch {
 	settled: boolean;
 	/** Seconds this batch waited for the service's rate limit (HTTP 429) before it was sent. */
 	waitedSec?: number;
+	/** Output: Summary: the batch's messages in the run's columns, built only while it is sent. */
+	span?: { start: number; end: number; sentIn?: number };
+}
+
+/**
+ * Where the messages of a batch are kept when not in `entries` (Output: Summary, summaryRun.ts):
+ * built just before the batch is sent (`open`), dropped once answered (`close`).
+ */
+export interface BatchStore {
+	open(batch: Batch): void;
+	close(batch: Batch): void;
 }
 
 /** A run of Send: its messages in batches, and the try of n8n's Retry On Fail it is in (1 without it). */
@@ -36,26 +47,37 @@ export interface SendRun extends PreparedRun {
 	attempt: number;
 	/** The waits for the rate limit (HTTP 429) of the whole run, across the tries of Retry On Fail. */
 	rateLimit: { waits: number; waitedSec: number; refusedSec?: number };
+	store?: BatchStore;
 }
 
 /** Groups the messages in order; no batch holds more messages than the Batch Size of any of its entries. */
 export function makeBatches<T extends { batchSize: number }>(entries: T[]): T[][] {
-	const batches: T[][] = [];
-	let current: T[] = [];
+	return batchSpans(entries.length, (index) => entries[index].batchSize).map(([start, end]) =>
+		entries.slice(start, end),
+	);
+}
+
+/** The batches of `count` messages in order, as [start, end) positions, by the Batch Size of each. */
+export function batchSpans(
+	count: number,
+	batchSizeAt: (index: number) => number,
+): Array<[number, number]> {
+	const spans: Array<[number, number]> = [];
+	let start = 0;
 	let limit = Infinity;
-	for (const entry of entries) {
-		const cap = Math.min(limit, entry.batchSize);
-		if (current.length >= cap) {
-			batches.push(current);
-			current = [];
-			limit = entry.batchSize;
+	for (let index = 0; index < count; index++) {
+		const size = batchSizeAt(index);
+		const cap = Math.min(limit, size);
+		if (index - start >= cap) {
+			spans.push([start, index]);
+			start = index;
+			limit = size;
 		} else {
 			limit = cap;
 		}
-		current.push(entry);
 	}
-	if (current.length > 0) batches.push(current);
-	return batches;
+	if (count > start) spans.push([start, count]);
+	return spans;
 }
 
 /**
@@ -90,6 +112,7 @@ export async function sendBatches(this: IExecuteFunctions, flight: Flight): Prom
 	const { run, queue } = flight;
 	for (let index = queue.take(); index !== undefined; index = queue.take()) {
 		const batch = queue.items[index];
+		run.store?.open(batch);
 		for (;;) {
 			let results: SmsResult[];
 			let requested = false;
@@ -113,6 +136,7 @@ export async function sendBatches(this: IExecuteFunctions, flight: Flight): Prom
 				queue.stop(index);
 			break;
 		}
+		run.store?.close(batch);
 	}
 }
 

@@ -54,7 +54,7 @@ type Outcome =
 	| { kind: 'batchFailed'; error: NodeError; reached: boolean; attempt: number };
 
 /** An input item: its input check failure, or its messages. */
-interface ItemPlan {
+export interface ItemPlan {
 	itemIndex: number;
 	failure?: NodeError;
 	entries: Entry[];
@@ -111,11 +111,15 @@ export interface RunContext {
 
 const CALLBACK_URL_PATTERN = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
 
-/** Reads and checks every input item. Without Continue On Fail the first failure is thrown. */
+/**
+ * Reads and checks every input item. Without Continue On Fail the first failure is thrown. With
+ * `fold`, each item is handed to it once checked instead of being kept in the run.
+ */
 export function prepareRun(
 	this: IExecuteFunctions,
 	continueOnFail: boolean,
 	runContext: RunContext,
+	fold?: (item: ItemPlan) => void,
 ): PreparedRun {
 	const node = this.getNode();
 	const count = this.getInputData().length;
@@ -132,14 +136,14 @@ export function prepareRun(
 	const sentWith = new Map<string, number>();
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		const item: ItemPlan = { itemIndex, failure: undefined, entries: NO_ENTRIES };
-		run.items.push(item);
+		if (!fold) run.items.push(item);
 		try {
 			const check = new InputChecks(node, itemIndex);
 			const settings = prepareItem(check, read, checker, item);
 			for (const entry of item.entries) {
 				const first = settings.oncePerNumber ? sentWith.get(entry.identity) : undefined;
 				if (first !== undefined) entry.duplicateOf = first;
-				else run.entries.push(entry);
+				else if (!fold) run.entries.push(entry);
 				if (settings.oncePerNumber && first === undefined) sentWith.set(entry.identity, itemIndex);
 			}
 			if (settings.inFlight < run.inFlight) run.inFlight = settings.inFlight;
@@ -151,6 +155,7 @@ export function prepareRun(
 			item.failure = failure;
 			item.entries = NO_ENTRIES;
 		}
+		fold?.(item);
 	}
 	return run;
 }
@@ -197,7 +202,7 @@ function prepareItem(
 }
 
 /** Every field of an entry set at once, so that none is added later (no extra property store per entry). */
-function newEntry(
+export function newEntry(
 	itemIndex: number,
 	message: SmsMessage,
 	estimate: SegmentEstimate,

@@ -309,23 +309,42 @@ function campaignNotSentItem(entry: Entry, campaignId?: string): INodeExecutionD
 	return { json, pairedItem: { item: entry.itemIndex } };
 }
 
+/** The messages sent and their SMS parts: how many, how many parts in all, how many had more than one, the most. */
+export interface SentParts {
+	sent: number;
+	credits: number;
+	multipart: number;
+	mostParts: number;
+}
+
+/** The SMS parts of the messages of a run that were sent. */
+export function sentParts(entries: Entry[]): SentParts {
+	const parts = noneSent();
+	for (const entry of entries)
+		if (entry.outcome?.kind === 'sent') countSent(parts, entry.estimate.segments);
+	return parts;
+}
+
+export const noneSent = (): SentParts => ({ sent: 0, credits: 0, multipart: 0, mostParts: 1 });
+
+/** Counts a message sent, of `segments` SMS parts. */
+export function countSent(parts: SentParts, segments: number): void {
+	parts.sent++;
+	parts.credits += segments;
+	if (segments > 1) parts.multipart++;
+	if (segments > parts.mostParts) parts.mostParts = segments;
+}
+
 /**
  * The run's hint when messages of more than one SMS part were sent: how many, and the credits the
  * whole run is expected to cost (one per part), so that a long text is never charged unnoticed.
  */
-export function creditsHint(run: SendRun): string | undefined {
-	let sent = 0;
-	let credits = 0;
-	let multipart = 0;
-	let mostParts = 1;
-	for (const entry of run.entries) {
-		if (entry.outcome?.kind !== 'sent') continue;
-		const parts = entry.estimate.segments;
-		sent++;
-		credits += parts;
-		if (parts > 1) multipart++;
-		if (parts > mostParts) mostParts = parts;
-	}
+export function creditsHint({
+	sent,
+	credits,
+	multipart,
+	mostParts,
+}: SentParts): string | undefined {
 	if (multipart === 0) return undefined;
 	return (
 		`${multipart} of the ${sent} messages sent take more than one SMS part (up to ${mostParts}): ` +

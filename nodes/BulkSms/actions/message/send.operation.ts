@@ -29,10 +29,12 @@ import {
 	outputItems,
 	rateLimitHint,
 	recipientsFailed,
+	sentParts,
 	unfinishedRun,
 } from './report';
 import { sendProperties } from './fields';
 import { summaryItems } from './summary';
+import { SummaryColumns } from './summaryRun';
 import { earlierRun, endTry, keepRun, refuseLostRun } from './tries';
 
 export const option: OperationOption = {
@@ -82,23 +84,26 @@ export async function executeBatch(this: IExecuteFunctions): Promise<INodeExecut
 			if (failedBatch) {
 				const failure = failedBatch.entries[0].outcome;
 				throw failure?.kind === 'batchFailed'
-					? batchFailed(failure.error, run, failedBatch, retry)
-					: recipientsFailed(this.getNode(), run, retry);
+					? batchFailed(failure.error, withEntries(run), failedBatch, retry)
+					: recipientsFailed(this.getNode(), withEntries(run), retry);
 			}
-			const unfinished = retry && !continueOnFail ? unfinishedRun(this.getNode(), run) : undefined;
+			const unfinished =
+				retry && !continueOnFail ? unfinishedRun(this.getNode(), withEntries(run)) : undefined;
 			if (unfinished) throw unfinished;
 		}
-		const output = run.campaign?.summary
+		const columns = columnsOf(run);
+		const output = columns
 			? summaryItems(
 					this.getNode(),
 					run,
-					run.campaign.id,
+					columns,
 					(entry) => entryItem(this.getNode(), entry, retry),
 					creditFailure,
 				)
 			: outputItems(this.getNode(), run, retry, creditFailure);
 		failed = output[0]?.json.error !== undefined;
-		for (const hint of [creditsHint(run), rateLimitHint(run)])
+		const parts = columns ? columns.parts : sentParts(run.entries);
+		for (const hint of [creditsHint(parts), rateLimitHint(run)])
 			if (hint) addRunHint(this, { message: hint, location: 'outputPane' });
 		return output;
 	} finally {
@@ -135,7 +140,9 @@ async function newRun(
 		refused = asNodeError(this.getNode(), error, 0);
 		if (!continueOnFail) throw refused;
 	}
-	const prepared = prepareRun.call(this, continueOnFail, { ...context, campaign });
+	const runContext = { ...context, campaign };
+	if (campaign?.summary) return summaryRun.call(this, continueOnFail, runContext, campaign);
+	const prepared = prepareRun.call(this, continueOnFail, runContext);
 	if (refused) failEveryItem(prepared, refused);
 	else if (campaign) applyCampaign(prepared, campaign);
 	return {
@@ -144,6 +151,32 @@ async function newRun(
 		attempt: 1,
 		rateLimit: { waits: 0, waitedSec: 0 },
 	};
+}
+
+/** Output: Summary: the messages kept in columns, each batch built only while it is sent (summaryRun.ts). */
+function summaryRun(
+	this: IExecuteFunctions,
+	continueOnFail: boolean,
+	context: RunContext,
+	campaign: Campaign,
+): SendRun {
+	const columns = new SummaryColumns(campaign, context.style.countryCode);
+	const prepared = prepareRun.call(this, continueOnFail, context, (item) => columns.fold(item));
+	return {
+		...prepared,
+		batches: columns.batches(),
+		attempt: 1,
+		rateLimit: { waits: 0, waitedSec: 0 },
+		store: columns,
+	};
+}
+
+const columnsOf = (run: SendRun) => (run.store instanceof SummaryColumns ? run.store : undefined);
+
+/** The run with every message in `entries`, for the reports of a failure (report.ts). */
+function withEntries(run: SendRun): SendRun {
+	const columns = columnsOf(run);
+	return columns ? { ...run, entries: columns.entries(run.batches) } : run;
 }
 
 /** Under Continue On Fail, Campaign options that cannot be used fail every item: nothing is sent. */
@@ -165,7 +198,8 @@ async function checkCredit(
 	run: SendRun,
 	continueOnFail: boolean,
 ): Promise<NodeError | undefined> {
-	if (!run.credit || run.entries.length === 0 || run.batches.some((batch) => batch.settled))
+	const recipients = columnsOf(run)?.count ?? run.entries.length;
+	if (!run.credit || recipients === 0 || run.batches.some((batch) => batch.settled))
 		return undefined;
 	try {
 		const answer = await smsCreditRequest.call(this, run.credit.path, run.credit.itemIndex);
@@ -176,7 +210,7 @@ async function checkCredit(
 				`${SMS_LABEL}: Check Credit First found no numeric balance in the answer ` +
 					`of ${run.credit.path}; sending without a credit check`,
 			);
-		} else if (balance < run.entries.length) {
+		} else if (balance < recipients) {
 			throw notEnoughCredit(this, run, balance);
 		}
 		return undefined;
@@ -192,8 +226,11 @@ function notEnoughCredit(
 	run: SendRun,
 	balance: number,
 ): NodeOperationError {
-	const recipients = run.entries.length;
-	const segments = run.entries.reduce((sum, entry) => sum + entry.estimate.segments, 0);
+	const columns = columnsOf(run);
+	const recipients = columns ? columns.count : run.entries.length;
+	const segments = columns
+		? columns.segments()
+		: run.entries.reduce((sum, entry) => sum + entry.estimate.segments, 0);
 	return new NodeOperationError(
 		context.getNode(),
 		`Not enough SMS credit: the balance is ${balance}, and this run has ${recipients} recipients`,

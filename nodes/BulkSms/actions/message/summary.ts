@@ -10,89 +10,81 @@ import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import { errorItem, type NodeError } from '../../../shared/errors';
 import type { SendRun } from './batches';
 import type { Entry } from './prepare';
+import type { SummaryColumns } from './summaryRun';
 
-interface Tally {
-	recipients: number;
-	sent: number;
-	optedOut: number;
-	sameNumber: number;
-	outsideWindow: number;
-	failed: number;
-	smsParts: number;
-	charged?: number;
-	firstMessageId?: unknown;
-	lastMessageId?: unknown;
-}
-
-function count(tally: Tally, entry: Entry): void {
-	tally.recipients++;
-	const { outcome } = entry;
-	if (entry.duplicateOf !== undefined) tally.sameNumber++;
-	else if (entry.notSent === 'optedOut') tally.optedOut++;
-	else if (entry.notSent === 'outsideWindow') tally.outsideWindow++;
-	else if (outcome?.kind === 'sent') {
-		tally.sent++;
-		tally.smsParts += entry.estimate.segments;
-		const charge = Number(outcome.result.total_charge);
-		if (Number.isFinite(charge) && outcome.result.total_charge !== undefined)
-			tally.charged = (tally.charged ?? 0) + charge;
-		tally.firstMessageId ??= outcome.result.message_id;
-		tally.lastMessageId = outcome.result.message_id;
-	} else tally.failed++;
+/**
+ * The error items, in input order: an input item that failed its checks (every item when the
+ * credit check failed), or each of its recipients whose message was not sent. Returns the count
+ * of those recipients.
+ */
+function errorItems(
+	node: INode,
+	run: SendRun,
+	columns: SummaryColumns,
+	errorItemOf: (entry: Entry) => INodeExecutionData,
+	errors: INodeExecutionData[],
+	creditFailure?: NodeError,
+): number {
+	if (creditFailure) {
+		const failures = new Map(columns.failedItems.map((item) => [item.itemIndex, item.failure]));
+		for (let index = 0; index < columns.itemCount; index++)
+			errors.push(errorItem(node, failures.get(index) ?? creditFailure, index));
+		return 0;
+	}
+	// The items that failed their checks and the recipients not sent, merged in input order.
+	const failedItems = columns.failedItems;
+	let next = 0;
+	const itemsBefore = (itemIndex: number) => {
+		for (; next < failedItems.length && failedItems[next].itemIndex < itemIndex; next++) {
+			const { failure, itemIndex: index } = failedItems[next];
+			if (failure) errors.push(errorItem(node, failure, index));
+		}
+	};
+	let failed = 0;
+	for (const batch of run.batches) {
+		for (const entry of columns.unsent(batch)) {
+			if (entry.outcome?.kind === 'sent') continue;
+			itemsBefore(entry.itemIndex);
+			failed++;
+			errors.push(errorItemOf(entry));
+		}
+	}
+	itemsBefore(Infinity);
+	return failed;
 }
 
 /** An error item for each input item or recipient that failed, then the summary item. */
 export function summaryItems(
 	node: INode,
 	run: SendRun,
-	campaignId: string,
+	columns: SummaryColumns,
 	errorItemOf: (entry: Entry) => INodeExecutionData,
 	creditFailure?: NodeError,
 ): INodeExecutionData[] {
-	const tally: Tally = {
-		recipients: 0,
-		sent: 0,
-		optedOut: 0,
-		sameNumber: 0,
-		outsideWindow: 0,
-		failed: 0,
-		smsParts: 0,
-	};
-	const errors: INodeExecutionData[] = [];
-	let failedItems = 0;
-	for (const item of run.items) {
-		const failure = item.failure ?? creditFailure;
-		if (failure) {
-			failedItems++;
-			errors.push(errorItem(node, failure, item.itemIndex));
-			continue;
-		}
-		for (const entry of item.entries) {
-			const failedBefore = tally.failed;
-			count(tally, entry);
-			if (tally.failed > failedBefore) errors.push(errorItemOf(entry));
-		}
-	}
+	const output: INodeExecutionData[] = [];
+	const failed = errorItems(node, run, columns, errorItemOf, output, creditFailure);
+	const sending = creditFailure === undefined;
+	const { sent, credits } = columns.parts;
+	const { first, last } = columns.messageIdRange();
+	const notSent = sending ? columns.notSent : { optedOut: 0, sameNumber: 0, outsideWindow: 0 };
 	const json: IDataObject = {
-		campaignId,
-		recipients: tally.recipients,
-		sent: tally.sent,
-		notSent: {
-			optedOut: tally.optedOut,
-			sameNumber: tally.sameNumber,
-			outsideWindow: tally.outsideWindow,
-		},
-		failed: tally.failed,
-		failedItems,
-		smsParts: tally.smsParts,
+		campaignId: run.campaign?.id,
+		recipients: sending
+			? columns.count + notSent.optedOut + notSent.sameNumber + notSent.outsideWindow
+			: 0,
+		sent,
+		notSent: { ...notSent },
+		failed,
+		failedItems: sending ? columns.failedItems.length : columns.itemCount,
+		smsParts: credits,
 		// One credit per SMS part (the provider's pricing); chargedCredits: the service's total_charge.
-		estimatedCredits: tally.smsParts,
-		chargedCredits: tally.charged ?? null,
-		firstMessageId: tally.firstMessageId ?? null,
-		lastMessageId: tally.lastMessageId ?? null,
+		estimatedCredits: credits,
+		chargedCredits: columns.charged ?? null,
+		firstMessageId: first ?? null,
+		lastMessageId: last ?? null,
 		tries: run.attempt,
 	};
-	const pairedItem = run.items.map((item) => ({ item: item.itemIndex }));
-	errors.push({ json, pairedItem });
-	return errors;
+	const pairedItem = Array.from({ length: columns.itemCount }, (_, item) => ({ item }));
+	output.push({ json, pairedItem });
+	return output;
 }

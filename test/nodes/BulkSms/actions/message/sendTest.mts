@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import type { IDataObject } from 'n8n-workflow';
 
 import { runWorkflow, type RunResult } from '../../../../../dev/harness/engine.mts';
+import type { FaultSpec, Sandbox } from '../../../../../dev/sandbox/index.mts';
 import {
 	credentialsFor,
 	NODE_NAMES,
@@ -85,4 +86,17 @@ export function sendTest() {
 				'the access token must not appear in the run data',
 			),
 	};
+}
+
+/** A fault on Send's batch `n` (1-based), `count` times: harmless slow(0) answers for the batches before it. */
+export function faultOnBatch(sandbox: Sandbox, n: number, fault: FaultSpec, count = 1): void {
+	if (n > 1)
+		sandbox.control.injectFaults({
+			kind: 'slow',
+			delayMs: 0,
+			server: 'sms',
+			operation: 'send_sms',
+			count: n - 1,
+		});
+	sandbox.control.injectFaults({ ...fault, server: 'sms', operation: 'send_sms', count });
 }

@@ -18,6 +18,7 @@ import { retryOnFailTries } from '../../../../../nodes/shared/n8nCompat.ts';
 import type { FaultSpec } from '../../../../../dev/sandbox/index.mts';
 import { type RunResult, runWorkflow } from '../../../../../dev/harness/engine.mts';
 import { sandboxPerFile } from '../../../../../dev/harness/nodeTest.mts';
+import { faultOnBatch as faultOnBatchOf } from './sendTest.mts';
 
 /** A context as n8n gives each try: the execution's node context (shared by the tries), the run index. */
 function contextOf(contextData: IDataObject, runIndex: number, maxTries?: number) {
@@ -136,18 +137,9 @@ describe('Bulk SMS → Send under Retry On Fail', { concurrency: 1 }, () => {
 			},
 		});
 
-	/** A fault on batch `n` (1-based) of the first try: harmless slow(0) answers for the batches before it. */
-	const faultOnBatch = (n: number, fault: FaultSpec, count = 1) => {
-		if (n > 1)
-			sandbox.control.injectFaults({
-				kind: 'slow',
-				delayMs: 0,
-				server: 'sms',
-				operation: 'send_sms',
-				count: n - 1,
-			});
-		sandbox.control.injectFaults({ ...fault, server: 'sms', operation: 'send_sms', count });
-	};
+	/** A fault on batch `n` (1-based) of the first try. */
+	const faultOnBatch = (n: number, fault: FaultSpec, count = 1) =>
+		faultOnBatchOf(sandbox, n, fault, count);
 	const requestedDests = () =>
 		sandbox.control
 			.requests({ service: 'sms', operation: 'send_sms' })
