@@ -63,7 +63,7 @@ const { values } = parseArgs({
 });
 /** n8n's main process logs its garbage collections (V8's --trace-gc), summed up after each measured run. */
 const TRACE_GC = values['trace-gc'] === true;
-/** Only these sides (send, sendSummary, sendOptOut, codeHttp, perItem, editFields, noOp); all by default. */
+/** Only these sides (send, sendSummary, sendOptOut, sendOptOutNodeItems, codeHttp, perItem, editFields, noOp); all by default. */
 const ONLY = values.sides?.split(',');
 const SIZES = (values.items ?? '10000,100000').split(',').map(Number);
 const REPS = Number(values.reps ?? 3);
@@ -177,6 +177,16 @@ function sendSides(send: NodeJson, optOutTable: string | undefined): Side[] {
 			key: 'sendOptOut',
 			name: `Bulk SMS Send skipping a ${OPT_OUT_ROWS.toLocaleString('en')}-row opt-out Data Table (Data table node → List)`,
 			nodes: optOutNodes(optOutTable, send),
+			sends: true,
+			maxItems: Infinity,
+			pinOn: 'Recipients',
+			skipsOptOuts: true,
+		});
+	if (optOutTable !== undefined)
+		sides.push({
+			key: 'sendOptOutNodeItems',
+			name: `Bulk SMS Send skipping a ${OPT_OUT_ROWS.toLocaleString('en')}-row opt-out Data Table (Data table node → An Earlier Node's Items)`,
+			nodes: optOutNodes(optOutTable, send, 'nodeItems'),
 			sends: true,
 			maxItems: Infinity,
 			pinOn: 'Recipients',
@@ -471,7 +481,9 @@ await runRealBench(run, log, started, async () => {
 		data: { name: 'Authorization', value: `Bearer ${sandbox.tokens.sms}` },
 	});
 	const optOutTable =
-		!ONLY || ONLY.includes('sendOptOut') ? await createOptOutTable(n8n, log) : undefined;
+		!ONLY || ONLY.some((key) => key.startsWith('sendOptOut'))
+			? await createOptOutTable(n8n, log)
+			: undefined;
 	const table = sides(sandbox.smsUrl, { sms: sms.id, header: header.id }, optOutTable).filter(
 		(side) => !ONLY || ONLY.includes(side.key),
 	);
