@@ -12,6 +12,31 @@ import { digitsOf, phoneIdentity, splitPhoneList } from '../../../shared/phones'
 
 const OPTION = 'Skip Opted-Out Numbers';
 
+/** Numbers From: An Earlier Node's Items: which node, and which field of its items. */
+const nodeItemsFields: INodeProperties[] = [
+	{
+		displayName: 'Node Name',
+		name: 'nodeName',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. Opt-outs',
+		description:
+			'The earlier node of this workflow (its name on the canvas) whose items hold the numbers. ' +
+			'Read once per run.',
+		hint: 'Faster than a List mapping the same items with an expression',
+		displayOptions: { show: { from: ['nodeItems'] } },
+	},
+	{
+		displayName: 'Field',
+		name: 'field',
+		type: 'string',
+		default: 'phone',
+		description: "The field of that node's items holding the number",
+		displayOptions: { show: { from: ['nodeItems'] } },
+	},
+];
+
 export const optOutsOption: INodeProperties = {
 	displayName: OPTION,
 	name: 'optOuts',
@@ -64,27 +89,7 @@ export const optOutsOption: INodeProperties = {
 						'it (Get, Return All) and map its numbers here',
 					displayOptions: { show: { from: ['list'] } },
 				},
-				{
-					displayName: 'Node Name',
-					name: 'nodeName',
-					type: 'string',
-					default: '',
-					required: true,
-					placeholder: 'e.g. Opt-outs',
-					description:
-						'The earlier node of this workflow (its name on the canvas) whose items hold the numbers. ' +
-						'Read once per run.',
-					hint: 'Faster than a List mapping the same items with an expression',
-					displayOptions: { show: { from: ['nodeItems'] } },
-				},
-				{
-					displayName: 'Field',
-					name: 'field',
-					type: 'string',
-					default: 'phone',
-					description: "The field of that node's items holding the number",
-					displayOptions: { show: { from: ['nodeItems'] } },
-				},
+				...nodeItemsFields,
 				{
 					...dataTableField({
 						displayName: 'Data Table',
