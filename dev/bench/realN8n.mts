@@ -69,7 +69,7 @@ const { values } = parseArgs({
  * then a full collection (n8nGc.mts) says what of the heap the run left held and what was garbage.
  */
 const TRACE_GC = values['trace-gc'] === true;
-/** Only these sides (send, sendSummary, sendSummary1000, sendOptOut, codeHttp, perItem, editFields, noOp); all by default. */
+/** Only these sides (send, sendSummary, sendSummary1000, sendOptOut, sendOptOutNodeItems, codeHttp, perItem, editFields, noOp); all by default. */
 const ONLY = values.sides?.split(',');
 const SIZES = (values.items ?? '10000,100000').split(',').map(Number);
 const REPS = Number(values.reps ?? 3);
@@ -201,6 +201,16 @@ function sendSides(send: NodeJson, optOutTable: string | undefined): Side[] {
 			key: 'sendOptOut',
 			name: `Bulk SMS Send skipping a ${OPT_OUT_ROWS.toLocaleString('en')}-row opt-out Data Table (Data table node → List)`,
 			nodes: optOutNodes(optOutTable, send),
+			sends: true,
+			maxItems: Infinity,
+			pinOn: 'Recipients',
+			skipsOptOuts: true,
+		});
+	if (optOutTable !== undefined)
+		sides.push({
+			key: 'sendOptOutNodeItems',
+			name: `Bulk SMS Send skipping a ${OPT_OUT_ROWS.toLocaleString('en')}-row opt-out Data Table (Data table node → An Earlier Node's Items)`,
+			nodes: optOutNodes(optOutTable, send, 'nodeItems'),
 			sends: true,
 			maxItems: Infinity,
 			pinOn: 'Recipients',
@@ -504,7 +514,9 @@ await runRealBench(run, log, started, async () => {
 		data: { name: 'Authorization', value: `Bearer ${sandbox.tokens.sms}` },
 	});
 	const optOutTable =
-		!ONLY || ONLY.includes('sendOptOut') ? await createOptOutTable(n8n, log) : undefined;
+		!ONLY || ONLY.some((key) => key.startsWith('sendOptOut'))
+			? await createOptOutTable(n8n, log)
+			: undefined;
 	const table = sides(sandbox.smsUrl, { sms: sms.id, header: header.id }, optOutTable).filter(
 		(side) => !ONLY || ONLY.includes(side.key),
 	);

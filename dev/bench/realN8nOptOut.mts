@@ -78,12 +78,20 @@ export async function createOptOutTable(
 
 /**
  * The side's nodes after the trigger: the Data table node reading the table, the recipients (the
- * workflow pins them on this node), and `send` skipping the table's numbers.
+ * workflow pins them on this node), and `send` skipping the table's numbers, read by Numbers From:
+ * List with an expression (`list`), or An Earlier Node's Items (`nodeItems`, no expression).
  */
-export function optOutNodes(table: string, send: NodeJson): NodeJson[] {
+export function optOutNodes(
+	table: string,
+	send: NodeJson,
+	from: 'list' | 'nodeItems' = 'list',
+): NodeJson[] {
 	const optOuts = dataTableRows('Opt-outs', table, { alwaysOutputData: true });
 	const recipients = node('Recipients', 'n8n-nodes-base.noOp', 1, {});
-	const numbers = "={{ $('Opt-outs').all().map(item => item.json.phone) }}";
-	const campaign = { optOuts: { source: { from: 'list', numbers } } };
+	const source =
+		from === 'list'
+			? { from, numbers: "={{ $('Opt-outs').all().map(item => item.json.phone) }}" }
+			: { from, nodeName: 'Opt-outs', field: 'phone' };
+	const campaign = { optOuts: { source } };
 	return [optOuts, recipients, { ...send, parameters: { ...send.parameters, campaign } }];
 }

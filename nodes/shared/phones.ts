@@ -61,18 +61,28 @@ export function phoneDigits(raw: unknown): string | undefined {
 /**
  * The rule of PHONE in one pass over the characters, for text in ASCII (a bulk send reads 10,000
  * numbers: about ten times faster than the two regular expressions). Null for any other text,
- * which PHONE decides (its `\s` holds Unicode spaces).
+ * which PHONE decides (its `\s` holds Unicode spaces). The digits are taken as runs (a number
+ * written as digits only is returned as it is), not added one character at a time.
  */
 function asciiPhoneDigits(text: string): string | undefined | null {
 	let digits = '';
+	let count = 0;
+	let run = -1;
 	let started = false;
 	for (let index = 0; index < text.length; index++) {
 		const code = text.charCodeAt(index);
 		if (code > 127) return null;
 		if (code >= 48 && code <= 57) {
-			digits += text[index];
+			if (run < 0) run = index;
+			count++;
 			started = true;
-		} else if (code === 43 /* + */) {
+			continue;
+		}
+		if (run >= 0) {
+			digits += text.slice(run, index);
+			run = -1;
+		}
+		if (code === 43 /* + */) {
 			if (started) return undefined;
 			started = true;
 		} else if (code === 32 || (code >= 9 && code <= 13)) {
@@ -83,7 +93,9 @@ function asciiPhoneDigits(text: string): string | undefined | null {
 			return undefined;
 		}
 	}
-	return digits.length >= 1 && digits.length <= 64 ? digits : undefined;
+	if (count < 1 || count > 64) return undefined;
+	if (run === 0) return text;
+	return run > 0 ? digits + text.slice(run) : digits;
 }
 
 /** A required phone number of `field`, returned as digits; fails naming the field and the value. */
@@ -140,14 +152,19 @@ export function splitPhoneList(raw: unknown): string[] {
 		const text = raw.trim();
 		return text === '' ? [] : [text];
 	}
-	const parts = (Array.isArray(raw) ? raw.map((value) => String(value ?? '')) : [String(raw ?? '')])
+	// An array may be a table's 50,000 numbers (Skip Opted-Out Numbers): one pass, no copy per step.
+	const parts: string[] = [];
+	for (const value of Array.isArray(raw) ? raw : [raw]) {
+		const text = String(value ?? '');
+		if (!LIST_SEPARATOR.test(text)) parts.push(text.trim());
 		// A comma or semicolon with the spaces and line breaks around it, or line breaks alone, is one separator.
-		.flatMap((part) => part.split(/\s*[,;]\s*|\s*\n\s*/))
-		.map((part) => part.trim());
-	const first = parts.findIndex((part) => part !== '');
-	if (first < 0) return [];
-	const last = parts.length - 1 - [...parts].reverse().findIndex((part) => part !== '');
-	return parts.slice(first, last + 1);
+		else for (const part of text.split(/\s*[,;]\s*|\s*\n\s*/)) parts.push(part.trim());
+	}
+	let first = 0;
+	while (first < parts.length && parts[first] === '') first++;
+	let last = parts.length - 1;
+	while (last >= first && parts[last] === '') last--;
+	return first === 0 && last === parts.length - 1 ? parts : parts.slice(first, last + 1);
 }
 
 /**

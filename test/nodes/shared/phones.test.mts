@@ -164,6 +164,30 @@ describe('phones: one rule for what a phone number is, digits for what is sent',
 		assert.deepEqual(splitPhoneList(undefined), []);
 	});
 
+	test('splitPhoneList reads an array as it always did (the chained form, on 5,000 random lists)', () => {
+		const chained = (raw: unknown) => {
+			const parts = (
+				Array.isArray(raw) ? raw.map((value) => String(value ?? '')) : [String(raw ?? '')]
+			)
+				.flatMap((part) => part.split(/\s*[,;]\s*|\s*\n\s*/))
+				.map((part) => part.trim());
+			const first = parts.findIndex((part) => part !== '');
+			if (first < 0) return [];
+			const last = parts.length - 1 - [...parts].reverse().findIndex((part) => part !== '');
+			return parts.slice(first, last + 1);
+		};
+		const rng = prng(Number(process.env.FUZZ_SEED ?? 4099));
+		const pieces = ['050', '1', ' ', ',', ';', '\n', '\r\n', '\t', '+972', '', 'x'];
+		const value = () =>
+			rng.chance(0.1)
+				? rng.pick([null, undefined, 972501234567])
+				: Array.from({ length: rng.int(0, 6) }, () => rng.pick(pieces)).join('');
+		for (let i = 0; i < 5_000; i++) {
+			const raw = rng.chance(0.8) ? Array.from({ length: rng.int(0, 5) }, value) : value();
+			assert.deepEqual(splitPhoneList(raw), chained(raw), JSON.stringify(raw));
+		}
+	});
+
 	test('docs/inputs.md states the rule of the module', () => {
 		const page = readFileSync(new URL('../../../docs/inputs.md', import.meta.url), 'utf8');
 		assert.ok(page.includes(PHONE_RULE), PHONE_RULE);

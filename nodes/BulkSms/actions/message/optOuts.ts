@@ -1,14 +1,41 @@
 /**
  * Send's Skip Opted-Out Numbers: the numbers that refused further messages, read once per run
- * (from an n8n Data Table, or a list an expression gives), matched by phone identity
- * (`0541110010`, `972541110010` and `+972-54-111-0010` are one number, phones.ts).
+ * (from an earlier node's items, an n8n Data Table, or a list an expression gives), matched by
+ * phone identity (`0541110010`, `972541110010` and `+972-54-111-0010` are one number, phones.ts).
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { dataTableField, readColumn } from '../../../shared/dataTables';
+import { messageOf } from '../../../shared/errors';
 import { digitsOf, phoneIdentity, splitPhoneList } from '../../../shared/phones';
 
 const OPTION = 'Skip Opted-Out Numbers';
+
+/** Numbers From: An Earlier Node's Items: which node, and which field of its items. */
+const nodeItemsFields: INodeProperties[] = [
+	{
+		displayName: 'Node Name',
+		name: 'nodeName',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. Opt-outs',
+		description:
+			'The earlier node of this workflow (its name on the canvas) whose items hold the numbers. ' +
+			'Read once per run.',
+		hint: 'Faster than a List mapping the same items with an expression',
+		displayOptions: { show: { from: ['nodeItems'] } },
+	},
+	{
+		displayName: 'Field',
+		name: 'field',
+		type: 'string',
+		default: 'phone',
+		description: "The field of that node's items holding the number",
+		displayOptions: { show: { from: ['nodeItems'] } },
+	},
+];
 
 export const optOutsOption: INodeProperties = {
 	displayName: OPTION,
@@ -36,6 +63,12 @@ export const optOutsOption: INodeProperties = {
 							description: "Numbers typed, or an expression reading an earlier node's items",
 						},
 						{
+							name: "An Earlier Node's Items",
+							value: 'nodeItems',
+							description:
+								"A field of every item an earlier node output (e.g. n8n's Data table node), read without an expression",
+						},
+						{
 							name: 'Data Table',
 							value: 'dataTable',
 							description:
@@ -56,6 +89,7 @@ export const optOutsOption: INodeProperties = {
 						'it (Get, Return All) and map its numbers here',
 					displayOptions: { show: { from: ['list'] } },
 				},
+				...nodeItemsFields,
 				{
 					...dataTableField({
 						displayName: 'Data Table',
@@ -102,11 +136,58 @@ export async function readOptOuts(
 					option: OPTION,
 					itemIndex: 0,
 				})
-			: splitPhoneList(source.numbers);
+			: source.from === 'nodeItems'
+				? nodeItemValues(context, String(source.nodeName ?? ''), String(source.field ?? ''))
+				: splitPhoneList(source.numbers);
 	const identities = new Set<string>();
 	for (const value of values) {
 		const digits = digitsOf(value);
 		if (digits) identities.add(phoneIdentity(digits, countryCode));
 	}
 	return identities;
+}
+
+/** What n8n's `$(name)` gives in a node's own code (`getWorkflowDataProxy`): the node's output items. */
+interface NodeItemsProxy {
+	$(name: string): { all(): Array<{ json: IDataObject }> };
+}
+
+/**
+ * The field of every item an earlier node output, read in the node's code: n8n 2.x evaluates an
+ * expression in an isolate, and mapping 50,000 items there costs about twice the whole read
+ * (docs/benchmarks.md). A field no item has (a typo) would skip no one, so it fails instead;
+ * the empty item n8n's Always Output Data gives for no rows is no item.
+ */
+function nodeItemValues(context: IExecuteFunctions, nodeName: string, field: string): unknown[] {
+	const name = nodeName.trim();
+	const key = field.trim();
+	const refuse = (message: string, fix: string) =>
+		new NodeOperationError(context.getNode(), `${OPTION}: ${message}`, {
+			itemIndex: 0,
+			description: `Nothing was sent. ${fix}`,
+		});
+	const nameFix =
+		'Set Node Name to an earlier node of this workflow, connected before Send, as named on the canvas.';
+	if (name === '' || key === '') throw refuse('Node Name and Field are required', nameFix);
+	let items: Array<{ json: IDataObject }>;
+	try {
+		items = (context.getWorkflowDataProxy(0) as unknown as NodeItemsProxy).$(name).all();
+	} catch (error) {
+		throw refuse(`cannot read the items of the node "${name}": ${messageOf(error)}`, nameFix);
+	}
+	const values = new Array<unknown>(items.length);
+	let found = false;
+	for (let index = 0; index < items.length; index++) {
+		const { json } = items[index];
+		if (!Object.prototype.hasOwnProperty.call(json, key)) continue;
+		values[index] = json[key];
+		found = true;
+	}
+	const rows = found ? 0 : items.filter((item) => Object.keys(item.json).length > 0).length;
+	if (rows > 0)
+		throw refuse(
+			`none of the ${rows} items of "${name}" has a field "${key}"`,
+			"Set Field to the name of the field holding the numbers, as in that node's output.",
+		);
+	return values;
 }

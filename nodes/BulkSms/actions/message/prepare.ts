@@ -53,6 +53,12 @@ type Outcome =
 	/** The whole batch failed; `reached`: the service may have received it (it is never sent again). */
 	| { kind: 'batchFailed'; error: NodeError; reached: boolean; attempt: number };
 
+/** A recipient of an item: the number however it was written (phones.ts), and the form sent. */
+interface Recipient {
+	identity: string;
+	dest: string;
+}
+
 /** An input item: its input check failure, or its messages. */
 export interface ItemPlan {
 	itemIndex: number;
@@ -189,13 +195,13 @@ function prepareItem(
 		text.length !== String(rawText).length,
 	);
 	const estimate = checker.estimate(text);
-	const entries = new Array<Entry>(recipients.size);
-	let index = 0;
-	for (const [identity, dest] of recipients) {
+	const entries = new Array<Entry>(recipients.length);
+	for (let index = 0; index < recipients.length; index++) {
+		const { identity, dest } = recipients[index];
 		const message: SmsMessage = { service: 'send_sms', dest, sender, message: text };
 		if (settings.sendtime) message.sendtime = settings.sendtime;
 		if (settings.callbackUrl) message.callback_url = settings.callbackUrl;
-		entries[index++] = newEntry(itemIndex, message, estimate, identity, settings.batchSize);
+		entries[index] = newEntry(itemIndex, message, estimate, identity, settings.batchSize);
 	}
 	item.entries = entries;
 	return settings;
@@ -223,7 +229,7 @@ export function newEntry(
 }
 
 /**
- * The recipients of an item by their identity, in the form Send Numbers As sends: a number
+ * The recipients of an item (identity, and the form Send Numbers As sends), in order: a number
  * listed twice, in any form (`0501234567, +972-50-123-4567`), is one message and one charge.
  */
 function readRecipients(
@@ -231,13 +237,18 @@ function readRecipients(
 	field: string,
 	value: unknown,
 	style: NumberStyle,
-): Map<string, string> {
-	const recipients = new Map<string, string>();
-	for (const digits of checkPhoneList(check, field, value)) {
+): Recipient[] {
+	const numbers = checkPhoneList(check, field, value);
+	const recipients: Recipient[] = [];
+	// One number, the usual item of a large send: nothing to tell apart, no set built.
+	const seen = numbers.length > 1 ? new Set<string>() : undefined;
+	for (const digits of numbers) {
 		const why = notAPhone(digits, style.countryCode);
 		if (why) check.fail(field, `${digits} ${why}, so it cannot be a phone number: ${PHONE_FIX}`);
 		const identity = phoneIdentity(digits, style.countryCode);
-		if (!recipients.has(identity)) recipients.set(identity, phoneToSend(digits, style));
+		if (seen?.has(identity)) continue;
+		seen?.add(identity);
+		recipients.push({ identity, dest: phoneToSend(digits, style) });
 	}
 	return recipients;
 }
@@ -361,7 +372,7 @@ function inputField(json: IDataObject, name: string): unknown {
 interface ItemChecker {
 	sender(raw: unknown, check: InputChecks): string;
 	/** The same To for every item (a fixed text) is split and checked once, not 10,000 times. */
-	recipients(value: unknown, check: InputChecks, field: string): Map<string, string>;
+	recipients(value: unknown, check: InputChecks, field: string): Recipient[];
 	settings(options: SendOptions, check: InputChecks): ItemSettings;
 	estimate(text: string): SegmentEstimate;
 	/** The text that goes out: the message, or the advertisement made of it (campaign.ts). */
@@ -382,15 +393,25 @@ function itemChecker(context: IExecuteFunctions, runContext: RunContext): ItemCh
 	};
 }
 
-/** `compute` with the result of its last input remembered (inputs compared by identity). */
-function remembered<I, O, R extends unknown[]>(
-	compute: (input: I, ...rest: R) => O,
-): (input: I, ...rest: R) => O {
-	let last: { input: I; output: O } | undefined;
-	return (input, ...rest) => {
-		if (last === undefined || last.input !== input)
-			last = { input, output: compute(input, ...rest) };
-		return last.output;
+/**
+ * `compute` with the result of its last input remembered (inputs compared by identity). Called
+ * for every item: no object or argument list is allocated per call.
+ */
+function remembered<I, O, A = void, B = void>(
+	compute: (input: I, a: A, b: B) => O,
+): (input: I, a: A, b: B) => O {
+	let computed = false;
+	let lastInput: I | undefined;
+	let lastOutput: O | undefined;
+	return (input, a, b) => {
+		if (!computed || lastInput !== input) {
+			// Not remembered until computed: a value that failed is checked again for the next item.
+			computed = false;
+			lastOutput = compute(input, a, b);
+			lastInput = input;
+			computed = true;
+		}
+		return lastOutput as O;
 	};
 }
 

@@ -6,9 +6,18 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
+import type { IDataObject } from 'n8n-workflow';
+
 import { MemoryDataTables } from '../../../../../dev/harness/dataTables.mts';
-import { failure, jsons, rl, sandboxPerFile } from '../../../../../dev/harness/nodeTest.mts';
-import { NODE, runCampaign, sentMessages } from './campaignRun.mts';
+import { runWorkflow } from '../../../../../dev/harness/engine.mts';
+import {
+	credentialsFor,
+	failure,
+	jsons,
+	rl,
+	sandboxPerFile,
+} from '../../../../../dev/harness/nodeTest.mts';
+import { NODE, runCampaign, sendParameters, sentMessages } from './campaignRun.mts';
 
 const sandbox = sandboxPerFile();
 
@@ -19,6 +28,23 @@ const fromList = (numbers: unknown) => ({ optOuts: { source: { from: 'list', num
 const fromTable = (table: string, column = 'phone') => ({
 	optOuts: { source: { from: 'dataTable', dataTable: rl(table), column } },
 });
+
+const fromNodeItems = (nodeName: string, field: string) => ({
+	optOuts: { source: { from: 'nodeItems', nodeName, field } },
+});
+
+/** Send after a start node "Opt-outs" whose items carry each recipient (`to`) and an opted-out number (`optedOut`). */
+async function runAfterOptOuts(campaign: IDataObject) {
+	const optedOut = ['+972 54-111-0010', '', 972541110010, undefined, '050-999-9999'];
+	return await runWorkflow({
+		startName: 'Opt-outs',
+		nodes: [{ name: NODE, type: 'bulkSms', parameters: sendParameters({ campaign }) }],
+		input: RECIPIENTS.map((to, index) => ({
+			json: optedOut[index] === undefined ? { to } : { to, optedOut: optedOut[index] },
+		})),
+		credentials: credentialsFor('bulkSms', sandbox),
+	});
+}
 
 function assertSkipped(items: Array<Record<string, unknown>>) {
 	assert.deepEqual(
@@ -61,6 +87,29 @@ describe('Bulk SMS → Send → Campaign → Skip Opted-Out Numbers', () => {
 			campaign: fromList('={{ [972541110010, null, "", "note: none"] }}'),
 		});
 		assertSkipped(jsons(result, NODE));
+	});
+
+	test("from an earlier node's items, without an expression: a field of each item, numbers as numbers and empty values", async () => {
+		assertSkipped(jsons(await runAfterOptOuts(fromNodeItems('Opt-outs', 'optedOut')), NODE));
+	});
+
+	test('an earlier node that is not in the workflow, or a field none of its items has: an error naming it, nothing sent', async () => {
+		const noNode = failure(await runAfterOptOuts(fromNodeItems('Opt-out list', 'optedOut')), NODE);
+		assert.match(
+			noNode.message,
+			/^Skip Opted-Out Numbers: cannot read the items of the node "Opt-out list": /,
+		);
+		assert.match(
+			String(noNode.description),
+			/^Nothing was sent\. Set Node Name to an earlier node/,
+		);
+		const noField = failure(await runAfterOptOuts(fromNodeItems('Opt-outs', 'phone')), NODE);
+		assert.equal(
+			noField.message,
+			'Skip Opted-Out Numbers: none of the 5 items of "Opt-outs" has a field "phone"',
+		);
+		assert.match(String(noField.description), /Set Field to the name of the field/);
+		assert.equal(sentMessages(sandbox).length, 0);
 	});
 
 	test('from a Data Table (where n8n serves it): read once for the whole run, 1,000 rows a page', async () => {
