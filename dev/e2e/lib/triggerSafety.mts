@@ -22,7 +22,7 @@ interface Created {
 	url: string;
 }
 
-async function createAndPublish(
+export async function createAndPublish(
 	n8n: N8nServer,
 	name: string,
 	nodes: Array<Record<string, unknown>>,
