@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { Sandbox } from '../../sandbox/index.mts';
 import type { N8nServer } from './n8n.mts';
 import { executionsOf, finished } from './n8nExecutions.mts';
-import { createAndPublish } from './triggerSafety.mts';
+import { createAndPublish, routeTriggerNode } from './triggerSafety.mts';
 import { waitUntil, type Check, type Log } from './workflows.mts';
 
 const PREMIUM_CALLER = '0547770019';
@@ -20,20 +20,7 @@ function routeNodeWorkflow(number: string, credentialId: string) {
 		`return [{ json: { destination: $json.callerNumber === '${PREMIUM_CALLER}' ` +
 		`? '1-900-72-1234' : '050-999-7777' } }];`;
 	const nodes = [
-		{
-			id: randomUUID(),
-			name: 'Virtual Number Trigger',
-			type: 'n8n-nodes-virtualnum.virtualNumberTrigger',
-			typeVersion: 1.1,
-			position: [0, 0],
-			parameters: {
-				events: ['callStarted'],
-				numbers: 'selected',
-				virtualnums: { number: [{ virtualnum: { __rl: true, mode: 'id', value: number } }] },
-				options: { respondWith: 'routeNode' },
-			},
-			credentials: { virtualnumApi: { id: credentialId, name: 'Virtual Number sandbox' } },
-		},
+		routeTriggerNode(number, credentialId, 'routeNode'),
 		{
 			id: randomUUID(),
 			name: 'Look Up',
@@ -62,8 +49,12 @@ function routeNodeWorkflow(number: string, credentialId: string) {
 	return { nodes, connections };
 }
 
+/**
+ * `n8n`: the REST client, and the URL production webhooks are served at (in queue mode the
+ * webhook processor's: the node's answer is relayed there from the worker that ran it).
+ */
 export async function routeNodeRuns(
-	n8n: N8nServer,
+	n8n: Pick<N8nServer, 'url' | 'rest'>,
 	sandbox: Sandbox,
 	credentialId: string,
 	check: Check,

@@ -21,8 +21,8 @@ import {
 	type TriggerOptions,
 } from '../../../../../dev/harness/trigger.mts';
 import { failure, vnTest } from '../../vnRun.mts';
+import { call, logged as loggedSince, settled } from '../../../VirtualNumberTrigger/routeSetup.mts';
 
-const START = { event: 'start', call_uuid: 'c-1', cdr_ddi: '0722000100', cdr_ani: '0501234567' };
 const ROUTE = {
 	name: 'Route Incoming Call',
 	type: `${PACKAGE}.virtualNumber`,
@@ -60,26 +60,7 @@ describe('Route Incoming Call after the Virtual Number Trigger (Respond With the
 			downstream: downstream.map((node, index) => ({ ...node, name: `${node.name} ${index}` })),
 		});
 	}
-	async function call(t: TriggerInstance, fields: Record<string, string> = START) {
-		const began = Date.now();
-		const answer = await fetch(`${t.webhookUrl}?${new URLSearchParams(fields).toString()}`);
-		const text = await answer.text();
-		return {
-			status: answer.status,
-			text,
-			type: answer.headers.get('content-type'),
-			ms: Date.now() - began,
-		};
-	}
-	const settled = async (t: TriggerInstance) => {
-		for (let i = 0; i < 150 && t.outcomes.length === 0; i++)
-			await new Promise((resolve) => setTimeout(resolve, 20));
-		return t.outcomes.at(-1)!;
-	};
-	const logged = async (from: number, words: string) => {
-		await new Promise((resolve) => setTimeout(resolve, 50));
-		return host.logsSince(from).some((line) => line.includes(words));
-	};
+	const logged = (from: number, words: string) => loggedSince(host, from, words);
 
 	test('the node answers from inside the run: the destination as plain text, before the run ends', async () => {
 		const t = trigger([lookUp({ destination: '+972 50-765-4321' }), ROUTE, AFTER]);
