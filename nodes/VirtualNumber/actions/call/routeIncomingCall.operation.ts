@@ -116,8 +116,8 @@ export async function executeBatch(this: IExecuteFunctions): Promise<INodeExecut
 			pairedItem: { item: index },
 		}));
 	} catch (error) {
-		if (!this.continueOnFail()) throw error;
 		const failure = asNodeError(this.getNode(), error, 0);
+		if (!this.continueOnFail()) throw failure;
 		return items.map((_, index) => errorItem(this.getNode(), failure, index));
 	}
 }
