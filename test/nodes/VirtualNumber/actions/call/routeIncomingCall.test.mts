@@ -20,7 +20,7 @@ import {
 	type TriggerInstance,
 	type TriggerOptions,
 } from '../../../../../dev/harness/trigger.mts';
-import { failure, vnTest } from '../../vnRun.mts';
+import { failure, jsons, vnTest } from '../../vnRun.mts';
 import { call, logged as loggedSince, settled } from '../../../VirtualNumberTrigger/routeSetup.mts';
 
 const ROUTE = {
@@ -166,6 +166,18 @@ describe('Route Incoming Call outside a Virtual Number Trigger', () => {
 		const error = failure(result) as Error & { description?: string };
 		assert.equal(error.message, 'No Virtual Number Trigger before this node');
 		assert.match(String(error.description), /Respond With/);
+	});
+
+	test('Continue On Fail: one error item per input item, paired, saying what to set up', async () => {
+		const result = await run(
+			{ resource: 'call', operation: 'routeIncomingCall', destination: '0529998888' },
+			{ continueOnFail: true, input: [{ json: { a: 1 } }, { json: { a: 2 } }] },
+		);
+		const out = jsons(result);
+		assert.deepEqual(
+			out.map((json) => json.error),
+			['No Virtual Number Trigger before this node', 'No Virtual Number Trigger before this node'],
+		);
 	});
 
 	test('the AI tool variant does not offer it', async () => {
