@@ -14,9 +14,12 @@ import { createAndPublish, routeTriggerNode } from './triggerSafety.mts';
 import { waitUntil, type Check, type Log } from './workflows.mts';
 
 const PREMIUM_CALLER = '0547770019';
+/** A caller the lookup finds nothing for: the run ends without reaching the node. */
+const UNKNOWN_CALLER = '0547770029';
 
 function routeNodeWorkflow(number: string, credentialId: string) {
 	const code =
+		`if ($json.callerNumber === '${UNKNOWN_CALLER}') return [];\n` +
 		`return [{ json: { destination: $json.callerNumber === '${PREMIUM_CALLER}' ` +
 		`? '1-900-72-1234' : '050-999-7777' } }];`;
 	const nodes = [
@@ -49,6 +52,32 @@ function routeNodeWorkflow(number: string, credentialId: string) {
 	return { nodes, connections };
 }
 
+/** A VIP, a premium-rate answer and a caller the lookup does not know, each checked as the sandbox routed it. */
+async function placeCalls(sandbox: Sandbox, number: string, check: Check): Promise<void> {
+	const first = sandbox.control.routes().length;
+	const timed = async (caller: string) => {
+		const began = Date.now();
+		const { callbacks } = await sandbox.control.placeCall({ virtualnum: number, caller });
+		return { ok: callbacks.every((c) => c.responseStatus === 200), ms: Date.now() - began };
+	};
+	const vip = await timed('0547770012');
+	await timed(PREMIUM_CALLER);
+	const unknown = await timed(UNKNOWN_CALLER);
+	const [routed, premium, none] = sandbox.control.routes().slice(first);
+	check(
+		vip.ok && routed?.destination === '0509997777',
+		`route node: the sandbox's call start was routed to the node's answer (answer "${routed?.answer}", ${vip.ms} ms)`,
+	);
+	check(
+		premium !== undefined && premium.answer === '' && premium.destination === '',
+		`route node: a premium-rate answer (1-900-72-1234) was refused by Allowed Destinations (answer "${premium?.answer}")`,
+	);
+	check(
+		unknown.ok && none !== undefined && none.answer === '' && unknown.ms < 3000,
+		`route node: a run that ended without reaching the node was answered empty at its end, not at the 3 s Deadline (answer "${none?.answer}", ${unknown.ms} ms)`,
+	);
+}
+
 /**
  * `n8n`: the REST client, and the URL production webhooks are served at (in queue mode the
  * webhook processor's: the node's answer is relayed there from the worker that ran it).
@@ -74,30 +103,14 @@ export async function routeNodeRuns(
 			60_000,
 			250,
 		);
-		const first = sandbox.control.routes().length;
-		const began = Date.now();
-		const { callbacks } = await sandbox.control.placeCall({
-			virtualnum: number,
-			caller: '0547770012',
-		});
-		const ms = Date.now() - began;
-		await sandbox.control.placeCall({ virtualnum: number, caller: PREMIUM_CALLER });
-		const [routed, premium] = sandbox.control.routes().slice(first);
-		check(
-			callbacks.every((c) => c.responseStatus === 200) && routed?.destination === '0509997777',
-			`route node: the sandbox's call start was routed to the node's answer (answer "${routed?.answer}", ${ms} ms)`,
-		);
-		check(
-			premium !== undefined && premium.answer === '' && premium.destination === '',
-			`route node: a premium-rate answer (1-900-72-1234) was refused by Allowed Destinations (answer "${premium?.answer}")`,
-		);
+		await placeCalls(sandbox, number, check);
 		const runs = await waitUntil(async () => {
 			const list = await executionsOf(n8n, workflow.id);
-			return list.length >= 2 && list.every(finished) ? list : undefined;
+			return list.length >= 3 && list.every(finished) ? list : undefined;
 		}, 60_000);
 		check(
 			runs !== undefined && runs.every((run) => run.status === 'success'),
-			`route node: both runs ended successfully (${runs?.map((run) => run.status).join(', ') ?? 'none finished'})`,
+			`route node: the three runs ended successfully (${runs?.map((run) => run.status).join(', ') ?? 'none finished'})`,
 		);
 	} finally {
 		await n8n.rest('POST', `/workflows/${workflow.id}/deactivate`, {});
