@@ -15,6 +15,7 @@ import { startCluster, type Cluster } from './lib/cluster.mts';
 import { mainRestart, workerCrash } from './lib/crash.mts';
 import { CRM_DATABASE, crmSync } from './lib/crm.mts';
 import { pollTriggerAcrossMainRestart } from './lib/pollTrigger.mts';
+import { routeNodeRuns } from './lib/routeNode.mts';
 import { startPostgres, type Postgres } from './lib/postgres.mts';
 import { installExitHandlers } from './lib/processes.mts';
 import { startRedis, type Redis } from './lib/redis.mts';
@@ -86,6 +87,9 @@ try {
 	const burst = await triggerBurst(run, BURST);
 	await bulkSend(run, RECIPIENTS);
 	await sendAndWaitInQueue(run);
+	// Route Incoming Call's answer, relayed from the worker to the webhook processor holding the call.
+	const webhooks = { url: cluster.webhookUrl, rest: cluster.rest.bind(cluster) };
+	await routeNodeRuns(webhooks, sandbox, run.credentials.vn, check, log);
 	await recordingInDatabase(run, RECORDING_BYTES);
 	const crash = await workerCrash(run, redis, CRASH_CALLS);
 	await mainRestart(run, [burst, crash.trigger], crash);

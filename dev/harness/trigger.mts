@@ -52,6 +52,7 @@ import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
+	IExecuteResponsePromiseData,
 	INode,
 	INodeExecutionData,
 	INodeType,
@@ -126,7 +127,9 @@ export interface TriggerOptions {
 	/** Static data the database starts with (a saved copy, e.g. from `savedStaticData()`). */
 	staticData?: IDataObject;
 	/** Nodes after the trigger (connected in a chain from it), e.g. a Test Map node. */
-	downstream?: Array<Pick<INode, 'name' | 'type' | 'parameters'>>;
+	downstream?: Array<
+		Pick<INode, 'name' | 'type' | 'parameters'> & Partial<Pick<INode, 'typeVersion'>>
+	>;
 	/**
 	 * Another webhook node in place of this package's trigger (the bench compares with n8n's Webhook
 	 * node): its type and version, known to the host's node types, and its webhook entries with the
@@ -160,6 +163,10 @@ export interface WebhookOutcome {
 	items: INodeExecutionData[];
 	/** Each node's output items in that execution. */
 	runData: Record<string, INodeExecutionData[]>;
+	/** When a node's sendResponse answered (responseNode mode), in ms since the epoch. */
+	responseNodeAt?: number;
+	/** What failed when n8n sent that answer (n8n logs "Error with Webhook-Response"). */
+	responseError?: unknown;
 }
 
 /** A fake request for `receive()`: what n8n's webhook server hands the node after parsing. */
@@ -765,28 +772,40 @@ export class TriggerInstance {
 					fallback,
 				) ?? fallback,
 			);
-		const lastNode = resolve(description.responseMode, 'onReceived') === 'lastNode';
+		const responseMode = resolve(description.responseMode, 'onReceived');
+		const lastNode = responseMode === 'lastNode';
+		// responseNode: a node's sendResponse answers from inside the run (n8n's Respond to Webhook way).
+		const waits = lastNode || responseMode === 'responseNode';
 		const resolved = { ...description, responseData: resolve(description.responseData, '') };
-		if (!lastNode) answerLikeN8n(res, result, resolved);
+		if (!waits) answerLikeN8n(res, result, resolved);
 		if (!isTest) this.save(workflow); // LiveWebhooks saves the static data after the answer
+		const responder = waits && !lastNode ? responseNodeAnswer(res, outcome) : undefined;
 		if (result.workflowData !== undefined) {
 			outcome.started = true;
 			// TestWebhooks deregisters as soon as the execution is started (one test event).
 			if (isTest) await this.stopListening();
 			if (run.execute) {
 				try {
-					outcome.runData = await this.execute(workflow, result.workflowData, executeMode);
+					outcome.runData = await this.execute(
+						workflow,
+						result.workflowData,
+						executeMode,
+						responder?.onResponse,
+					);
 				} catch (error) {
-					if (!lastNode || result.noWebhookResponse) throw error;
+					if (!waits || result.noWebhookResponse) throw error;
 					outcome.error = error;
 				}
 				outcome.items = outcome.runData[this.node.name] ?? [];
 			} else {
 				outcome.items = result.workflowData[0] ?? [];
 			}
-		} else if (lastNode) answerLikeN8n(res, result, resolved);
-		if (lastNode && result.workflowData !== undefined && !result.noWebhookResponse)
-			answerLastNodeLikeN8n(res, outcome);
+		} else if (waits) answerLikeN8n(res, result, resolved);
+		if (!waits || result.workflowData === undefined || result.noWebhookResponse) return;
+		if (responder?.responded()) return;
+		if (lastNode || outcome.error !== undefined) answerLastNodeLikeN8n(res, outcome);
+		// The run ended without a response: n8n answers with no body (EXECUTION_ENDED_WITHOUT_RESPONSE).
+		else answerResponseNodeLikeN8n(res, { body: undefined });
 	}
 
 	/** Runs the workflow from the trigger with its output, as n8n does after a webhook call: each node's output. */
@@ -794,6 +813,7 @@ export class TriggerInstance {
 		workflow: Workflow,
 		workflowData: INodeExecutionData[][],
 		mode: WorkflowExecuteMode,
+		onResponse?: (response: IExecuteResponsePromiseData) => void,
 	): Promise<Record<string, INodeExecutionData[]>> {
 		const hooks = new ExecutionLifecycleHooks(mode, 'trigger-execution', {
 			id: workflow.id,
@@ -809,6 +829,7 @@ export class TriggerInstance {
 		let finished!: (run: IRun) => void;
 		const done = new Promise<IRun>((resolve) => (finished = resolve));
 		hooks.addHandler('workflowExecuteAfter', (run) => finished(run));
+		if (onResponse) hooks.addHandler('sendResponse', (response) => onResponse(response));
 		const additionalData = { ...this.additionalData(), hooks } as IWorkflowExecuteAdditionalData;
 		const runExecutionData = createRunExecutionData({
 			executionData: {
@@ -879,6 +900,60 @@ function answerLastNodeLikeN8n(res: http.ServerResponse, outcome: WebhookOutcome
 			message: 'Workflow executed successfully but the last node did not return any data',
 		},
 	);
+}
+
+/** The sendResponse hook's handler of one request (responseNode mode): the first response is answered. */
+function responseNodeAnswer(res: http.ServerResponse, outcome: WebhookOutcome) {
+	let responded = false;
+	const onResponse = (response: IExecuteResponsePromiseData) => {
+		if (responded) return; // n8n's response promise settles once
+		responded = true;
+		outcome.responseNodeAt = Date.now();
+		// n8n answers on its own promise chain: a failure there is logged, the run goes on.
+		try {
+			answerResponseNodeLikeN8n(res, response);
+		} catch (error) {
+			outcome.responseError = error;
+		}
+	};
+	return { onResponse, responded: () => responded };
+}
+
+/**
+ * n8n's answer in responseMode responseNode (webhook-helpers `setupResponseNodePromise`, then the
+ * request handler's `sendLegacyResponse`): the node's status through `res.status()`, its headers
+ * through `res.setHeaders()`, then `res.send()` for a text body, else `res.json()`.
+ */
+function answerResponseNodeLikeN8n(
+	res: http.ServerResponse,
+	response: IExecuteResponsePromiseData,
+): void {
+	const express = res as unknown as {
+		status?(code: number): unknown;
+		setHeaders?(headers: Map<string, string>): unknown;
+		send?(body: unknown): unknown;
+		json?(body: unknown): unknown;
+	};
+	const code = typeof response.statusCode === 'number' ? response.statusCode : undefined;
+	if (code !== undefined) {
+		if (typeof express.status === 'function') express.status(code);
+		else res.statusCode = code;
+	}
+	const headers = new Map<string, string>();
+	for (const [name, value] of Object.entries((response.headers ?? {}) as IDataObject))
+		headers.set(name.toLowerCase(), String(value));
+	if (headers.size > 0) {
+		if (typeof express.setHeaders === 'function') express.setHeaders(headers);
+		else for (const [name, value] of headers) res.setHeader(name, value);
+	}
+	const body = response.body as unknown;
+	if (typeof body === 'string') {
+		if (typeof express.send === 'function') express.send(body);
+		else if (!res.headersSent) res.end(body);
+		return;
+	}
+	if (typeof express.json === 'function') express.json(body);
+	else if (!res.headersSent) res.end(body === undefined ? undefined : JSON.stringify(body));
 }
 
 /** n8n's answer to a webhook call in responseMode onReceived (webhook-helpers, webhook-on-received-response-extractor). */

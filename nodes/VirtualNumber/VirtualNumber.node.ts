@@ -35,7 +35,15 @@ export class VirtualNumber implements INodeType {
 		builderHint: builderHints.virtualNumber,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'virtualnumApi', required: true, testedBy: 'virtualnumApiTest' }],
+		credentials: [
+			{
+				name: 'virtualnumApi',
+				required: true,
+				testedBy: 'virtualnumApiTest',
+				// Route Incoming Call answers n8n's waiting request: it sends nothing to the service.
+				displayOptions: { hide: { operation: ['routeIncomingCall'] } },
+			},
+		],
 		properties: resourceProperties(resourceFields, resources),
 	};
 

@@ -16,11 +16,15 @@ import { receiveCallback } from './receive';
 import { checkRegistration, createRegistration, deleteRegistration } from './registration';
 
 /** n8n evaluates these per request, as for its Webhook node's Respond parameter. */
-// The same condition as readSettings' route: Call Started chosen and Respond With a destination.
-const ROUTES =
-	'$parameter["events"].includes("callStarted") && $parameter["options"]["respondWith"] === "destination"';
-const RESPONSE_MODE = `={{ ${ROUTES} ? "lastNode" : "onReceived" }}`;
-const RESPONSE_DATA = `={{ ${ROUTES} ? "firstEntryJson" : "noData" }}`;
+// The same conditions as readSettings' route: Call Started chosen and Respond With a way to route.
+const RESPONDS = (value: string) =>
+	`$parameter["events"].includes("callStarted") && $parameter["options"]["respondWith"] === "${value}"`;
+// A destination from the last node: n8n answers once the run ended (lastNode). A Route Incoming Call
+// node: n8n answers when that node calls sendResponse, from inside the run (responseNode).
+const RESPONSE_MODE =
+	`={{ ${RESPONDS('destination')} ? "lastNode" : ` +
+	`${RESPONDS('routeNode')} ? "responseNode" : "onReceived" }}`;
+const RESPONSE_DATA = `={{ ${RESPONDS('destination')} ? "firstEntryJson" : "noData" }}`;
 /** The editor shows the SMS URL (the one to paste) while an SMS event is chosen, else the call URL. */
 const SMS_CHOSEN = '["smsReceived", "smsDelivery"].some((e) => $parameter["events"].includes(e))';
 const SMS_ONLY_URLS = `={{ ${SMS_CHOSEN} }}`;
@@ -79,7 +83,7 @@ export class VirtualNumberTrigger implements INodeType {
 		// The spec does not show how callbacks are sent: both methods on the same path. Only the first
 		// entry has lifecycle methods (n8n's own nodes name the second `setup`), so n8n registers once.
 		// Callbacks are answered with an empty body, as a callback endpoint should; with Respond With
-		// a destination, n8n waits for the run (lastNode) and events/callStarted.ts (Route Call) guards its answer.
+		// a destination, n8n waits for the answer (lastNode or responseNode) and routeCall.ts guards it.
 		webhooks: [
 			{
 				name: 'default',

@@ -8,6 +8,8 @@ import { TRIGGER_LIMITS } from './settings';
 
 /** Options shown only when a call event is chosen (they set the numbers' callback URL). */
 const CALL_EVENTS = TRIGGER_EVENTS.filter((event) => event.callbackOption).map(({ key }) => key);
+/** The Respond With values that route the call (Route Call's options show for both). */
+const ROUTES = ['destination', 'routeNode'];
 
 export const properties: INodeProperties[] = [
 	{
@@ -157,7 +159,7 @@ export const properties: INodeProperties[] = [
 						description: 'Every phone number the workflow gives (what node version 1 did)',
 					},
 				],
-				displayOptions: { show: { '/events': ['callStarted'], respondWith: ['destination'] } },
+				displayOptions: { show: { '/events': ['callStarted'], respondWith: ROUTES } },
 			},
 			{
 				displayName: 'Allowed IPs',
@@ -180,7 +182,7 @@ export const properties: INodeProperties[] = [
 					'Comma-separated digit prefixes Route Call also answers, whatever Allowed Destinations says: compared ' +
 					'with the number as the workflow wrote it and in its 972… form (1800 for Israeli toll-free numbers, ' +
 					'44 for the United Kingdom)',
-				displayOptions: { show: { '/events': ['callStarted'], respondWith: ['destination'] } },
+				displayOptions: { show: { '/events': ['callStarted'], respondWith: ROUTES } },
 			},
 			{
 				displayName: 'Call Started Once per Call',
@@ -207,7 +209,7 @@ export const properties: INodeProperties[] = [
 				description:
 					'How long the call waits for the destination (the caller hears ringing meanwhile). Past it, or ' +
 					"when the run fails, the answer is empty: the number's own routing, and a log line.",
-				displayOptions: { show: { '/events': ['callStarted'], respondWith: ['destination'] } },
+				displayOptions: { show: { '/events': ['callStarted'], respondWith: ROUTES } },
 			},
 			{
 				displayName: 'Destination Field',
@@ -277,6 +279,13 @@ export const properties: INodeProperties[] = [
 						description:
 							"The phone number in the last node's Destination Field, once the workflow has run (within " +
 							'the Deadline)',
+					},
+					{
+						name: "Using a 'Route Incoming Call' Node",
+						value: 'routeNode',
+						description:
+							'The number a Virtual Number → Call → Route Incoming Call node answers, as soon as it runs ' +
+							'(within the Deadline): quicker, n8n does not wait for the run to end',
 					},
 				],
 				displayOptions: { show: { '/events': ['callStarted'] } },

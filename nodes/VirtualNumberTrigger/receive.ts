@@ -35,7 +35,7 @@ import {
 	type ReceivedRequest,
 } from './request';
 import { logLine } from './logLine';
-import { answerWithDestination } from './routeCall';
+import { answerWithDestination, dropLaterAnswers } from './routeCall';
 import { readSettings } from './settings';
 import type { TriggerSettings } from './types';
 
@@ -263,8 +263,8 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 	if (!starts(this, settings, normalized, now)) return { webhookResponse: '' };
 	const workflowData = [[{ json: withCallTimes(normalized.item, credentials) }]];
 	if (settings.route === undefined) return { workflowData };
-	// Respond With a destination sets n8n's responseMode to lastNode: only a call start waits for
-	// the workflow's answer; every other callback is answered here at once, empty.
+	// Respond With a destination sets n8n's responseMode to lastNode or responseNode: only a call
+	// start waits for the workflow's answer; every other callback is answered here at once, empty.
 	if (normalized.event === callStarted.name) {
 		try {
 			answerWithDestination(this, settings.route, normalized.item, now);
@@ -278,7 +278,10 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 		}
 		return { workflowData };
 	}
-	return { ...answerHere(this, 200, ''), workflowData };
+	const answered = answerHere(this, 200, '');
+	// In responseNode mode n8n still sends a Route Incoming Call node's answer on this response.
+	if (settings.route.byNode) attempt(() => dropLaterAnswers(this));
+	return { ...answered, workflowData };
 }
 
 /**

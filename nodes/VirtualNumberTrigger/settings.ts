@@ -107,15 +107,20 @@ function readRequestLimits(node: INode, options: IDataObject): { ranges: IpRange
 	return { ranges, kb };
 }
 
-/** Respond With: A Destination From the Workflow (Call Started only), its field and deadline. */
+/**
+ * Respond With: A Destination From the Workflow, or Using a 'Route Incoming Call' Node (Call
+ * Started only), its field and deadline.
+ */
 function readRoute(
 	node: INode,
 	events: TriggerEventKey[],
 	options: IDataObject,
 ): RouteSettings | undefined {
-	if (options.respondWith !== 'destination' || !events.includes(callStarted.key)) return undefined;
-	const field = String(options.destinationField ?? 'destination').trim();
-	if (field === '') {
+	const byNode = options.respondWith === 'routeNode';
+	if ((!byNode && options.respondWith !== 'destination') || !events.includes(callStarted.key))
+		return undefined;
+	const field = byNode ? '' : String(options.destinationField ?? 'destination').trim();
+	if (!byNode && field === '') {
 		fail(
 			node,
 			'Destination Field',
@@ -137,7 +142,8 @@ function readRoute(
 		? (options.allowedDestinations as RouteSettings['allowList']['allowed'])
 		: defaultAllowed(node.typeVersion);
 	const prefixes = prefixesOf(String(options.allowedPrefixes ?? ''));
-	return { field, deadlineMs: Math.round(seconds * 1000), allowList: { allowed, prefixes } };
+	const deadlineMs = Math.round(seconds * 1000);
+	return { byNode, field, deadlineMs, allowList: { allowed, prefixes } };
 }
 
 /** The events whose URL the user pastes by hand (nothing registers it, so no generated secret can be on it). */

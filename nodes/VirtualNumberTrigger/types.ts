@@ -15,6 +15,11 @@ export interface IpRange {
 }
 
 export interface RouteSettings {
+	/**
+	 * Whether a Route Incoming Call node answers (Respond With "Using a 'Route Incoming Call' Node"):
+	 * n8n sends its plain-text answer from inside the run. Else the last node's first item does.
+	 */
+	byNode: boolean;
 	/** The field of the last node's first item that holds the destination (dots go deeper). */
 	field: string;
 	deadlineMs: number;

@@ -18,6 +18,8 @@ export const PHONE_RULE = 'digits, optionally with a leading +, spaces, dashes, 
 export const PHONE_LIMITS = {
 	/** The service lists numbers of the account by their digits; update_virtualnum refuses fewer than 5 (4011). */
 	virtualnumMinDigits: 5,
+	/** The fewest digits a call's routing destination has (a short extension is not one). */
+	destinationMinDigits: 6,
 	/** ITU-T E.164: at most 15 digits. */
 	maxDigits: 15,
 } as const;

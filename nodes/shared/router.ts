@@ -89,6 +89,8 @@ interface OperationModule {
 	 * the tool's Return All Fields switch gives every field instead. Outside a tool, never used.
 	 */
 	toolOutput?: (json: IDataObject) => IDataObject;
+	/** Set when the operation has no use as an AI agent's tool: the tool variant does not offer it. */
+	notAsTool?: boolean;
 }
 
 /**
@@ -110,7 +112,11 @@ export function operationProperties(
 	operations: Record<string, OperationModule>,
 ): INodeProperties[] {
 	const options: INodePropertyOptions[] = Object.entries(operations)
-		.map(([value, module]) => ({ ...module.option, value }))
+		.map(([value, module]) => ({
+			...module.option,
+			value,
+			...(module.notAsTool ? { displayOptions: { hide: { '@tool': [true] } } } : {}),
+		}))
 		.sort((a, b) => a.name.localeCompare(b.name));
 	return [
 		{
@@ -122,7 +128,9 @@ export function operationProperties(
 			options,
 			default: defaultOperation,
 		},
-		...Object.entries(operations).flatMap(([value, module]) => toolFields(resource, value, module)),
+		...Object.entries(operations)
+			.filter(([, module]) => !module.notAsTool)
+			.flatMap(([value, module]) => toolFields(resource, value, module)),
 		...Object.values(operations).flatMap((module) => module.description),
 	];
 }

@@ -105,7 +105,7 @@ const CORE_ACTIONS: Record<string, { examples: string[]; version: number; creden
 	},
 	'n8n-nodes-base.if': { examples: ['sms-opt-out-to-data-table.json'], version: 2.2 },
 	'n8n-nodes-base.set': {
-		examples: ['call-started-route-vip.json', 'sms-ledger-daily-summary.json'],
+		examples: ['sms-ledger-daily-summary.json'],
 		version: 3.4,
 	},
 	'n8n-nodes-base.summarize': { examples: ['sms-ledger-daily-summary.json'], version: 1.1 },
@@ -513,7 +513,12 @@ describe('examples/', () => {
 
 			test('our nodes reference their credentials by name: "Virtual Number sandbox" (id 1), "SMS sandbox" (id 2)', () => {
 				for (const node of workflow.nodes.filter((candidate) => isOurs(candidate.type))) {
+					// A credential the node hides for the chosen operation (Route Incoming Call sends no request).
+					const operation = String(node.parameters.operation);
 					const wanted = (descriptions.get(node.type)!.credentials ?? [])
+						.filter(
+							(credential) => !credential.displayOptions?.hide?.operation?.includes(operation),
+						)
 						.map((credential) => credential.name)
 						.sort();
 					assert.deepEqual(

@@ -22,8 +22,8 @@ interface Created {
 	url: string;
 }
 
-async function createAndPublish(
-	n8n: N8nServer,
+export async function createAndPublish(
+	n8n: Pick<N8nServer, 'url' | 'rest'>,
 	name: string,
 	nodes: Array<Record<string, unknown>>,
 	connections: Record<string, unknown>,
@@ -47,25 +47,30 @@ async function createAndPublish(
 	return { ...created, url };
 }
 
+/** The trigger (version 1.1, default options) routing Call Started on `number`, answered as `respondWith` says. */
+export function routeTriggerNode(number: string, credentialId: string, respondWith: string) {
+	return {
+		id: randomUUID(),
+		name: 'Virtual Number Trigger',
+		type: TRIGGER,
+		typeVersion: 1.1,
+		position: [0, 0],
+		parameters: {
+			events: ['callStarted'],
+			numbers: 'selected',
+			virtualnums: { number: [{ virtualnum: { __rl: true, mode: 'id', value: number } }] },
+			options: { respondWith },
+		},
+		credentials: { virtualnumApi: { id: credentialId, name: 'Virtual Number sandbox' } },
+	};
+}
+
 function routeWorkflow(number: string, credentialId: string) {
 	const code =
 		`return [{ json: { destination: $json.callerNumber === '${PREMIUM_CALLER}' ` +
 		`? '1-900-72-1234' : '0509998888' } }];`;
 	const nodes = [
-		{
-			id: randomUUID(),
-			name: 'Virtual Number Trigger',
-			type: TRIGGER,
-			typeVersion: 1.1,
-			position: [0, 0],
-			parameters: {
-				events: ['callStarted'],
-				numbers: 'selected',
-				virtualnums: { number: [{ virtualnum: { __rl: true, mode: 'id', value: number } }] },
-				options: { respondWith: 'destination' },
-			},
-			credentials: { virtualnumApi: { id: credentialId, name: 'Virtual Number sandbox' } },
-		},
+		routeTriggerNode(number, credentialId, 'destination'),
 		{
 			id: randomUUID(),
 			name: 'Look Up',

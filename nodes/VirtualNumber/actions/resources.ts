@@ -31,7 +31,11 @@ const resourceOptions: INodePropertyOptions[] = [
 		value: 'blacklist',
 		description: 'Block and unblock callers, globally or per virtual number',
 	},
-	{ name: 'Call', value: 'call', description: 'Place click-to-call and two-leg calls' },
+	{
+		name: 'Call',
+		value: 'call',
+		description: 'Place click-to-call and two-leg calls, route incoming calls',
+	},
 	{
 		name: 'Call Record',
 		value: 'cdr',

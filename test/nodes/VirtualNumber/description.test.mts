@@ -37,11 +37,11 @@ describe('Virtual Number node description', () => {
 			assert.ok(dropdown, `${resource} has an operation dropdown`);
 			for (const option of dropdown.options as INodePropertyOptions[]) {
 				assert.ok(option.action, `${resource}.${String(option.value)} has an action`);
-				const implementation = (module.operations as Record<string, { execute?: unknown }>)[
-					String(option.value)
-				];
+				const implementation = (
+					module.operations as Record<string, { execute?: unknown; executeBatch?: unknown }>
+				)[String(option.value)];
 				assert.equal(
-					typeof implementation?.execute,
+					typeof (implementation?.execute ?? implementation?.executeBatch),
 					'function',
 					`${resource}.${String(option.value)} is implemented`,
 				);

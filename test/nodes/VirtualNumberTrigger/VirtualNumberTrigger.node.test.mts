@@ -10,11 +10,12 @@ import { CALLS, registrationSetup } from './registrationSetup.mts';
 describe('Virtual Number Trigger → the node', () => {
 	const { sandbox, numbers, trigger, updates } = registrationSetup();
 
-	// Both entries answer at once and empty, unless Call Started's Respond With asks for a destination.
-	const ROUTES =
-		'$parameter["events"].includes("callStarted") && $parameter["options"]["respondWith"] === "destination"';
-	const MODE = `={{ ${ROUTES} ? "lastNode" : "onReceived" }}`;
-	const DATA = `={{ ${ROUTES} ? "firstEntryJson" : "noData" }}`;
+	// Both entries answer at once and empty, unless Call Started's Respond With asks for a destination:
+	// from the last node (lastNode) or from a Route Incoming Call node (responseNode).
+	const RESPONDS = (value: string) =>
+		`$parameter["events"].includes("callStarted") && $parameter["options"]["respondWith"] === "${value}"`;
+	const MODE = `={{ ${RESPONDS('destination')} ? "lastNode" : ${RESPONDS('routeNode')} ? "responseNode" : "onReceived" }}`;
+	const DATA = `={{ ${RESPONDS('destination')} ? "firstEntryJson" : "noData" }}`;
 	test('the GET entry is named setup: n8n runs checkExists and create once per activation, delete once per deactivation', async () => {
 		const [a] = numbers();
 		const t = trigger({ events: CALLS, numbers: 'selected', virtualnums: selectedNumbers([a]) });

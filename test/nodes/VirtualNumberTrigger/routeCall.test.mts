@@ -18,8 +18,7 @@ import {
 	selectedNumbers,
 	type TriggerInstance,
 } from '../../../dev/harness/trigger.mts';
-
-const START = { event: 'start', call_uuid: 'c-1', cdr_ddi: '0722000100', cdr_ani: '0501234567' };
+import { START, call, logged as loggedSince, settled } from './routeSetup.mts';
 
 describe('Virtual Number Trigger → Call Started → Respond With a destination', () => {
 	let host: TriggerHost;
@@ -44,26 +43,7 @@ describe('Virtual Number Trigger → Call Started → Respond With a destination
 			credentialReadMs,
 		});
 	}
-	async function call(t: TriggerInstance, fields: Record<string, string> = START) {
-		const began = Date.now();
-		const answer = await fetch(`${t.webhookUrl}?${new URLSearchParams(fields).toString()}`);
-		const text = await answer.text();
-		return {
-			status: answer.status,
-			text,
-			type: answer.headers.get('content-type'),
-			ms: Date.now() - began,
-		};
-	}
-	const settled = async (t: TriggerInstance) => {
-		for (let i = 0; i < 100 && t.outcomes.length === 0; i++)
-			await new Promise((resolve) => setTimeout(resolve, 20));
-		return t.outcomes.at(-1)!;
-	};
-	const logged = async (from: number, words: string) => {
-		await new Promise((resolve) => setTimeout(resolve, 50));
-		return host.logsSince(from).some((line) => line.includes(words));
-	};
+	const logged = (from: number, words: string) => loggedSince(host, from, words);
 
 	test("answers the last node's Destination Field as plain text, checked as a phone number", async () => {
 		const t = trigger({ destination: '+972 50-765-4321', name: 'VIP' });
