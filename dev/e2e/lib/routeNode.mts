@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { Sandbox } from '../../sandbox/index.mts';
 import type { N8nServer } from './n8n.mts';
 import { executionsOf, finished } from './n8nExecutions.mts';
-import { createAndPublish, routeTriggerNode } from './triggerSafety.mts';
+import { createAndPublish, lookUpNode, routeTriggerNode } from './triggerSafety.mts';
 import { waitUntil, type Check, type Log } from './workflows.mts';
 
 const PREMIUM_CALLER = '0547770019';
@@ -24,14 +24,7 @@ function routeNodeWorkflow(number: string, credentialId: string) {
 		`? '1-900-72-1234' : '050-999-7777' } }];`;
 	const nodes = [
 		routeTriggerNode(number, credentialId, 'routeNode'),
-		{
-			id: randomUUID(),
-			name: 'Look Up',
-			type: 'n8n-nodes-base.code',
-			typeVersion: 2,
-			position: [220, 0],
-			parameters: { jsCode: code },
-		},
+		lookUpNode(code),
 		{
 			id: randomUUID(),
 			name: 'Route Incoming Call',

@@ -65,21 +65,23 @@ export function routeTriggerNode(number: string, credentialId: string, respondWi
 	};
 }
 
+/** The Code node that looks the caller up: the destination (or nothing) for the trigger's item. */
+export function lookUpNode(code: string) {
+	return {
+		id: randomUUID(),
+		name: 'Look Up',
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		position: [220, 0],
+		parameters: { jsCode: code },
+	};
+}
+
 function routeWorkflow(number: string, credentialId: string) {
 	const code =
 		`return [{ json: { destination: $json.callerNumber === '${PREMIUM_CALLER}' ` +
 		`? '1-900-72-1234' : '0509998888' } }];`;
-	const nodes = [
-		routeTriggerNode(number, credentialId, 'destination'),
-		{
-			id: randomUUID(),
-			name: 'Look Up',
-			type: 'n8n-nodes-base.code',
-			typeVersion: 2,
-			position: [220, 0],
-			parameters: { jsCode: code },
-		},
-	];
+	const nodes = [routeTriggerNode(number, credentialId, 'destination'), lookUpNode(code)];
 	const connections = {
 		'Virtual Number Trigger': { main: [[{ node: 'Look Up', type: 'main', index: 0 }]] },
 	};

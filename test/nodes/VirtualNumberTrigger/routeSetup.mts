@@ -3,7 +3,10 @@
  * Incoming Call node's test): a call start sent to a trigger's URL and timed, the outcome of its
  * run once it ended, and whether a log line appeared.
  */
+import assert from 'node:assert/strict';
+
 import type { TriggerHost, TriggerInstance } from '../../../dev/harness/trigger.mts';
+import type { Sandbox } from '../../../dev/sandbox/index.mts';
 
 export const START = {
 	event: 'start',
@@ -36,4 +39,15 @@ export async function settled(t: TriggerInstance) {
 export async function logged(host: TriggerHost, from: number, words: string): Promise<boolean> {
 	await new Promise((resolve) => setTimeout(resolve, 50));
 	return host.logsSince(from).some((line) => line.includes(words));
+}
+
+/** The VIP caller (answered 050-999-8888 by the tests' workflows) and another call the number; the routes the sandbox took. */
+export async function callVipAndOther(sandbox: Sandbox, number: string) {
+	await sandbox.control.placeCall({ virtualnum: number, caller: '0547770001' });
+	await sandbox.control.placeCall({ virtualnum: number, caller: '0547770002' });
+	const routes = sandbox.control.routes();
+	assert.equal(routes.length, 2);
+	assert.equal(routes[0].destination, '0509998888');
+	assert.equal(routes[1].destination, '', "the other caller keeps the number's routing");
+	return routes;
 }

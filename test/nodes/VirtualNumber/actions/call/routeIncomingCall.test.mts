@@ -21,7 +21,12 @@ import {
 	type TriggerOptions,
 } from '../../../../../dev/harness/trigger.mts';
 import { failure, jsons, vnTest } from '../../vnRun.mts';
-import { call, logged as loggedSince, settled } from '../../../VirtualNumberTrigger/routeSetup.mts';
+import {
+	call,
+	callVipAndOther,
+	logged as loggedSince,
+	settled,
+} from '../../../VirtualNumberTrigger/routeSetup.mts';
 
 const ROUTE = {
 	name: 'Route Incoming Call',
@@ -230,12 +235,7 @@ describe('Route Incoming Call against the sandbox: the service routes the call t
 		});
 		await t.activate();
 		try {
-			await sandbox.control.placeCall({ virtualnum: number, caller: '0547770001' });
-			await sandbox.control.placeCall({ virtualnum: number, caller: '0547770002' });
-			const routes = sandbox.control.routes();
-			assert.equal(routes.length, 2);
-			assert.equal(routes[0].destination, '0509998888');
-			assert.equal(routes[1].destination, '', "the other caller keeps the number's routing");
+			await callVipAndOther(sandbox, number);
 		} finally {
 			await t.deactivate();
 		}
