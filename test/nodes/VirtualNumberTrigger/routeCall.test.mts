@@ -12,13 +12,8 @@ import { after, before, describe, test } from 'node:test';
 import type { IDataObject } from 'n8n-workflow';
 
 import { hostPerFile, sandboxPerFile } from '../../../dev/harness/nodeTest.mts';
-import {
-	MAP_TYPE,
-	TriggerHost,
-	selectedNumbers,
-	type TriggerInstance,
-} from '../../../dev/harness/trigger.mts';
-import { START, call, callVipAndOther, logged as loggedSince, settled } from './routeSetup.mts';
+import { MAP_TYPE, TriggerHost, type TriggerInstance } from '../../../dev/harness/trigger.mts';
+import { START, call, routeVipAndOther, logged as loggedSince, settled } from './routeSetup.mts';
 
 describe('Virtual Number Trigger → Call Started → Respond With a destination', () => {
 	let host: TriggerHost;
@@ -180,16 +175,8 @@ describe('Route Call against the sandbox: the service routes the call to the ans
 	for (const profile of ['contract', 'field'] as const) {
 		test(`VIP caller routed to the direct line, others to the number's own routing (${profile} profile)`, async () => {
 			sandbox.control.setProfile({ profile: profile === 'field' ? 'field' : 'contract' });
-			const number = sandbox.control.virtualnums().find((r) => r.active_status === 1)!.virtualnum;
-			const t = host.add({
-				parameters: {
-					events: ['callStarted'],
-					numbers: 'selected',
-					virtualnums: selectedNumbers([number]),
-					options: { respondWith: 'destination', secret: 'route-s3cret' },
-				},
-				credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn } },
-				downstream: [
+			try {
+				const routes = await routeVipAndOther(host, sandbox, 'destination', [
 					{
 						name: 'Route VIPs',
 						type: MAP_TYPE,
@@ -198,14 +185,9 @@ describe('Route Call against the sandbox: the service routes the call to the ans
 								'={{ { destination: $json.callerNumber.replace(/\\D/g, "") === "0547770001" ? "050-999-8888" : "" } }}',
 						},
 					},
-				],
-			});
-			await t.activate();
-			try {
-				const routes = await callVipAndOther(sandbox, number);
+				]);
 				assert.equal(routes[0].answer, '0509998888');
 			} finally {
-				await t.deactivate();
 				sandbox.control.setProfile({ profile: 'contract' });
 			}
 		});

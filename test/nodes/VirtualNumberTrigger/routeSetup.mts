@@ -1,11 +1,16 @@
 /**
  * What the Route Call tests share (both ways of answering: routeCall.test.mts and the Route
  * Incoming Call node's test): a call start sent to a trigger's URL and timed, the outcome of its
- * run once it ended, and whether a log line appeared.
+ * run once it ended, whether a log line appeared, and the VIP routing against the sandbox.
  */
 import assert from 'node:assert/strict';
 
-import type { TriggerHost, TriggerInstance } from '../../../dev/harness/trigger.mts';
+import {
+	selectedNumbers,
+	type TriggerHost,
+	type TriggerInstance,
+	type TriggerOptions,
+} from '../../../dev/harness/trigger.mts';
 import type { Sandbox } from '../../../dev/sandbox/index.mts';
 
 export const START = {
@@ -41,13 +46,38 @@ export async function logged(host: TriggerHost, from: number, words: string): Pr
 	return host.logsSince(from).some((line) => line.includes(words));
 }
 
-/** The VIP caller (answered 050-999-8888 by the tests' workflows) and another call the number; the routes the sandbox took. */
-export async function callVipAndOther(sandbox: Sandbox, number: string) {
-	await sandbox.control.placeCall({ virtualnum: number, caller: '0547770001' });
-	await sandbox.control.placeCall({ virtualnum: number, caller: '0547770002' });
-	const routes = sandbox.control.routes();
-	assert.equal(routes.length, 2);
-	assert.equal(routes[0].destination, '0509998888');
-	assert.equal(routes[1].destination, '', "the other caller keeps the number's routing");
-	return routes;
+/**
+ * A trigger on the sandbox's first active number, answering call starts as `respondWith` says
+ * through `downstream`; the VIP caller (to be answered 050-999-8888) and another call it. Asserts
+ * the VIP was routed to the direct line and the other kept the number's routing; the routes taken.
+ */
+export async function routeVipAndOther(
+	host: TriggerHost,
+	sandbox: Sandbox,
+	respondWith: string,
+	downstream: TriggerOptions['downstream'],
+) {
+	const number = sandbox.control.virtualnums().find((r) => r.active_status === 1)!.virtualnum;
+	const t = host.add({
+		parameters: {
+			events: ['callStarted'],
+			numbers: 'selected',
+			virtualnums: selectedNumbers([number]),
+			options: { respondWith, secret: 'route-s3cret' },
+		},
+		credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn } },
+		downstream,
+	});
+	await t.activate();
+	try {
+		await sandbox.control.placeCall({ virtualnum: number, caller: '0547770001' });
+		await sandbox.control.placeCall({ virtualnum: number, caller: '0547770002' });
+		const routes = sandbox.control.routes();
+		assert.equal(routes.length, 2);
+		assert.equal(routes[0].destination, '0509998888');
+		assert.equal(routes[1].destination, '', "the other caller keeps the number's routing");
+		return routes;
+	} finally {
+		await t.deactivate();
+	}
 }

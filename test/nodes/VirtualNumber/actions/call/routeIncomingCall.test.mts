@@ -16,14 +16,13 @@ import { hostPerFile, sandboxPerFile } from '../../../../../dev/harness/nodeTest
 import {
 	MAP_TYPE,
 	TriggerHost,
-	selectedNumbers,
 	type TriggerInstance,
 	type TriggerOptions,
 } from '../../../../../dev/harness/trigger.mts';
 import { failure, jsons, vnTest } from '../../vnRun.mts';
 import {
 	call,
-	callVipAndOther,
+	routeVipAndOther,
 	logged as loggedSince,
 	settled,
 } from '../../../VirtualNumberTrigger/routeSetup.mts';
@@ -213,31 +212,15 @@ describe('Route Incoming Call against the sandbox: the service routes the call t
 	const host = hostPerFile();
 
 	test('VIP caller routed to the direct line, others to the number’s own routing', async () => {
-		const number = sandbox.control.virtualnums().find((r) => r.active_status === 1)!.virtualnum;
-		const t = host.add({
-			parameters: {
-				events: ['callStarted'],
-				numbers: 'selected',
-				virtualnums: selectedNumbers([number]),
-				options: { respondWith: 'routeNode', secret: 'route-s3cret' },
-			},
-			credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn } },
-			downstream: [
-				{
-					...ROUTE,
-					parameters: {
-						...ROUTE.parameters,
-						destination:
-							'={{ $json.callerNumber.replace(/\\D/g, "") === "0547770001" ? "050-999-8888" : "" }}',
-					},
+		await routeVipAndOther(host, sandbox, 'routeNode', [
+			{
+				...ROUTE,
+				parameters: {
+					...ROUTE.parameters,
+					destination:
+						'={{ $json.callerNumber.replace(/\\D/g, "") === "0547770001" ? "050-999-8888" : "" }}',
 				},
-			],
-		});
-		await t.activate();
-		try {
-			await callVipAndOther(sandbox, number);
-		} finally {
-			await t.deactivate();
-		}
+			},
+		]);
 	});
 });
