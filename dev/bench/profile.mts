@@ -13,8 +13,9 @@ interface ProfileNode {
 	children?: number[];
 }
 
-interface Profile {
+export interface Profile {
 	nodes: ProfileNode[];
+	startTime: number;
 	samples: number[];
 	timeDeltas: number[];
 }
@@ -95,6 +96,103 @@ export function summarise(profile: Profile): {
 		functions.set(`${who} | ${where}`, (functions.get(`${who} | ${where}`) ?? 0) + ms);
 	});
 	return { totalMs, owners, functions };
+}
+
+function frameName({ functionName, url, lineNumber }: ProfileNode['callFrame']): string {
+	return `${functionName || '(anonymous)'} ${url.replace(/^.*\/(node_modules|dist)\//, '')}:${lineNumber + 1}`;
+}
+
+/** A stretch of the profiled process's time (µs on the system's monotonic clock) given to one side. */
+export interface ProfileWindow {
+	side: string;
+	fromUs: number;
+	toUs: number;
+	requests: number;
+}
+
+export interface SideCost {
+	requests: number;
+	/** CPU time per request, ms. */
+	cpuMs: number;
+	probes: Record<string, number>;
+	/** Every function's inclusive time per request, ms (`name file:line`). */
+	functions: Record<string, number>;
+}
+
+/**
+ * A named part of the work: a sample counts for it when one of its stack's frames matches (only
+ * the sample's own frame with `self`). A stack ends at an `await`: what an async function does
+ * after it is a stack of its own, from the function resumed.
+ */
+export interface Probe {
+	name: string;
+	matches: (frame: ProfileNode['callFrame']) => boolean;
+	self?: boolean;
+}
+
+/**
+ * CPU time per request of each side, from one process's profile cut into the sides' windows: all
+ * of it (idle and the profiler left out) and each probe's inclusive share. The profiled process
+ * and the bench share the monotonic clock (V8's TimeTicks and Node's hrtime on Linux).
+ */
+export function costPerRequest(
+	profile: Profile,
+	windows: ProfileWindow[],
+	probes: Probe[],
+): Record<string, SideCost> {
+	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+	const parent = new Map<number, number>();
+	for (const node of profile.nodes)
+		for (const child of node.children ?? []) parent.set(child, node.id);
+	type Sums = { requests: number; cpuMs: number; probes: Map<string, number> };
+	const sides = new Map<string, Sums & { functions: Map<string, number> }>();
+	for (const window of windows) {
+		const side = sides.get(window.side) ?? {
+			requests: 0,
+			cpuMs: 0,
+			probes: new Map(),
+			functions: new Map(),
+		};
+		side.requests += window.requests;
+		sides.set(window.side, side);
+	}
+	let at = profile.startTime;
+	profile.samples.forEach((id, index) => {
+		at += profile.timeDeltas[index] ?? 0;
+		const ms = (profile.timeDeltas[index + 1] ?? 0) / 1000;
+		const window = windows.find(({ fromUs, toUs }) => at >= fromUs && at <= toUs);
+		const leaf = byId.get(id)!.callFrame;
+		if (!window || leaf.functionName === '(idle)' || leaf.url === 'node:inspector') return;
+		const side = sides.get(window.side)!;
+		side.cpuMs += ms;
+		const stack: ProfileNode['callFrame'][] = [];
+		for (let node: number | undefined = id; node !== undefined; node = parent.get(node))
+			stack.push(byId.get(node)!.callFrame);
+		for (const probe of probes)
+			if (probe.self ? probe.matches(leaf) : stack.some(probe.matches))
+				side.probes.set(probe.name, (side.probes.get(probe.name) ?? 0) + ms);
+		for (const where of new Set(stack.map(frameName)))
+			side.functions.set(where, (side.functions.get(where) ?? 0) + ms);
+	});
+	const perRequest = (ms: number, requests: number) => Math.round((ms / requests) * 100) / 100;
+	return Object.fromEntries(
+		[...sides].map(([name, side]) => [
+			name,
+			{
+				requests: side.requests,
+				cpuMs: perRequest(side.cpuMs, side.requests),
+				probes: Object.fromEntries(
+					probes.map(({ name: probe }) => [
+						probe,
+						perRequest(side.probes.get(probe) ?? 0, side.requests),
+					]),
+				),
+				functions: Object.fromEntries(
+					[...side.functions].map(([where, ms]) => [where, perRequest(ms, side.requests)]),
+				),
+			},
+		]),
+	);
 }
 
 if (process.argv[1]?.endsWith('profile.mts')) {

@@ -44,11 +44,17 @@ import { startSandbox, type Sandbox } from '../sandbox/index.mts';
 import { startN8n, type N8nServer } from '../e2e/lib/n8n.mts';
 import { finished } from '../e2e/lib/n8nExecutions.mts';
 import { runRealBench, type RealRun } from './realRun.mts';
+import { profileFlags, readCosts, type Windows } from './routeCallProfile.mts';
 import { ROOT_DIR } from '../e2e/lib/setup.mts';
 import { chain, node, waitUntil, type NodeJson } from '../e2e/lib/workflows.mts';
 
 const { values } = parseArgs({
-	options: { rounds: { type: 'string' }, levels: { type: 'string' }, engines: { type: 'string' } },
+	options: {
+		rounds: { type: 'string' },
+		levels: { type: 'string' },
+		engines: { type: 'string' },
+		profile: { type: 'string' },
+	},
 });
 const ROUNDS = Number(values.rounds ?? 5);
 const LEVELS = (values.levels ?? '1,10,50').split(',').map(Number);
@@ -57,6 +63,11 @@ const LEVELS = (values.levels ?? '1,10,50').split(',').map(Number);
  * every webhook request to a trigger other than its own Webhook node a V8 isolate; `legacy` none.
  */
 const ENGINES = (values.engines ?? 'vm,legacy').split(',');
+/**
+ * `--profile <dir>`: n8n runs under V8's CPU profiler and each side's bursts are cut out of its
+ * profile: n8n's CPU time per call start, and the parts named in PROBES (routeCallProfile.mts).
+ */
+const PROFILE_DIR = values.profile;
 const DEADLINE_SEC = 3;
 /** The measured Route Call's Deadline: the most it can be. */
 const ROUTE_DEADLINE_SEC = 10;
@@ -384,6 +395,7 @@ function destinationIn(side: Side, body: string): string {
  */
 async function burst(n8n: N8nServer, side: Side, count: number, fired: Map<Side, number>) {
 	const callers = Array.from({ length: count }, (_, i) => CALLERS[i % CALLERS.length]);
+	const fromUs = Number(process.hrtime.bigint() / 1000n);
 	const answers = await Promise.all(callers.map((c) => postCallStart(side.url, side.number, c)));
 	const wrong = answers.filter((answer, i) => {
 		const got =
@@ -397,6 +409,12 @@ async function burst(n8n: N8nServer, side: Side, count: number, fired: Map<Side,
 		);
 	fired.set(side, (fired.get(side) ?? 0) + count);
 	await settled(n8n, side, fired.get(side)!);
+	windows.push({
+		side: `${side.key}@${count}`,
+		fromUs,
+		toUs: Number(process.hrtime.bigint() / 1000n),
+		requests: count,
+	});
 	const routes = side.key === 'route' || side.key === 'routeNode';
 	const handover = routes ? await handoverTimes(n8n, side, answers) : [];
 	return { ms: answers.map((answer) => answer.ms), wrong: wrong.length, handover };
@@ -576,8 +594,10 @@ async function measureEngine(n8n: N8nServer, sandbox: Sandbox, engine: string) {
 	for (const side of [...sides, ...deadlines]) await burst(n8n, side, 3, fired);
 	log(`${engine}: warm-up done (3 calls to each side); ${ROUNDS} rounds per level`);
 	const loadAtStart = loadavg();
+	windows.length = 0;
 	const levels = [];
 	for (const count of LEVELS) levels.push(await measureLevel(n8n, sides, count, fired));
+	const measured = windows.splice(0);
 	const deadlineLevels = [];
 	for (const side of deadlines) deadlineLevels.push(...(await measureDeadline(n8n, side, fired)));
 	for (const level of levels) logLevel(engine, level);
@@ -587,34 +607,43 @@ async function measureEngine(n8n: N8nServer, sandbox: Sandbox, engine: string) {
 		levels,
 		deadline: { deadlineSec: DEADLINE_SEC, waitSec: WAIT_SEC, levels: deadlineLevels },
 		met: levels.every((level) => level.met) && deadlineLevels.every((level) => level.met),
+		windows: measured,
 	};
 }
+
+/** When each burst ran (the bench's monotonic clock), for `--profile`. */
+const windows: Windows = [];
 
 const sandbox = await startSandbox({ log: () => {} });
 const run: RealRun = { sandbox };
 await runRealBench(run, log, started, async () => {
 	const engines = [];
 	for (const engine of ENGINES) {
-		const n8n = (run.n8n = await startN8n(log, { env: { N8N_EXPRESSION_ENGINE: engine } }));
-		engines.push(await measureEngine(n8n, sandbox, engine));
+		const n8n = (run.n8n = await startN8n(log, {
+			env: { N8N_EXPRESSION_ENGINE: engine },
+			nodeFlags: PROFILE_DIR === undefined ? [] : profileFlags(PROFILE_DIR, engine),
+		}));
+		const { windows: measured, ...result } = await measureEngine(n8n, sandbox, engine);
 		await n8n.stop();
 		run.n8n = undefined;
+		const cpu =
+			PROFILE_DIR === undefined ? {} : { cpuPerCall: readCosts(PROFILE_DIR, engine, measured) };
+		engines.push({ ...result, ...cpu });
 	}
 	const result = {
 		measuredAt: new Date().toISOString(),
 		command:
 			`npx tsx dev/bench/routeCall.mts --rounds ${ROUNDS} --levels ${LEVELS.join(',')} ` +
-			`--engines ${ENGINES.join(',')}`,
+			`--engines ${ENGINES.join(',')}${PROFILE_DIR === undefined ? '' : ' --profile <dir>'}`,
 		n8n: '2.40.7',
 		rounds: ROUNDS,
 		lookup: `Edit Fields: the caller's number → one of ${Object.keys(TABLE).length} destinations, else ${FALLBACK}`,
 		targets: { routeOverRespondNode: TARGET_RATIO, deadlineLateMs: TARGET_LATE_MS },
 		engines,
 	};
-	writeFileSync(
-		join(ROOT_DIR, 'dev/bench/results-route.json'),
-		`${JSON.stringify(result, null, '\t')}\n`,
-	);
-	log(`written: dev/bench/results-route.json; targets ${engines[0]?.met ? 'met' : 'MISSED'}`);
+	// A profiled run's times are the profiler's too: its figures are kept apart.
+	const file = `dev/bench/results-route${PROFILE_DIR === undefined ? '' : '-profile'}.json`;
+	writeFileSync(join(ROOT_DIR, file), `${JSON.stringify(result, null, '\t')}\n`);
+	log(`written: ${file}; targets ${engines[0]?.met ? 'met' : 'MISSED'}`);
 	return false;
 });
