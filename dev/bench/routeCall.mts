@@ -96,6 +96,7 @@ const TRIGGER_NAME = 'Call Started';
 type SideKey =
 	| 'route'
 	| 'routeNode'
+	| 'routeNodeAll'
 	| 'respondNode'
 	| 'respondNodeIsolate'
 	| 'lastNode'
@@ -133,8 +134,9 @@ function lookUp(caller: string): NodeJson {
 	});
 }
 
+/** The trigger on one number (Selected Numbers, a resource locator), or on All Numbers. */
 function routeTrigger(
-	number: string,
+	number: string | 'all',
 	credentialId: string,
 	respondWith: RespondWith,
 	deadlineSec?: number,
@@ -145,8 +147,12 @@ function routeTrigger(
 		1.1,
 		{
 			events: ['callStarted'],
-			numbers: 'selected',
-			virtualnums: { number: [{ virtualnum: { __rl: true, mode: 'id', value: number } }] },
+			...(number === 'all'
+				? { numbers: 'all' }
+				: {
+						numbers: 'selected',
+						virtualnums: { number: [{ virtualnum: { __rl: true, mode: 'id', value: number } }] },
+					}),
 			options: {
 				respondWith,
 				...(deadlineSec === undefined ? {} : { routeDeadlineSec: deadlineSec }),
@@ -200,10 +206,11 @@ async function routeSide(
 	sandbox: Sandbox,
 	credentialId: string,
 	name: string,
-	way: { respondWith: RespondWith; between: NodeJson[]; deadlineSec?: number },
+	way: { respondWith: RespondWith; between: NodeJson[]; deadlineSec?: number; all?: boolean },
 ): Promise<{ url: string; workflowId: string; number: string }> {
 	const number = sandbox.control.seed({ numbers: 1 }).numbers![0];
-	const trigger = routeTrigger(number, credentialId, way.respondWith, way.deadlineSec);
+	const on = way.all ? 'all' : number;
+	const trigger = routeTrigger(on, credentialId, way.respondWith, way.deadlineSec);
 	const last = way.respondWith === 'routeNode' ? [routeIncomingCall()] : [];
 	const workflowId = await publish(
 		n8n,
@@ -256,10 +263,16 @@ async function webhookSides(n8n: N8nServer, number: string): Promise<Side[]> {
 	];
 }
 
+/**
+ * Every side. The trigger on All Numbers (its parameters then static, which n8n 2.x reads its
+ * webhook fields from without its expression engine) has an account of its own (`own`): a number
+ * has one callback URL, and the other triggers hold theirs.
+ */
 async function publishSides(
 	n8n: N8nServer,
 	sandbox: Sandbox,
 	credentialId: string,
+	own: { sandbox: Sandbox; credentialId: string },
 ): Promise<{ sides: Side[]; deadlines: Side[] }> {
 	// The most Deadline allows, so that the answer time is measured also where it passes 3 s.
 	const way = (respondWith: RespondWith) => ({
@@ -281,6 +294,13 @@ async function publishSides(
 		'Bench: Route Call, Route Incoming Call node',
 		way('routeNode'),
 	);
+	const allNumbers = await routeSide(
+		n8n,
+		own.sandbox,
+		own.credentialId,
+		'Bench: Route Call, Route Incoming Call node, All Numbers',
+		{ ...way('routeNode'), all: true },
+	);
 	const sides: Side[] = [
 		{
 			key: 'route',
@@ -292,6 +312,12 @@ async function publishSides(
 			key: 'routeNode',
 			name: `Route Call (Route Incoming Call node, Deadline ${ROUTE_DEADLINE_SEC} s)`,
 			...byNode,
+			answer: expected,
+		},
+		{
+			key: 'routeNodeAll',
+			name: `Route Call (Route Incoming Call node, All Numbers, Deadline ${ROUTE_DEADLINE_SEC} s)`,
+			...allNumbers,
 			answer: expected,
 		},
 		...(await webhookSides(n8n, route.number)),
@@ -415,7 +441,7 @@ async function burst(n8n: N8nServer, side: Side, count: number, fired: Map<Side,
 		toUs: Number(process.hrtime.bigint() / 1000n),
 		requests: count,
 	});
-	const routes = side.key === 'route' || side.key === 'routeNode';
+	const routes = side.key === 'route' || side.key.startsWith('routeNode');
 	const handover = routes ? await handoverTimes(n8n, side, answers) : [];
 	return { ms: answers.map((answer) => answer.ms), wrong: wrong.length, handover };
 }
@@ -528,6 +554,7 @@ async function measureLevel(
 		routeHandover: figures(handover),
 		routeOverRespondNode: over('route', 'respondNode'),
 		routeNodeOverRespondNode: ratios,
+		routeNodeAllOverRespondNode: over('routeNodeAll', 'respondNode'),
 		// Both pay n8n's expression isolate per request under `vm`: what is left is the trigger's own.
 		routeNodeOverRespondNodeIsolate: over('routeNode', 'respondNodeIsolate'),
 		met:
@@ -577,19 +604,26 @@ function logLevel(engine: string, level: Awaited<ReturnType<typeof measureLevel>
 		`${engine}, ${level.concurrent} at once (median / p95): Route Incoming Call node ${pair(routeNode)}, ` +
 			`last node ${pair(route)}, Webhook + Respond to Webhook ${pair(respondNode)}: node ` +
 			`×${level.routeNodeOverRespondNode.median} / ×${level.routeNodeOverRespondNode.p95}, last node ` +
-			`×${level.routeOverRespondNode.median} / ×${level.routeOverRespondNode.p95} ` +
+			`×${level.routeOverRespondNode.median} / ×${level.routeOverRespondNode.p95}, node on All Numbers ` +
+			`×${level.routeNodeAllOverRespondNode.median} / ×${level.routeNodeAllOverRespondNode.p95} ` +
 			`(target ≤ ×${TARGET_RATIO}): ${level.met ? 'met' : 'MISSED'}`,
 	);
 }
 
 /** Every side and the deadline in one n8n (its expression engine `engine`), warmed up first. */
-async function measureEngine(n8n: N8nServer, sandbox: Sandbox, engine: string) {
-	const vn = await n8n.rest<{ id: string }>('POST', '/credentials', {
-		name: 'Virtual Number sandbox',
-		type: 'virtualnumApi',
-		data: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn },
+async function measureEngine(n8n: N8nServer, sandbox: Sandbox, own: Sandbox, engine: string) {
+	const credential = async (service: Sandbox) =>
+		(
+			await n8n.rest<{ id: string }>('POST', '/credentials', {
+				name: 'Virtual Number sandbox',
+				type: 'virtualnumApi',
+				data: { baseUrl: service.vnUrl, accessToken: service.tokens.vn },
+			})
+		).id;
+	const { sides, deadlines } = await publishSides(n8n, sandbox, await credential(sandbox), {
+		sandbox: own,
+		credentialId: await credential(own),
 	});
-	const { sides, deadlines } = await publishSides(n8n, sandbox, vn.id);
 	const fired = new Map<Side, number>();
 	for (const side of [...sides, ...deadlines]) await burst(n8n, side, 3, fired);
 	log(`${engine}: warm-up done (3 calls to each side); ${ROUNDS} rounds per level`);
@@ -623,8 +657,12 @@ await runRealBench(run, log, started, async () => {
 			env: { N8N_EXPRESSION_ENGINE: engine },
 			nodeFlags: PROFILE_DIR === undefined ? [] : profileFlags(PROFILE_DIR, engine),
 		}));
-		const { windows: measured, ...result } = await measureEngine(n8n, sandbox, engine);
+		// An account of its own for the All Numbers trigger, new for each n8n (the last one's
+		// trigger still holds the numbers of the one before).
+		const own = await startSandbox({ log: () => {} });
+		const { windows: measured, ...result } = await measureEngine(n8n, sandbox, own, engine);
 		await n8n.stop();
+		await own.close();
 		run.n8n = undefined;
 		const cpu =
 			PROFILE_DIR === undefined ? {} : { cpuPerCall: readCosts(PROFILE_DIR, engine, measured) };

@@ -76,3 +76,21 @@ export async function workflowIssuesRefusal(namedIssue: RegExp): Promise<RegExp>
 export const isNodeClassInstance: (nodeType: unknown) => boolean =
 	(workflowPackage as unknown as { isNodeClassInstance?: (nodeType: unknown) => boolean })
 		.isNodeClassInstance ?? (() => false);
+
+type NativeResolution = { resolved: true; value: unknown } | { resolved: false };
+
+/**
+ * A webhook description's field as n8n 2.x reads it first: through the field's resolver, when the
+ * description declares one and the node's parameters are static (n8n-workflow's
+ * `resolveWebhookDescriptionField`). n8n 1.x has no resolvers: always unresolved (the expression).
+ */
+export function resolveNatively(node: INode, description: object, field: string): NativeResolution {
+	const resolve = (workflowPackage as { resolveWebhookDescriptionField?: unknown })
+		.resolveWebhookDescriptionField;
+	if (typeof resolve !== 'function') return { resolved: false };
+	return (resolve as (n: INode, d: object, f: string) => NativeResolution)(
+		node,
+		description,
+		field,
+	);
+}

@@ -69,7 +69,7 @@ import type {
 import { Workflow, createRunExecutionData } from 'n8n-workflow';
 
 import { NodeTypes, PACKAGE, additionalDataFor, loadPackage } from './engine.mts';
-import { isNodeClassInstance } from './n8nCompat.mts';
+import { isNodeClassInstance, resolveNatively } from './n8nCompat.mts';
 import { capturedLogs } from './logger.mts';
 
 export const TRIGGER_TYPE = `${PACKAGE}.virtualNumberTrigger`;
@@ -351,13 +351,33 @@ export class TriggerInstance {
 
 	/** The entry's path as n8n registers it (NodeHelpers.getNodeWebhooks: an expression is evaluated). */
 	pathOf(workflow: Workflow, description: IWebhookDescription): string {
-		const path = workflow.expression.getSimpleParameterValue(
-			this.node,
-			description.path,
-			'internal',
-			{},
-		);
+		const path = this.descriptionValue(workflow, description, 'path', 'internal');
 		return String(path).replace(/^\/+|\/+$/g, '');
+	}
+
+	/**
+	 * A field of a webhook entry as n8n reads it (WebhookService.evaluateDescriptionProperty,
+	 * WebhookExecutionContext): the field's resolver when n8n has them and the parameters are
+	 * static, else the expression.
+	 */
+	private descriptionValue(
+		workflow: Workflow,
+		description: IWebhookDescription,
+		field: string,
+		mode: WorkflowExecuteMode,
+		fallback?: string,
+	): unknown {
+		const node = workflow.getNode(this.node.name) ?? this.node;
+		const native = resolveNatively(node, description, field);
+		if (native.resolved) return native.value;
+		return workflow.expression.getSimpleParameterValue(
+			this.node,
+			description[field] as string | undefined,
+			mode,
+			{},
+			undefined,
+			fallback,
+		);
 	}
 
 	/** The entry n8n routes a request to: its method and its path (after the webhook id). */
@@ -760,23 +780,16 @@ export class TriggerInstance {
 		outcome: WebhookOutcome,
 	): Promise<void> {
 		const { workflow, description, executeMode, isTest } = run;
-		// n8n evaluates responseMode/responseData per request (they may be expressions).
-		const resolve = (value: unknown, fallback: string) =>
+		// n8n reads responseMode/responseData per request (they may be expressions).
+		const resolve = (field: string, fallback: string) =>
 			String(
-				workflow.expression.getSimpleParameterValue(
-					this.node,
-					value as string | undefined,
-					executeMode,
-					{},
-					undefined,
-					fallback,
-				) ?? fallback,
+				this.descriptionValue(workflow, description, field, executeMode, fallback) ?? fallback,
 			);
-		const responseMode = resolve(description.responseMode, 'onReceived');
+		const responseMode = resolve('responseMode', 'onReceived');
 		const lastNode = responseMode === 'lastNode';
 		// responseNode: a node's sendResponse answers from inside the run (n8n's Respond to Webhook way).
 		const waits = lastNode || responseMode === 'responseNode';
-		const resolved = { ...description, responseData: resolve(description.responseData, '') };
+		const resolved = { ...description, responseData: resolve('responseData', '') };
 		if (!waits) answerLikeN8n(res, result, resolved);
 		if (!isTest) this.save(workflow); // LiveWebhooks saves the static data after the answer
 		const responder = waits && !lastNode ? responseNodeAnswer(res, outcome) : undefined;

@@ -9,26 +9,11 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { builderHints } from '../shared/builderHints';
 import { virtualnumApiTest } from '../shared/credentialTests';
-import { SMS_PATH_EXPRESSION } from '../shared/triggerUrl';
 import { searchVirtualnums } from '../shared/virtualnums';
 import { properties } from './description';
 import { receiveCallback } from './receive';
 import { checkRegistration, createRegistration, deleteRegistration } from './registration';
-
-/** n8n evaluates these per request, as for its Webhook node's Respond parameter. */
-// The same conditions as readSettings' route: Call Started chosen and Respond With a way to route.
-const RESPONDS = (value: string) =>
-	`$parameter["events"].includes("callStarted") && $parameter["options"]["respondWith"] === "${value}"`;
-// A destination from the last node: n8n answers once the run ended (lastNode). A Route Incoming Call
-// node: n8n answers when that node calls sendResponse, from inside the run (responseNode).
-const RESPONSE_MODE =
-	`={{ ${RESPONDS('destination')} ? "lastNode" : ` +
-	`${RESPONDS('routeNode')} ? "responseNode" : "onReceived" }}`;
-const RESPONSE_DATA = `={{ ${RESPONDS('destination')} ? "firstEntryJson" : "noData" }}`;
-/** The editor shows the SMS URL (the one to paste) while an SMS event is chosen, else the call URL. */
-const SMS_CHOSEN = '["smsReceived", "smsDelivery"].some((e) => $parameter["events"].includes(e))';
-const SMS_ONLY_URLS = `={{ ${SMS_CHOSEN} }}`;
-const CALL_ONLY_URLS = `={{ !(${SMS_CHOSEN}) }}`;
+import { TRIGGER_WEBHOOKS } from './webhooks';
 
 export class VirtualNumberTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -80,47 +65,7 @@ export class VirtualNumberTrigger implements INodeType {
 				"Activate the workflow to point the numbers' callback URL at it; deactivating puts back each number's " +
 				'previous callback URL.',
 		},
-		// The spec does not show how callbacks are sent: both methods on the same path. Only the first
-		// entry has lifecycle methods (n8n's own nodes name the second `setup`), so n8n registers once.
-		// Callbacks are answered with an empty body, as a callback endpoint should; with Respond With
-		// a destination, n8n waits for the answer (lastNode or responseNode) and routeCall.ts guards it.
-		webhooks: [
-			{
-				name: 'default',
-				httpMethod: 'POST',
-				responseMode: RESPONSE_MODE,
-				responseData: RESPONSE_DATA,
-				path: 'webhook',
-				ndvHideUrl: SMS_ONLY_URLS,
-			},
-			{
-				name: 'setup',
-				httpMethod: 'GET',
-				responseMode: RESPONSE_MODE,
-				responseData: RESPONSE_DATA,
-				path: 'webhook',
-				ndvHideUrl: SMS_ONLY_URLS,
-			},
-			// The URL pasted by hand for SMS events, its secret in the path (shared/triggerUrl.ts), so
-			// that the panel shows it whole. Callbacks of calls are refused there (receive.ts). Named
-			// `setup` (n8n knows two names, and only `default` has lifecycle methods to run).
-			{
-				name: 'setup',
-				httpMethod: 'POST',
-				responseMode: 'onReceived',
-				responseData: 'noData',
-				path: SMS_PATH_EXPRESSION,
-				ndvHideUrl: CALL_ONLY_URLS,
-			},
-			{
-				name: 'setup',
-				httpMethod: 'GET',
-				responseMode: 'onReceived',
-				responseData: 'noData',
-				path: SMS_PATH_EXPRESSION,
-				ndvHideUrl: CALL_ONLY_URLS,
-			},
-		],
+		webhooks: TRIGGER_WEBHOOKS,
 		properties,
 	};
 
