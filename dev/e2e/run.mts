@@ -11,7 +11,7 @@ import { restoreAfterUninstall } from './lib/restoreCallbacks.mts';
 import { pollTriggerSingle } from './lib/pollTrigger.mts';
 import { fieldTriggerEvents } from './lib/fieldTrigger.mts';
 import { triggerSafetyRuns } from './lib/triggerSafety.mts';
-import { routeNodeRuns } from './lib/routeNode.mts';
+import { routeNodeAllNumbersRuns, routeNodeRuns } from './lib/routeNode.mts';
 import { captureEditor } from './lib/browser.mts';
 import { showcaseWorkflow } from './lib/showcase.mts';
 import { errorBranchRuns } from './lib/errorBranch.mts';
@@ -121,6 +121,7 @@ try {
 	);
 	await triggerSafetyRuns(n8n, sandbox, vnCredential.id, check, log);
 	await routeNodeRuns(n8n, sandbox, vnCredential.id, check, log);
+	await routeNodeAllNumbersRuns(n8n, check, log);
 	await errorBranchRuns(n8n, sandbox, smsCredential.id, check, log);
 	await retryAndRedirects(n8n, sandbox, { vn: vnCredential.id, sms: smsCredential.id }, check, log);
 	await sendAndWaitRuns(n8n, sandbox, smsCredential.id, check, log);
