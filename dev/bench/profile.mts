@@ -58,6 +58,11 @@ const PROFILER = '(profiler)';
 /** The measurement's RSS sampler (every few ms during the run). */
 const SAMPLER = "the bench's RSS sampler";
 
+/** A frame as the reports name it: function, file under node_modules or dist, line. */
+function frameName({ functionName, url, lineNumber }: ProfileNode['callFrame']): string {
+	return `${functionName || '(anonymous)'} ${url.replace(/^.*\/(node_modules|dist)\//, '')}:${lineNumber + 1}`;
+}
+
 export function summarise(profile: Profile): {
 	totalMs: number;
 	owners: Map<string, number>;
@@ -92,14 +97,10 @@ export function summarise(profile: Profile): {
 		if (who === '(idle)' || who === PROFILER) return;
 		totalMs += ms;
 		owners.set(who, (owners.get(who) ?? 0) + ms);
-		const where = `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.replace(/^.*\/(node_modules|dist)\//, '')}:${node.callFrame.lineNumber + 1}`;
+		const where = frameName(node.callFrame);
 		functions.set(`${who} | ${where}`, (functions.get(`${who} | ${where}`) ?? 0) + ms);
 	});
 	return { totalMs, owners, functions };
-}
-
-function frameName({ functionName, url, lineNumber }: ProfileNode['callFrame']): string {
-	return `${functionName || '(anonymous)'} ${url.replace(/^.*\/(node_modules|dist)\//, '')}:${lineNumber + 1}`;
 }
 
 /** A stretch of the profiled process's time (µs on the system's monotonic clock) given to one side. */
