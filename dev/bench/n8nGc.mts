@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 
-import { waitUntil } from '../e2e/lib/workflows.mts';
+import { waitUntil } from '../harness/n8n/workflows.mts';
 
 const PROBE = fileURLToPath(new URL('./n8nGcProbe.mjs', import.meta.url));
 

@@ -7,7 +7,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 
-import { descendants } from '../e2e/lib/processes.mts';
+import { descendants } from '../harness/n8n/processes.mts';
 
 const SAMPLE_MS = 20;
 

@@ -27,10 +27,10 @@ import { parseArgs } from 'node:util';
 import { parse } from 'flatted';
 
 import { startSandbox, type Sandbox } from '../sandbox/index.mts';
-import { startN8n, type N8nServer } from '../e2e/lib/n8n.mts';
-import { executionsOf, finished } from '../e2e/lib/n8nExecutions.mts';
-import { ROOT_DIR } from '../e2e/lib/setup.mts';
-import { sleep, waitUntil } from '../e2e/lib/workflows.mts';
+import { startN8n, type N8nServer } from '../harness/n8n/server.mts';
+import { executionsOf, finished } from '../harness/n8n/executions.mts';
+import { ROOT_DIR } from '../harness/n8n/install.mts';
+import { sleep, waitUntil } from '../harness/n8n/workflows.mts';
 import { collectGarbage, GC_FLAGS, linesSince, markingReasons, type Collected } from './n8nGc.mts';
 import { gcSummary, n8nProcesses, sampleMemory, type MemoryFigures } from './n8nMemory.mts';
 import { runRealBench, type RealRun } from './realRun.mts';

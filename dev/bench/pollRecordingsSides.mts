@@ -9,7 +9,7 @@
  *   floor for 100 downloaded files.
  */
 import { SANDBOX_ZONE } from '../e2e/lib/pollTrigger.mts';
-import { chain, node, type NodeJson } from '../e2e/lib/workflows.mts';
+import { chain, node, type NodeJson } from '../harness/n8n/workflows.mts';
 
 export type PollSideKey = 'include' | 'noInclude' | 'httpRequest';
 

@@ -39,12 +39,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { startSandbox } from '../sandbox/index.mts';
-import { startN8n, type N8nServer } from '../e2e/lib/n8n.mts';
-import { executionsOf, finished } from '../e2e/lib/n8nExecutions.mts';
+import { startN8n, type N8nServer } from '../harness/n8n/server.mts';
+import { executionsOf, finished } from '../harness/n8n/executions.mts';
 import { runRealBench, type RealRun } from './realRun.mts';
 import { collectGarbage, GC_FLAGS } from './n8nGc.mts';
-import { E2E_DIR, MARKER_NAME, ROOT_DIR } from '../e2e/lib/setup.mts';
-import { node, waitUntil, type NodeJson } from '../e2e/lib/workflows.mts';
+import { E2E_DIR, MARKER_NAME, ROOT_DIR } from '../harness/n8n/install.mts';
+import { node, waitUntil, type NodeJson } from '../harness/n8n/workflows.mts';
 import { gcSummary, n8nProcesses, sampleMemory, type MemoryFigures } from './n8nMemory.mts';
 import {
 	createOptOutTable,

@@ -9,8 +9,8 @@
  * the recipient list uses (national, international, dashed: matched by phone identity); the other
  * rows are numbers no recipient has.
  */
-import type { N8nServer } from '../e2e/lib/n8n.mts';
-import { dataTableRows, node, type NodeJson } from '../e2e/lib/workflows.mts';
+import type { N8nServer } from '../harness/n8n/server.mts';
+import { dataTableRows, node, type NodeJson } from '../harness/n8n/workflows.mts';
 
 export const OPT_OUT_ROWS = 50_000;
 const EVERY = 100;

@@ -4,8 +4,8 @@
  * n8n's last lines; how long it took; the exit code.
  */
 import type { Sandbox } from '../sandbox/index.mts';
-import type { N8nServer } from '../e2e/lib/n8n.mts';
-import { installExitHandlers } from '../e2e/lib/processes.mts';
+import type { N8nServer } from '../harness/n8n/server.mts';
+import { installExitHandlers } from '../harness/n8n/processes.mts';
 
 export interface RealRun {
 	sandbox: Sandbox;

@@ -41,12 +41,12 @@ import { parseArgs } from 'node:util';
 import { parse } from 'flatted';
 
 import { startSandbox, type Sandbox } from '../sandbox/index.mts';
-import { startN8n, type N8nServer } from '../e2e/lib/n8n.mts';
-import { finished } from '../e2e/lib/n8nExecutions.mts';
+import { startN8n, type N8nServer } from '../harness/n8n/server.mts';
+import { finished } from '../harness/n8n/executions.mts';
 import { runRealBench, type RealRun } from './realRun.mts';
 import { profileFlags, readCosts, type Windows } from './routeCallProfile.mts';
-import { ROOT_DIR } from '../e2e/lib/setup.mts';
-import { chain, node, waitUntil, type NodeJson } from '../e2e/lib/workflows.mts';
+import { ROOT_DIR } from '../harness/n8n/install.mts';
+import { chain, node, waitUntil, type NodeJson } from '../harness/n8n/workflows.mts';
 
 const { values } = parseArgs({
 	options: {

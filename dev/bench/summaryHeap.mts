@@ -19,8 +19,8 @@ import { parseArgs } from 'node:util';
 
 import { runWorkflow } from '../harness/engine.mts';
 import { DEFAULT_TOKENS } from '../sandbox/index.mts';
-import { freePort } from '../e2e/lib/n8n.mts';
-import { waitUntil } from '../e2e/lib/workflows.mts';
+import { freePort } from '../harness/n8n/server.mts';
+import { waitUntil } from '../harness/n8n/workflows.mts';
 import { FIELDS_PARAMETERS, PHONE_FIELD, SENDER, TEXT } from './tasks/sms.mts';
 
 const { values } = parseArgs({

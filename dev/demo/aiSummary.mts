@@ -9,8 +9,8 @@
 
 import type { ICredentialDataDecryptedObject, IDataObject, INodeTypes } from 'n8n-workflow';
 
-import { startCrm } from '../e2e/lib/standInCrm.mts';
-import { startScriptedModel, textOf } from '../e2e/lib/scriptedModel.mts';
+import { startCrm } from '../harness/n8n/standInCrm.mts';
+import { startScriptedModel, textOf } from '../harness/n8n/scriptedModel.mts';
 import { loadPackage } from '../harness/engine.mts';
 import {
 	InstalledNodeTypes,

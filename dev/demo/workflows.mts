@@ -21,7 +21,7 @@ import type {
 	NodeConnectionType,
 } from 'n8n-workflow';
 
-import { readExample } from '../e2e/lib/setup.mts';
+import { readExample } from '../harness/n8n/install.mts';
 import { runWorkflow, type RunResult, type WorkflowNode } from '../harness/engine.mts';
 
 export const EXAMPLES_DIR = fileURLToPath(new URL('../../examples/', import.meta.url));

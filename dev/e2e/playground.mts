@@ -16,11 +16,11 @@ process.env.TZ = 'UTC';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { OWNER, startN8n, type N8nServer } from './lib/n8n.mts';
-import { executionsOf, finished } from './lib/n8nExecutions.mts';
-import { installExitHandlers } from './lib/processes.mts';
-import { ensureN8nInstall, ROOT_DIR } from './lib/setup.mts';
-import { waitUntil } from './lib/workflows.mts';
+import { OWNER, startN8n, type N8nServer } from '../harness/n8n/server.mts';
+import { executionsOf, finished } from '../harness/n8n/executions.mts';
+import { installExitHandlers } from '../harness/n8n/processes.mts';
+import { ensureN8nInstall, ROOT_DIR } from '../harness/n8n/install.mts';
+import { waitUntil } from '../harness/n8n/workflows.mts';
 
 const SMOKE = process.argv.includes('--smoke');
 const started = Date.now();

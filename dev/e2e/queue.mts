@@ -17,11 +17,11 @@ import { CRM_DATABASE, crmSync } from './lib/crm.mts';
 import { pollTriggerAcrossMainRestart } from './lib/pollTrigger.mts';
 import { routeNodeRuns } from './lib/routeNode.mts';
 import { startPostgres, type Postgres } from './lib/postgres.mts';
-import { installExitHandlers } from './lib/processes.mts';
+import { installExitHandlers } from '../harness/n8n/processes.mts';
 import { startRedis, type Redis } from './lib/redis.mts';
 import { sendAndWaitInQueue } from './lib/sendAndWait.mts';
 import { bulkSend, recordingInDatabase, triggerBurst, type QueueRun } from './lib/scale.mts';
-import { E2E_DIR, ensureN8nInstall } from './lib/setup.mts';
+import { E2E_DIR, ensureN8nInstall } from '../harness/n8n/install.mts';
 
 const BURST = Number(process.env.E2E_QUEUE_BURST ?? 1000);
 const RECIPIENTS = 10_000;

@@ -5,7 +5,7 @@
  * trigger round trip, and drives the editor in Chromium for screenshots.
  */
 import { startSandbox } from '../sandbox/index.mts';
-import { startN8n, type N8nServer } from './lib/n8n.mts';
+import { startN8n, type N8nServer } from '../harness/n8n/server.mts';
 import { triggerRoundTrip } from './lib/trigger.mts';
 import { restoreAfterUninstall } from './lib/restoreCallbacks.mts';
 import { pollTriggerSingle } from './lib/pollTrigger.mts';
@@ -23,8 +23,8 @@ import { campaignRuns } from './lib/campaigns.mts';
 import { campaignLedgerRuns } from './lib/campaignLedger.mts';
 import { callRecordsWholeRuns } from './lib/callRecordsWhole.mts';
 import { fileURLToPath } from 'node:url';
-import { installExitHandlers } from './lib/processes.mts';
-import { ensureE2eInstall } from './lib/setup.mts';
+import { installExitHandlers } from '../harness/n8n/processes.mts';
+import { ensureE2eInstall } from '../harness/n8n/install.mts';
 
 const started = Date.now();
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -34,6 +34,10 @@ const WRITE_DOCS =
 	process.argv.includes('--screenshots') ||
 	['1', 'true', 'docs'].includes(process.env.E2E_SCREENSHOTS ?? '');
 const SCREENSHOTS = WRITE_DOCS ? `${ROOT}docs/screenshots` : `${ROOT}dev/e2e/screenshots`;
+const onlyAt = process.argv.indexOf('--only');
+const ONLY = onlyAt >= 0 ? (process.argv[onlyAt + 1] ?? '').split(',').filter(Boolean) : [];
+/** Ends a run of some scenarios before the editor's checks, which only a whole run makes. */
+class OnlySome extends Error {}
 const log = (line: string) =>
 	console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 const failures: string[] = [];
@@ -102,39 +106,35 @@ try {
 		);
 	}
 
-	await triggerRoundTrip(n8n, sandbox, vnCredential.id, check, log);
-	await restoreAfterUninstall(n8n, sandbox, vnCredential.id, check, log);
-	await pollTriggerSingle(n8n, sandbox, vnCredential.id, check, log);
-	await runExamples(
-		n8n,
-		sandbox,
-		{ virtualnumApi: vnCredential.id, virtualnumSmsApi: smsCredential.id },
-		check,
-		log,
-	);
-	await fieldTriggerEvents(
-		n8n,
-		sandbox,
-		{ virtualnumApi: vnCredential.id, virtualnumSmsApi: smsCredential.id },
-		check,
-		log,
-	);
-	await triggerSafetyRuns(n8n, sandbox, vnCredential.id, check, log);
-	await routeNodeRuns(n8n, sandbox, vnCredential.id, check, log);
-	await routeNodeAllNumbersRuns(n8n, check, log);
-	await errorBranchRuns(n8n, sandbox, smsCredential.id, check, log);
-	await retryAndRedirects(n8n, sandbox, { vn: vnCredential.id, sms: smsCredential.id }, check, log);
-	await sendAndWaitRuns(n8n, sandbox, smsCredential.id, check, log);
-	await campaignRuns(n8n, sandbox, smsCredential.id, check, log);
-	await campaignLedgerRuns(
-		n8n,
-		sandbox,
-		{ virtualnumApi: vnCredential.id, virtualnumSmsApi: smsCredential.id },
-		check,
-		log,
-	);
-	await aiAgentRuns(n8n, sandbox, { vn: vnCredential.id, sms: smsCredential.id }, check, log);
-	await callRecordsWholeRuns(n8n, sandbox, vnCredential.id, check, log);
+	const credentials = { virtualnumApi: vnCredential.id, virtualnumSmsApi: smsCredential.id };
+	const ids = { vn: vnCredential.id, sms: smsCredential.id };
+	const server = n8n;
+	// Each scenario by name: `npm run e2e -- --only sendAndWait,campaigns` runs some (and no editor).
+	const scenarios: Record<string, () => Promise<unknown>> = {
+		trigger: () => triggerRoundTrip(server, sandbox, vnCredential.id, check, log),
+		restoreCallbacks: () => restoreAfterUninstall(server, sandbox, vnCredential.id, check, log),
+		pollTrigger: () => pollTriggerSingle(server, sandbox, vnCredential.id, check, log),
+		examples: () => runExamples(server, sandbox, credentials, check, log),
+		fieldTrigger: () => fieldTriggerEvents(server, sandbox, credentials, check, log),
+		triggerSafety: () => triggerSafetyRuns(server, sandbox, vnCredential.id, check, log),
+		routeNode: () => routeNodeRuns(server, sandbox, vnCredential.id, check, log),
+		routeNodeAllNumbers: () => routeNodeAllNumbersRuns(server, check, log),
+		errorBranch: () => errorBranchRuns(server, sandbox, smsCredential.id, check, log),
+		retryAndRedirects: () => retryAndRedirects(server, sandbox, ids, check, log),
+		sendAndWait: () => sendAndWaitRuns(server, sandbox, smsCredential.id, check, log),
+		campaigns: () => campaignRuns(server, sandbox, smsCredential.id, check, log),
+		campaignLedger: () => campaignLedgerRuns(server, sandbox, credentials, check, log),
+		aiAgent: () => aiAgentRuns(server, sandbox, ids, check, log),
+		callRecordsWhole: () => callRecordsWholeRuns(server, sandbox, vnCredential.id, check, log),
+	};
+	const unknown = ONLY.filter((name) => !(name in scenarios));
+	if (unknown.length > 0)
+		throw new Error(
+			`unknown scenario(s) ${unknown.join(', ')}: ${Object.keys(scenarios).join(', ')}`,
+		);
+	for (const [name, run] of Object.entries(scenarios))
+		if (ONLY.length === 0 || ONLY.includes(name)) await run();
+	if (ONLY.length > 0) throw new OnlySome();
 
 	const showcase = await n8n.rest<{ id: string }>(
 		'POST',
@@ -161,9 +161,12 @@ try {
 		`editor screenshots saved: ${editor.screenshots.map((p) => p.replace(ROOT, '')).join(', ')}`,
 	);
 } catch (error) {
-	failures.push(String(error));
-	log(`FAIL ${String(error)}`);
-	if (n8n) log(n8n.logs.slice(-20).join('\n'));
+	if (error instanceof OnlySome) log(`ran only ${ONLY.join(', ')}`);
+	else {
+		failures.push(String(error));
+		log(`FAIL ${String(error)}`);
+		if (n8n) log(n8n.logs.slice(-20).join('\n'));
+	}
 } finally {
 	await n8n?.stop();
 	await sandbox.close();

@@ -25,9 +25,9 @@ import {
 	sendAndRead,
 	triggerActivation,
 } from './lib/coreChecks.mts';
-import { startN8n, type N8nServer } from './lib/n8n.mts';
+import { startN8n, type N8nServer } from '../harness/n8n/server.mts';
 import { pollTriggerSingle } from './lib/pollTrigger.mts';
-import { installExitHandlers } from './lib/processes.mts';
+import { installExitHandlers } from '../harness/n8n/processes.mts';
 import { sendAndWaitRuns } from './lib/sendAndWait.mts';
 import {
 	E2E_DIR,
@@ -37,7 +37,7 @@ import {
 	installNodeModules,
 	rebuildSqlite3,
 	type N8nInstall,
-} from './lib/setup.mts';
+} from '../harness/n8n/install.mts';
 
 const VERSIONS_DIR = join(E2E_DIR, 'versions');
 const started = Date.now();

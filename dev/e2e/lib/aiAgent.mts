@@ -10,8 +10,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import type { Sandbox } from '../../sandbox/index.mts';
-import type { N8nServer } from './n8n.mts';
-import { runFromPinned } from './n8nExecutions.mts';
+import type { N8nServer } from '../../harness/n8n/server.mts';
+import { runFromPinned } from '../../harness/n8n/executions.mts';
 import {
 	scriptedOpenAiCredential,
 	startScriptedModel,
@@ -19,9 +19,9 @@ import {
 	type ChatRequest,
 	type ScriptedModel,
 	type ScriptedTurn,
-} from './scriptedModel.mts';
-import { ROOT_DIR } from './setup.mts';
-import { node, type Check, type Log } from './workflows.mts';
+} from '../../harness/n8n/scriptedModel.mts';
+import { ROOT_DIR } from '../../harness/n8n/install.mts';
+import { node, type Check, type Log } from '../../harness/n8n/workflows.mts';
 
 const flatted = createRequire(join(ROOT_DIR, 'dev', 'e2e', 'package.json'))('flatted') as {
 	parse(text: string): unknown;

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 
 import { chromium, type Page } from 'playwright-core';
 
-import { OWNER, type N8nServer } from './n8n.mts';
-import { CHROMIUM } from './setup.mts';
+import { OWNER, type N8nServer } from '../../harness/n8n/server.mts';
+import { CHROMIUM } from '../../harness/n8n/install.mts';
 
 // Without the background-networking flags Chromium keeps dialling hosts this closed network refuses.
 const CHROMIUM_ARGS = [

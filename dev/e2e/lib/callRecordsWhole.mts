@@ -15,18 +15,25 @@ import { randomUUID } from 'node:crypto';
 import { parse } from 'flatted';
 
 import type { Sandbox } from '../../sandbox/index.mts';
-import type { N8nServer } from './n8n.mts';
-import { executionsOf, finished, runFromPinned } from './n8nExecutions.mts';
+import type { N8nServer } from '../../harness/n8n/server.mts';
+import { executionsOf, finished, runFromPinned } from '../../harness/n8n/executions.mts';
 import { POLL_TIMES, SANDBOX_ZONE } from './pollTrigger.mts';
 import {
 	scriptedOpenAiCredential,
 	startScriptedModel,
 	textOf,
 	type ScriptedModel,
-} from './scriptedModel.mts';
-import { readExample } from './setup.mts';
-import { startCrm, type StandInCrm } from './standInCrm.mts';
-import { chain, node, sleep, waitUntil, type Check, type Log } from './workflows.mts';
+} from '../../harness/n8n/scriptedModel.mts';
+import { readExample } from '../../harness/n8n/install.mts';
+import { startCrm, type StandInCrm } from '../../harness/n8n/standInCrm.mts';
+import {
+	chain,
+	node,
+	sleep,
+	waitUntil,
+	type Check,
+	type Log,
+} from '../../harness/n8n/workflows.mts';
 
 const FILE = 'ai/call-record-with-recording-to-crm.json';
 const TRIGGER = 'Call records with recording';

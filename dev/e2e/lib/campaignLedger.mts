@@ -25,10 +25,10 @@ import {
 	type Credentials,
 	type Imported,
 } from './fieldTrigger.mts';
-import type { N8nServer } from './n8n.mts';
-import { executionsOf, finished, type StoredDetail } from './n8nExecutions.mts';
-import { ROOT_DIR } from './setup.mts';
-import { waitUntil, type Check, type Log } from './workflows.mts';
+import type { N8nServer } from '../../harness/n8n/server.mts';
+import { executionsOf, finished, type StoredDetail } from '../../harness/n8n/executions.mts';
+import { ROOT_DIR } from '../../harness/n8n/install.mts';
+import { waitUntil, type Check, type Log } from '../../harness/n8n/workflows.mts';
 
 type Row = Record<string, unknown>;
 interface StoredRun {

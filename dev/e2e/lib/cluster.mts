@@ -18,11 +18,11 @@ import {
 	restClient,
 	waitUntilReady,
 	type RestClient,
-} from './n8n.mts';
+} from '../../harness/n8n/server.mts';
 import type { Postgres } from './postgres.mts';
-import { spawnTracked, type Tracked } from './processes.mts';
+import { spawnTracked, type Tracked } from '../../harness/n8n/processes.mts';
 import type { Redis } from './redis.mts';
-import { N8N_BIN, NODE24 } from './setup.mts';
+import { N8N_BIN, NODE24 } from '../../harness/n8n/install.mts';
 
 export const N8N_DATABASE = 'n8n';
 /** Executions each worker runs at once (n8n's default for `n8n worker`). */

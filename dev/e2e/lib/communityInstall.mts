@@ -17,9 +17,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { startN8n, type N8nServer } from './n8n.mts';
-import { ROOT_DIR } from './setup.mts';
-import type { Check, Log } from './workflows.mts';
+import { startN8n, type N8nServer } from '../../harness/n8n/server.mts';
+import { ROOT_DIR } from '../../harness/n8n/install.mts';
+import type { Check, Log } from '../../harness/n8n/workflows.mts';
 
 const NAME = 'n8n-nodes-virtualnum';
 

@@ -9,11 +9,11 @@ import { randomUUID } from 'node:crypto';
 import { parse } from 'flatted';
 
 import type { Sandbox } from '../../sandbox/index.mts';
-import type { N8nServer } from './n8n.mts';
-import { runFromPinned } from './n8nExecutions.mts';
+import type { N8nServer } from '../../harness/n8n/server.mts';
+import { runFromPinned } from '../../harness/n8n/executions.mts';
 import { setCallbackAtService } from '../../harness/serviceCalls.mts';
 import { createTriggerWorkflow } from './trigger.mts';
-import { waitUntil, type Check, type Log } from './workflows.mts';
+import { waitUntil, type Check, type Log } from '../../harness/n8n/workflows.mts';
 
 const PACKAGE = 'n8n-nodes-virtualnum';
 const NODE_TYPES = [

@@ -28,7 +28,7 @@ import {
 	sleep,
 	waitUntil,
 	webhookTrigger,
-} from './workflows.mts';
+} from '../../harness/n8n/workflows.mts';
 
 export interface CrashResult {
 	trigger: ActiveTrigger;

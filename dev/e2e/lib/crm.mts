@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import type { CallbackRecord } from '../../sandbox/index.mts';
 import { byStatus, executionsOf } from './executions.mts';
 import type { QueueRun } from './scale.mts';
-import { ROOT_DIR, readExample } from './setup.mts';
-import { deactivate, waitUntil } from './workflows.mts';
+import { ROOT_DIR, readExample } from '../../harness/n8n/install.mts';
+import { deactivate, waitUntil } from '../../harness/n8n/workflows.mts';
 
 export const CRM_DATABASE = 'crm';
 const EXAMPLE = 'crm-sync-call-records';

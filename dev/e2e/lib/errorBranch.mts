@@ -7,10 +7,10 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import type { Sandbox } from '../../sandbox/index.mts';
-import type { N8nServer } from './n8n.mts';
-import { ROOT_DIR } from './setup.mts';
-import { runFromPinned } from './n8nExecutions.mts';
-import { node, type Check, type Log } from './workflows.mts';
+import type { N8nServer } from '../../harness/n8n/server.mts';
+import { ROOT_DIR } from '../../harness/n8n/install.mts';
+import { runFromPinned } from '../../harness/n8n/executions.mts';
+import { node, type Check, type Log } from '../../harness/n8n/workflows.mts';
 
 interface RunItem {
 	json: Record<string, unknown>;

@@ -5,13 +5,17 @@
  */
 
 import type { Sandbox } from '../../sandbox/index.mts';
-import { startCrm } from './standInCrm.mts';
-import type { N8nServer } from './n8n.mts';
-import { executionsOf, finished, type ExecutionSummary } from './n8nExecutions.mts';
-import { runFromPinned } from './n8nExecutions.mts';
-import { scriptedOpenAiCredential, startScriptedModel, textOf } from './scriptedModel.mts';
-import { readExample } from './setup.mts';
-import { waitUntil } from './workflows.mts';
+import { startCrm } from '../../harness/n8n/standInCrm.mts';
+import type { N8nServer } from '../../harness/n8n/server.mts';
+import { executionsOf, finished, type ExecutionSummary } from '../../harness/n8n/executions.mts';
+import { runFromPinned } from '../../harness/n8n/executions.mts';
+import {
+	scriptedOpenAiCredential,
+	startScriptedModel,
+	textOf,
+} from '../../harness/n8n/scriptedModel.mts';
+import { readExample } from '../../harness/n8n/install.mts';
+import { waitUntil } from '../../harness/n8n/workflows.mts';
 
 type Check = (condition: unknown, what: string) => void;
 

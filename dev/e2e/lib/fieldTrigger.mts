@@ -10,10 +10,10 @@
 import { randomUUID } from 'node:crypto';
 
 import type { Sandbox } from '../../sandbox/index.mts';
-import type { N8nServer } from './n8n.mts';
-import { executionsOf, finished, type StoredDetail } from './n8nExecutions.mts';
-import { readExample } from './setup.mts';
-import { waitUntil, type Check, type Log } from './workflows.mts';
+import type { N8nServer } from '../../harness/n8n/server.mts';
+import { executionsOf, finished, type StoredDetail } from '../../harness/n8n/executions.mts';
+import { readExample } from '../../harness/n8n/install.mts';
+import { waitUntil, type Check, type Log } from '../../harness/n8n/workflows.mts';
 
 export type Credentials = { virtualnumApi: string; virtualnumSmsApi: string };
 export interface Imported {

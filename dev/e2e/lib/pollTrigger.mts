@@ -14,10 +14,17 @@ import { parse } from 'flatted';
 import type { CdrView, Sandbox } from '../../sandbox/index.mts';
 import { N8N_DATABASE } from './cluster.mts';
 import { executionsOf as storedExecutions, nodeOutputs } from './executions.mts';
-import type { N8nServer } from './n8n.mts';
-import { finished } from './n8nExecutions.mts';
+import type { N8nServer } from '../../harness/n8n/server.mts';
+import { finished } from '../../harness/n8n/executions.mts';
 import type { QueueRun } from './scale.mts';
-import { chain, node, sleep, waitUntil, type Check, type Log } from './workflows.mts';
+import {
+	chain,
+	node,
+	sleep,
+	waitUntil,
+	type Check,
+	type Log,
+} from '../../harness/n8n/workflows.mts';
 
 const TRIGGER = 'Call Records';
 const TRIGGER_TYPE = 'n8n-nodes-virtualnum.virtualNumberCallRecordTrigger';

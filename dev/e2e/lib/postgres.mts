@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-import { freePort } from './n8n.mts';
-import { spawnTracked, type Tracked } from './processes.mts';
-import { ensureAptPackages, postgresBinDir } from './setup.mts';
+import { freePort } from '../../harness/n8n/server.mts';
+import { spawnTracked, type Tracked } from '../../harness/n8n/processes.mts';
+import { ensureAptPackages, postgresBinDir } from '../../harness/n8n/install.mts';
 
 const run = promisify(execFile);
 

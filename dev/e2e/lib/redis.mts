@@ -6,9 +6,9 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 
-import { freePort } from './n8n.mts';
-import { spawnTracked, type Tracked } from './processes.mts';
-import { ensureAptPackages } from './setup.mts';
+import { freePort } from '../../harness/n8n/server.mts';
+import { spawnTracked, type Tracked } from '../../harness/n8n/processes.mts';
+import { ensureAptPackages } from '../../harness/n8n/install.mts';
 
 const REDIS_SERVER = '/usr/bin/redis-server';
 

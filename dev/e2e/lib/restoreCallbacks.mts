@@ -11,9 +11,9 @@ import { randomUUID } from 'node:crypto';
 import { parse } from 'flatted';
 
 import type { Sandbox } from '../../sandbox/index.mts';
-import type { N8nServer } from './n8n.mts';
-import { runFromPinned, type StoredDetail } from './n8nExecutions.mts';
-import { node, waitUntil, type Check, type Log } from './workflows.mts';
+import type { N8nServer } from '../../harness/n8n/server.mts';
+import { runFromPinned, type StoredDetail } from '../../harness/n8n/executions.mts';
+import { node, waitUntil, type Check, type Log } from '../../harness/n8n/workflows.mts';
 
 const NUMBER = '0722000104';
 const CRM = 'https://crm.example.invalid/calls?token=crm-e2e';

@@ -5,9 +5,9 @@
  * (an error naming it; the token and the body never reach the redirect's target).
  */
 import type { Sandbox } from '../../sandbox/index.mts';
-import type { N8nServer } from './n8n.mts';
-import { runFromPinned, type StoredDetail } from './n8nExecutions.mts';
-import { node, type Check, type Log } from './workflows.mts';
+import type { N8nServer } from '../../harness/n8n/server.mts';
+import { runFromPinned, type StoredDetail } from '../../harness/n8n/executions.mts';
+import { node, type Check, type Log } from '../../harness/n8n/workflows.mts';
 
 const DESTS = ['0521000001', '0521000002', '0521000003', '0521000004', '0521000005', '0521000006'];
 

@@ -9,10 +9,10 @@
 import { randomUUID } from 'node:crypto';
 
 import { startSandbox, type Sandbox } from '../../sandbox/index.mts';
-import type { N8nServer } from './n8n.mts';
-import { executionsOf, finished } from './n8nExecutions.mts';
+import type { N8nServer } from '../../harness/n8n/server.mts';
+import { executionsOf, finished } from '../../harness/n8n/executions.mts';
 import { createAndPublish, lookUpNode, routeTriggerNode } from './triggerSafety.mts';
-import { waitUntil, type Check, type Log } from './workflows.mts';
+import { waitUntil, type Check, type Log } from '../../harness/n8n/workflows.mts';
 
 const PREMIUM_CALLER = '0547770019';
 /** A caller the lookup finds nothing for: the run ends without reaching the node. */

@@ -20,7 +20,7 @@ import {
 	webhookTrigger,
 	type Check,
 	type Log,
-} from './workflows.mts';
+} from '../../harness/n8n/workflows.mts';
 
 /**
  * Whether `registered` is the trigger's production URL with its secret. The trigger adds its own

@@ -16,10 +16,17 @@ import { join } from 'node:path';
 
 import type { Sandbox } from '../../sandbox/index.mts';
 import type { QueueRun } from './scale.mts';
-import type { N8nServer, RestClient } from './n8n.mts';
-import { executionsOf } from './n8nExecutions.mts';
-import { ROOT_DIR } from './setup.mts';
-import { chain, node, waitUntil, webhookTrigger, type Check, type Log } from './workflows.mts';
+import type { N8nServer, RestClient } from '../../harness/n8n/server.mts';
+import { executionsOf } from '../../harness/n8n/executions.mts';
+import { ROOT_DIR } from '../../harness/n8n/install.mts';
+import {
+	chain,
+	node,
+	waitUntil,
+	webhookTrigger,
+	type Check,
+	type Log,
+} from '../../harness/n8n/workflows.mts';
 
 /** n8n stores run data in the "flatted" form; its own copy of flatted reads it. */
 const flatted = createRequire(join(ROOT_DIR, 'dev', 'e2e', 'package.json'))('flatted') as {

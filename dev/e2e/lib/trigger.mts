@@ -9,9 +9,9 @@ import { randomUUID } from 'node:crypto';
 import { startProxy } from '../../harness/proxy.mts';
 import { setCallbackAtService } from '../../harness/serviceCalls.mts';
 import type { Sandbox } from '../../sandbox/index.mts';
-import type { N8nServer } from './n8n.mts';
-import { executionsOf, finished, type ExecutionSummary } from './n8nExecutions.mts';
-import { waitUntil } from './workflows.mts';
+import type { N8nServer } from '../../harness/n8n/server.mts';
+import { executionsOf, finished, type ExecutionSummary } from '../../harness/n8n/executions.mts';
+import { waitUntil } from '../../harness/n8n/workflows.mts';
 
 type Check = (condition: unknown, what: string) => void;
 type Log = (line: string) => void;

@@ -8,9 +8,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 
 import type { Sandbox } from '../../sandbox/index.mts';
-import type { N8nServer } from './n8n.mts';
-import { executionsOf, finished } from './n8nExecutions.mts';
-import { waitUntil, type Check, type Log } from './workflows.mts';
+import type { N8nServer } from '../../harness/n8n/server.mts';
+import { executionsOf, finished } from '../../harness/n8n/executions.mts';
+import { waitUntil, type Check, type Log } from '../../harness/n8n/workflows.mts';
 
 const TRIGGER = 'n8n-nodes-virtualnum.virtualNumberTrigger';
 const PREMIUM_CALLER = '0547770009';

@@ -28,7 +28,7 @@ import {
 	installNodeModules,
 	installProblem,
 	packageOfUrl,
-} from '../../e2e/lib/setup.mts';
+} from '../../harness/n8n/install.mts';
 
 const NAME = 'virtualnum-fixture';
 const VERSION = '1.0.0';
@@ -118,7 +118,7 @@ async function startRegistry(tarball: Buffer): Promise<Registry> {
 	};
 }
 
-describe('e2e install (e2e/lib/setup.mts) against a failing registry', () => {
+describe('e2e install (harness/n8n/install.mts) against a failing registry', () => {
 	let work: string;
 	let registry: Registry;
 	const logs: string[] = [];

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 
-import { E2E_DIR, PINNED_INSTALL, installAt } from '../../e2e/lib/setup.mts';
+import { E2E_DIR, PINNED_INSTALL, installAt } from '../../harness/n8n/install.mts';
 
 const VERSIONS = join(E2E_DIR, 'versions');
 const targets = readdirSync(VERSIONS).filter((name) =>

@@ -1,5 +1,5 @@
 /** Executions in the real n8n, read through its REST API; a workflow run by hand from its trigger's pinned items. */
-import type { N8nServer, RestClient } from './n8n.mts';
+import type { N8nServer, RestClient } from './server.mts';
 import { waitUntil } from './workflows.mts';
 
 export interface ExecutionSummary {

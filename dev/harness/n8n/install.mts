@@ -26,7 +26,7 @@ import {
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const E2E_DIR = fileURLToPath(new URL('..', import.meta.url));
+export const E2E_DIR = fileURLToPath(new URL('../../e2e/', import.meta.url));
 export const ROOT_DIR = join(E2E_DIR, '..', '..');
 
 /** The Secret a user puts in place of the examples' placeholder, which trigger 1.1 refuses. */

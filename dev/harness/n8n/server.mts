@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { spawnTracked, type Tracked } from './processes.mts';
-import { PINNED_INSTALL, ROOT_DIR, type N8nInstall } from './setup.mts';
+import { PINNED_INSTALL, ROOT_DIR, type N8nInstall } from './install.mts';
 
 /** The version being tested, as n8n's list of installed community packages records it. */
 const PACKAGE_VERSION = (

@@ -1,7 +1,7 @@
 /** Small helpers of the queue-mode run: workflow JSON for its scenarios, and waiting. */
 import { randomUUID } from 'node:crypto';
 
-import type { Cluster } from './cluster.mts';
+import type { RestClient } from './server.mts';
 
 export type Check = (condition: unknown, what: string) => void;
 export type Log = (line: string) => void;
@@ -22,6 +22,9 @@ export interface NodeJson {
 	maxTries?: number;
 	waitBetweenTries?: number;
 }
+
+/** An n8n to create workflows on: one server, or a queue-mode cluster (its webhook processor's URL). */
+type Cluster = RestClient & { webhookUrl: string };
 
 export interface CreatedWorkflow {
 	id: string;
