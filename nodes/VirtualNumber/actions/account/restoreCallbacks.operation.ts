@@ -44,7 +44,9 @@ const properties: INodeProperties[] = [
 		name: 'dryRun',
 		type: 'boolean',
 		default: false,
-		description: 'Whether to only list what would be put back, changing nothing',
+		description:
+			'Whether to only list what would be put back, and the URLs that look like a trigger’s but ' +
+			'are left alone with why, changing nothing',
 	},
 ];
 
@@ -139,6 +141,13 @@ async function recordsIn(
 /** Whether a URL is proven this n8n's trigger's, or why it is left alone. */
 type Ownership = { ours: true } | { ours: false; why: string };
 const OURS: Ownership = { ours: true };
+/** Why Dry Run leaves a URL alone, in the user's words. */
+const MARK_WITHOUT_PREVIOUS =
+	"it has a Virtual Number Trigger's mark (vnt=) but no readable previous callback (vnt_prev=)";
+const SHAPE_ONLY =
+	"it only has the shape of a Virtual Number Trigger's URL (…/<id>/webhook), without the " +
+	'restore data a trigger writes into its URL (vnt=)';
+const SET_ADDRESS = "set Instance Address to this n8n's address to restore it if it is";
 
 /**
  * What proves a callback URL is a Virtual Number Trigger's that this operation may replace: it is
@@ -149,21 +158,14 @@ const OURS: Ownership = { ours: true };
  */
 function ownershipOf(url: string, address: string): Ownership | undefined {
 	if (!isTriggerUrl(url)) return undefined;
-	const marks = marksOf(url);
 	if (address !== '') {
 		if (`${baseOf(url).toLowerCase()}/`.startsWith(`${address}/`)) return OURS;
 		return { ours: false, why: `it is not under the Instance Address (${address})` };
 	}
-	if (marks.mode !== undefined && marks.previous !== undefined) return OURS;
-	return {
-		ours: false,
-		why:
-			(marks.mode !== undefined
-				? "it has a Virtual Number Trigger's mark (vnt=) but no readable previous callback (vnt_prev=)"
-				: "it only has the shape of a Virtual Number Trigger's URL (…/<id>/webhook), without the " +
-					'restore data a trigger writes into its URL (vnt=)') +
-			", so nothing proves it is this n8n's: set Instance Address to this n8n's address to restore it if it is",
-	};
+	const { mode, previous } = marksOf(url);
+	if (mode !== undefined && previous !== undefined) return OURS;
+	const seen = mode !== undefined ? MARK_WITHOUT_PREVIOUS : SHAPE_ONLY;
+	return { ours: false, why: `${seen}, so nothing proves it is this n8n's: ${SET_ADDRESS}` };
 }
 
 /** A number Dry Run leaves alone, with why. */

@@ -7,30 +7,25 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
+import { CALLER_SPELLINGS, seedCallerCalls } from '../../../../../dev/harness/callerCalls.mts';
 import { jsons, vnRequests, vnTest } from '../../vnRun.mts';
 
 const { sandbox, run } = vnTest();
 
 const sentSql = () => String((vnRequests(sandbox, 'cdr_query')[0].body as { sql: string }).sql);
 
-/** Two calls of one caller, stored in two forms, and a call of someone else after them. */
+/** The caller's calls (stored in two forms) and a neighbour's later call; the requests cleared. */
 function seedCalls() {
-	const call = (cdr_ani: string, start_call: string) =>
-		sandbox.control.seed({
-			cdr: { cdr_ddi: '0722000100', cdr_ani, start_call, call_status: 'ANSWER' },
-		}).cdr!.cdr_uniqueid;
-	const older = call('0541110010', '2025-03-01 09:00:00');
-	const newer = call('972541110010', '2025-03-02 09:00:00');
-	call('0541110011', '2025-03-03 09:00:00');
+	const { older, latest } = seedCallerCalls(sandbox);
 	sandbox.control.clearRequests();
-	return { older, newer };
+	return { older, newer: latest };
 }
 
 const byCaller = (callers: string, typeVersion: number, limit = 10) =>
 	run({ resource: 'cdr', operation: 'query', callers, limit }, { typeVersion });
 
 describe('Call Record → Query: a number in any form (version 1.3)', () => {
-	for (const spelling of ['+972-54-111-0010', '0541110010', '972541110010', '054 111 0010']) {
+	for (const spelling of CALLER_SPELLINGS) {
 		test(`"${spelling}" finds both of the caller's calls, whichever form the service stored`, async () => {
 			const { older, newer } = seedCalls();
 			const items = jsons(await byCaller(spelling, 1.3));
