@@ -347,7 +347,7 @@ export function creditBalance(answer: IDataObject): number | undefined {
  * a page, a dropped connection): every failure names the list, except a refusal that names its one
  * cause (the IP list itself; a suspended account, where "the token and the IP are not the problem").
  */
-export const SMS_IP_HINT =
+const SMS_IP_HINT =
 	'The SMS service also checks the IP address n8n calls from: the public ' +
 	"IP of your n8n server must be on the account's allowed IP list.";
 
