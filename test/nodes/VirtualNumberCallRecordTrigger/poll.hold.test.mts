@@ -13,6 +13,7 @@ import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
 import { PollHost, type PollOutcome } from '../../../dev/harness/poll.mts';
 
 const NUMBER = '0722000100';
+const OTHER = '0722000101';
 const DELAY_MS = 1200;
 const NODE = 'node:Virtual Number Call Record Trigger';
 const ALL = { include: ['recording', 'transcript', 'metadata'] };
@@ -221,6 +222,12 @@ describe('Virtual Number Call Record Trigger → Include, and the hold for recor
 	});
 
 	test('1,000 calls held: the static data keeps their ids (about 100 bytes each), new calls still come', async () => {
+		// Row ids of 16 digits, as a busy service's: the held calls' rows take several statements to read again.
+		const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+		const start = `${twoHoursAgo.toLocaleDateString('sv')} ${twoHoursAgo.toLocaleTimeString('sv')}`;
+		sandbox.control.seed({
+			cdr: { id: 10 ** 15, cdr_ddi: OTHER, call_status: 'BUSY', start_call: start },
+		});
 		const trigger = await started({ include: ['recording'], options: { maxRecords: 1000 } });
 		sandbox.control.addCalls({ count: 1000, virtualnum: NUMBER, hasRecording: false });
 		sandbox.control.clearRequests();
@@ -232,7 +239,26 @@ describe('Virtual Number Call Record Trigger → Include, and the hold for recor
 		const saved = JSON.stringify(trigger.saved);
 		assert.equal(heldIn(trigger.savedCursor).length, 1000);
 		assert.ok(saved.length < 120_000, `static data ${saved.length} bytes`);
-		assert.ok(!saved.includes('cdr_ani') && !saved.includes('0722000100'), 'no row fields');
+		assert.ok(!saved.includes('cdr_ani') && !saved.includes(NUMBER), 'no row fields');
+		// Include → Recording taken off: every held call goes out, its row read again by id.
+		sandbox.control.clearRequests();
+		const plain = await host({ options: { maxRecords: 1000 } }, trigger.saved);
+		const poll = await plain.activate('init');
+		assert.equal(poll.items.length, 1000);
+		const ids = poll.items.map((item) => BigInt(String(item.json.rowId)));
+		assert.ok(
+			ids.every((id, i) => i === 0 || id > ids[i - 1]),
+			'in row order',
+		);
+		assert.ok(poll.items.every((item) => item.json.virtualNumber === NUMBER));
+		const reads = sandbox.control
+			.requests({ operation: 'cdr_query' })
+			.map((request) => String((request.body as IDataObject).sql))
+			.filter((sql) => sql.includes(' IN ('));
+		assert.ok(reads.length >= 2, `${reads.length} statements`);
+		assert.ok(reads.every((sql) => Buffer.byteLength(sql) <= 8192));
+		assert.equal(downloads(), 0);
+		assert.ok(!('heldRecords' in plain.savedCursor!));
 	});
 
 	test('a poll out of its budget for downloads holds the rest untried, asked for at the next poll', async () => {
