@@ -12,7 +12,8 @@
  * - Flat keys on the node's static data (`rowId`, `startTime`, `endTime`, `since`, `startFrom`,
  *   `heldRecords`): n8n notices a key set on that object, not a change inside a value set later,
  *   so each write replaces a whole key.
- * - A poll writes nothing until it has read everything it emits: the cursor and the held calls are
+ * - A poll writes nothing until it has read everything it emits (only a new start, a first
+ *   activation or a changed Start From, is written at once): the cursor and the held calls are
  *   written together at its end. A poll that fails leaves them as they were, which matters: n8n's
  *   default poller keeps one static data object in memory for the active workflow, so a change
  *   made before a failure would stay (its durable poller throws a failed poll's copy away).
@@ -23,7 +24,7 @@
  * - What a poll that emits nothing changes (a call newly held, a held call's next try) stays in
  *   memory until that save (the durable poller commits it at once). After a restart the saved copy
  *   is read: a call held since is read again from the saved cursor and held again, from then, and a
- *   held call is asked for at once, at worst before its pause ended.
+ *   call held before it is asked for when the pause saved with it ends (at worst early).
  */
 import type {
 	IBinaryData,
@@ -377,25 +378,24 @@ async function completeHeld(
 ): Promise<{ out: Out[]; held: Held[] }> {
 	const now = Date.now();
 	const recordings = Boolean(settings.include.recording);
-	const due = new Set(
-		held
-			.filter((call) => !recordings || call.nextTry <= now)
-			.sort((a, b) => a.nextTry - b.nextTry)
-			.slice(0, recordings ? settings.limit : undefined),
-	);
-	const kept = held.filter((call) => !due.has(call));
+	const due = recordings
+		? held
+				.filter((call) => call.nextTry <= now)
+				.sort((a, b) => a.nextTry - b.nextTry)
+				.slice(0, settings.limit)
+		: held;
+	const asked = new Set(due);
+	const kept = held.filter((call) => !asked.has(call));
 	const done: Array<{ call: Held; recording?: Recording }> = [];
 	for (const call of due) {
-		const late = Date.now() >= pace.until;
-		if (!recordings || late) {
-			if (recordings) kept.push(call);
-			else done.push({ call });
-			continue;
+		if (!recordings) done.push({ call });
+		else if (Date.now() >= pace.until) kept.push(call);
+		else {
+			pace.alive();
+			const recording = await settle.call(this, call, settings, true);
+			if (isHeld(recording)) kept.push(recording);
+			else done.push({ call, recording });
 		}
-		pace.alive();
-		const recording = await settle.call(this, call, settings, true);
-		if (isHeld(recording)) kept.push(recording);
-		else done.push({ call, recording });
 	}
 	const rows = await rowsById.call(
 		this,
