@@ -52,6 +52,7 @@ import { virtualnumRequest } from '../shared/transport/virtualnumApi';
 import { virtualnumDownload } from '../shared/transport/virtualnumDownload';
 import { readSettings, type Settings } from './description';
 import {
+	NOT_MOVED,
 	ROW_ID,
 	beforeJump,
 	checkNotBehind,
@@ -168,7 +169,10 @@ function failedAnswer(node: INode, thrown: unknown): Answer {
 	const http = Number((error as { httpCode?: string | null }).httpCode) || undefined;
 	const data = (error.context.data ?? {}) as IDataObject;
 	if (code === NO_RECORDING_CODE) return { status: 'notYet', mayPass: true };
-	if (http === UNAUTHORIZED_CODE) throw error;
+	if (http === UNAUTHORIZED_CODE) {
+		error.description = `${error.description ?? ''} ${NOT_MOVED}`.trim();
+		throw error;
+	}
 	if (data.maxBytes !== undefined) {
 		const bytes = typeof data.announcedBytes === 'number' ? data.announcedBytes : null;
 		return { status: 'tooLarge', error, bytes };

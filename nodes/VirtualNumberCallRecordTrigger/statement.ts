@@ -162,7 +162,7 @@ export function rowsStatements(rowIds: string[]): string[] {
 
 // ---- sending a statement ------------------------------------------------------------------
 
-const NOT_MOVED =
+export const NOT_MOVED =
 	"Nothing was emitted and the trigger's position did not move: the next poll reads the same call records again.";
 
 /** `active`: a failure of this read leaves the position where it was, and the error says so. */

@@ -183,6 +183,7 @@ describe('Virtual Number Call Record Trigger → recordings as the field answers
 			String(failed.error?.message),
 			/refused get_record_by_call_uuid: The access token is not valid/,
 		);
+		assert.match(String(failed.error?.description), /the trigger's position did not move/);
 		assert.equal(JSON.stringify(trigger.live), before, 'the static data as it was');
 		assert.deepEqual(callers(await trigger.tick()), ['0501000001', '0501000002']);
 	});
