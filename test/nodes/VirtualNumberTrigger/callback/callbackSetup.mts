@@ -1,5 +1,5 @@
 /**
- * The set-up the trigger's callback tests share (receive, request, normalize, allowedIps, the events):
+ * The set-up the trigger's callback tests share (receive, request and its Allowed IPs, normalize, the events):
  * a sandbox and a trigger host per file, triggers activated on the sandbox's credential (deactivated
  * after each test), and what a call's callbacks must come out as. Call it inside the file's `describe`.
  */

@@ -1,5 +1,6 @@
 /**
- * The set-up the trigger's registration tests share (registration, plan, legacy, settings, the node):
+ * The set-up the trigger's lifecycle tests share (registration, its version 0.1 records, plan; the
+ * settings, the node, the secret's URL check and Allowed IPs use it too):
  * a sandbox and a trigger host per file, triggers on the sandbox's credential, and readers of what
  * the numbers hold. Call it inside the file's `describe`.
  */
