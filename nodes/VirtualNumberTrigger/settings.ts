@@ -7,13 +7,13 @@ import type { IDataObject, IHookFunctions, INode, IWebhookFunctions } from 'n8n-
 import { NodeOperationError } from 'n8n-workflow';
 
 import { PHONE_LIMITS, PHONE_RULE, phoneDigits } from '../shared/phones';
+import { OPT_OUT_DEFAULT, phrasesOf } from '../shared/replies';
 import { parseIpAllowList } from './allowedIps';
 import { SECRET_PARAM, SMS_PATH } from '../shared/triggerUrl';
 import { TRIGGER_EVENTS } from './events';
 import { callStarted } from './events/callStarted';
 import { smsDeliveryStatus } from './events/smsDeliveryStatus';
 import { smsReceived } from './events/smsReceived';
-import { OPT_OUT_DEFAULT, phrasesOf } from './optOut';
 import { defaultAllowed, prefixesOf } from './routeAllowList';
 import type { IpRange, RouteSettings, TriggerSettings } from './types';
 
