@@ -37,7 +37,10 @@ export function phonePatternSource(min = 1, max: number = PHONE_LIMITS.maxDigits
 
 const PHONE = new RegExp(phonePatternSource(1, 64));
 
-/** Every digit of a text, whatever else it holds (any script's digits as 0-9): a search filter, a number the service echoes. */
+/**
+ * Every digit of a text, whatever else it holds (any script's digits as 0-9): a search filter, a
+ * number the service echoes.
+ */
 export function digitsOf(text: unknown): string {
 	const value = String(text ?? '');
 	return NON_ASCII.test(value)
@@ -174,7 +177,10 @@ function readUnusual(typed: string, notes: string[]): TypedNumber | string {
 	let text = NON_ASCII.test(typed) ? withoutDecimalZero(asciiForm(typed, notes), notes) : typed;
 	text = text.replace(/^\s*tel:/i, '');
 	if (SCIENTIFIC.test(text))
-		return 'is in scientific notation, which a spreadsheet shows for a long number and which may have lost its last digits: format the column as text';
+		return (
+			'is in scientific notation, which a spreadsheet shows for a long number and which may have ' +
+			'lost its last digits: format the column as text'
+		);
 	const extension = EXTENSION.exec(text);
 	if (extension) {
 		text = extension[1];
@@ -220,7 +226,10 @@ function withTrunkZero(digits: string, countryCode: string): string {
 
 /** What `readPhone` read: the number, its identity, an extension and what was read differently. */
 export interface PhoneReading {
-	/** ASCII digits of the number as written (national or international), extension removed, a dropped leading 0 put back. */
+	/**
+	 * ASCII digits of the number as written (national or international), extension removed, a
+	 * dropped leading 0 put back.
+	 */
 	digits: string;
 	/** One key per number, the same for every spelling (`phoneIdentity`: `972541110010`). */
 	identity: string;

@@ -139,7 +139,10 @@ const PHRASES = REFUSAL_PHRASES.map((phrase) => wordsOf(fold(phrase)).map((word)
 const STOP_BY_WORDS = new Set(STOP_BY.split(' '));
 const NOUN_BEFORE_WORDS = new Set(NOUN_BEFORE.split(' '));
 
-/** A word's vocabulary entry; a Hebrew or Arabic "and"/"that" prefix (ו, ש, و) read off when the word is not known whole. */
+/**
+ * A word's vocabulary entry; a Hebrew or Arabic "and"/"that" prefix (ו, ש, و) read off when the
+ * word is not known whole; digits are a number the message is about.
+ */
 function knownWord(word: Word): Known | undefined {
 	const known = VOCABULARY.get(word.key);
 	if (known) return known;
@@ -478,7 +481,7 @@ const INVISIBLE_OR_POINT = /[\p{Cf}\p{Mn}]/gu;
 /** What separates words once read: punctuation, symbols, any kind of space or control character. */
 const SEPARATORS = /[\p{P}\p{S}\p{Z}\p{Cc}\s]+/gu;
 
-/** A text's words as Keywords compare them: NFKC, without invisible characters and points, lower case, single spaces. */
+/** A text as Keywords compare it: NFKC, without invisible characters and points, lower case, single spaces. */
 function phraseText(text: unknown): string {
 	return String(text ?? '')
 		.normalize('NFKC')

@@ -36,8 +36,7 @@ export type WordRole =
 export const REPLY_WORDS: Record<WordRole, string> = {
 	refusal:
 		'unsubscribe unsubscribed unsub unsuscribe unsubcribe unsubscibe optout stopall revoke ' +
-		'הסר הסרה להסרה הסירו הסירי תסיר תסירי תסירו להסיר הסירוני הסירני תסירוני מסיר מסירה ' +
-		'מסירים הסרת ' +
+		'הסר הסרה להסרה הסירו הסירי תסיר תסירי תסירו להסיר הסירוני הסירני תסירוני מסירים ' +
 		'отписаться отписать отпишите отпиши отписка отпишись отпишитесь отписываюсь',
 	refusalWord:
 		'stop end quit cancel remove removed delete halt ' +
@@ -49,7 +48,7 @@ export const REPLY_WORDS: Record<WordRole, string> = {
 		'احذفي احذفني احذفوني إزالة أزل أزيلوا أزيلي أزيلوني ستوب',
 	send:
 		'text texting send sending message messaging msg contact contacting call calling write ' +
-		'writing email mail bother spam spamming ' +
+		'writing email mail spam spamming ' +
 		'תשלח תשלחו תשלחי לשלוח שולחים תכתבו תכתוב לכתוב תפנו לפנות תטרידו תטריד להטריד תתקשרו ' +
 		'תתקשר להתקשר תציקו להציק ' +
 		'пишите пиши писать присылайте присылай присылать отправляйте отправлять шлите слать ' +
@@ -65,7 +64,7 @@ export const REPLY_WORDS: Record<WordRole, string> = {
 	no: 'no',
 	messages:
 		'messages texts sms smss msgs ads ad adverts advertising marketing notifications promotions ' +
-		'promos offers newsletter updates ' +
+		'promos offers newsletter updates receive receiving לקבל получать ' +
 		'הודעות הודעה ההודעות ההודעה מסרונים סמס סמסים פרסומות פרסומת הפרסומות דיוור הדיוור ' +
 		'דיוורים מבצעים עדכונים מההודעות מהודעות מהפרסומות ' +
 		'сообщения сообщений сообщение смс эсэмэс рассылку рассылки рассылка рассылок рекламу ' +
@@ -77,7 +76,7 @@ export const REPLY_WORDS: Record<WordRole, string> = {
 		'database all off of out subscription subscriptions it these them here to any sender ' +
 		'אותי אותנו אותו את עצמי מהרשימה מרשימה רשימה הרשימה מרשימת רשימת מהרשימות הרשימות ' +
 		'התפוצה תפוצה מהתפוצה מרשימות מהמאגר המאגר מאגר מהמערכת המערכת המספר מספר מהמספר הטלפון ' +
-		'טלפון שלי שלנו לי לנו אליי אלי מכל כל המנוי מנוי מהמנוי ממנוי ההרשמה מכאן מזה לקבל ' +
+		'טלפון שלי שלנו לי לנו אליי אלי מכל כל המנוי מנוי מהמנוי ממנוי ההרשמה מכאן מזה ' +
 		'מהקבוצה הקבוצה מהדיוור מדיוור ממני עם ' +
 		'меня нас мой мою моё номер из списка список от этой этого этих всех все всего мне нам ' +
 		'подписку подписки базы базу с сюда вашей вашего ваших ' +
@@ -101,6 +100,7 @@ export const REFUSAL_PHRASES: readonly string[] = [
 	'take me off',
 	'take us off',
 	'take my number off',
+	'get me off',
 	'leave me alone',
 	'עזבו אותי',
 	'עזוב אותי',

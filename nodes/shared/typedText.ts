@@ -13,7 +13,7 @@
 export const INVISIBLE = /\p{Cf}/gu;
 
 /** Any character outside ASCII: the fast paths read ASCII text, anything else takes the full reading. */
-export const NON_ASCII = /[^\u0000-\u007f]/;
+export const NON_ASCII = /[\u0080-\uffff]/;
 
 const DECIMAL = /^\p{Nd}$/u;
 
@@ -31,7 +31,7 @@ const SCRIPT_OF_ZERO: Record<number, string> = {
  * of several scripts that touch each start at a zero, so the value is the distance from the run's
  * start, modulo 10.
  */
-export function decimalDigit(char: string): { value: number; script: string } | undefined {
+function decimalDigit(char: string): { value: number; script: string } | undefined {
 	const code = char.codePointAt(0) ?? 0;
 	if (code >= 48 && code <= 57) return { value: code - 48, script: 'ASCII' };
 	if (!DECIMAL.test(char)) return undefined;
@@ -81,7 +81,6 @@ export function asciiForm(text: string, notes: string[]): string {
 	return ascii;
 }
 
-// eslint-disable-next-line no-control-regex
 const UNSEEN = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
 
 /**

@@ -9,7 +9,8 @@ const read = <T,>(file: string): T =>
 
 /** One way a number is written, what it is read as, and what Send sends As Typed. */
 export interface Spelling {
-	value: unknown;
+	/** A number where a numeric column holds it. */
+	value: string | number;
 	from: string;
 	digits: string;
 	sent: string;
