@@ -119,7 +119,11 @@ export class Summary implements SendOutput {
 		if (batch.entries.length === 0) batch.entries = this.build(batch);
 	}
 
-	/** A batch whose messages were all sent is counted and dropped. */
+	/**
+	 * A batch whose messages were all sent is counted and dropped. One kept for its messages not
+	 * sent keeps of a sent one only what the summary counts: the whole result of 100,000 messages
+	 * would stay in n8n's memory until the run ends, for one output item.
+	 */
 	close(batch: Batch): void {
 		let allSent = true;
 		for (let index = 0; index < batch.entries.length; index++) {
@@ -128,9 +132,11 @@ export class Summary implements SendOutput {
 				allSent = false;
 				continue;
 			}
-			this.countSent(batch.entries[index].estimate, outcome.result.total_charge);
-			this.messageIds[batch.start + index] = outcome.result.message_id;
+			const { message_id, total_charge } = outcome.result;
+			this.countSent(batch.entries[index].estimate, total_charge);
+			this.messageIds[batch.start + index] = message_id;
 			this.sentIn.set(batch, outcome.attempt);
+			outcome.result = { message_id, total_charge };
 		}
 		if (allSent) batch.entries = NO_ENTRIES;
 	}
