@@ -103,8 +103,8 @@ export async function deliver(
 	retry: boolean,
 	continueOnFail: boolean,
 ): Promise<void> {
-	let read: Promise<SmsCredentials> | undefined;
-	const credentials = () => (read ??= smsCredentials.call(this));
+	let reading: Promise<SmsCredentials> | undefined;
+	const credentials = () => (reading ??= smsCredentials.call(this));
 	const out = new Set<Promise<void>>();
 	let failed: number | undefined;
 	for (let index = 0; index < run.batches.length; index++) {

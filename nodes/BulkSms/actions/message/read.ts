@@ -141,13 +141,13 @@ function readItems(
 	const count = this.getInputData().length;
 	const read = itemReader(this);
 	const checker = itemChecker(this, context);
-	const recipients = new RecipientChecks(context.campaign);
+	const recipientChecks = new RecipientChecks(context.campaign);
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		const item: ItemPlan = { itemIndex, failure: undefined, entries: NO_ENTRIES };
 		try {
 			const check = new InputChecks(node, itemIndex);
 			const settings = readItem(check, read, checker, item);
-			recipients.check(item, settings.oncePerNumber);
+			recipientChecks.check(item, settings.oncePerNumber);
 			if (settings.inFlight < run.inFlight) run.inFlight = settings.inFlight;
 			if (settings.creditPath !== undefined && !run.credit)
 				run.credit = { itemIndex, path: settings.creditPath };
