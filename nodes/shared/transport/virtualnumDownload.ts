@@ -90,6 +90,8 @@ interface Tally {
 	failure?: NodeApiError;
 	/** The error of an answer past the limit (`announced`: the size it announced). */
 	tooLarge: (announced?: number) => NodeApiError;
+	/** The error of an answer that had not ended when the Timeout passed. */
+	timedOut: (received: number, timeoutMs: number) => NodeApiError;
 }
 
 /** Requests a file; fails before handing anything on when the answer is not audio. */
@@ -107,7 +109,7 @@ export async function virtualnumDownload(
 	const stream = asStream(raw.body);
 	const limit = MAX_DOWNLOAD_BYTES + (request.statusAppended ? STATUS_TAIL_BYTES : 0);
 	const tally = countPushes(stream, context, limit);
-	endAtDeadline(stream, tally, raw.deadline, context, options.timeout ?? DEFAULT_TIMEOUT_MS);
+	endAtDeadline(stream, tally, raw.deadline, options.timeout ?? DEFAULT_TIMEOUT_MS);
 	const head = await readBytes(stream, 64, context);
 	const ok = raw.statusCode >= 200 && raw.statusCode < 300;
 	const audio = ok ? sniffAudio(head) : undefined;
@@ -156,7 +158,10 @@ function countPushes(
 	stream: AnswerStream,
 	context: FailureContext,
 	limit: number,
-	tooLargeError: Tally['tooLarge'] = (announced) => tooLarge(context, announced),
+	errors: Pick<Tally, 'tooLarge' | 'timedOut'> = {
+		tooLarge: (announced) => tooLarge(context, announced),
+		timedOut: (received, timeoutMs) => timedOut(context, received, timeoutMs),
+	},
 ): Tally {
 	const state = (stream as unknown as { _readableState?: { ended?: boolean } })._readableState;
 	const tally: Tally = {
@@ -164,7 +169,7 @@ function countPushes(
 		ended: state?.ended === true,
 		expected: 0,
 		limit,
-		tooLarge: tooLargeError,
+		...errors,
 	};
 	const push = stream.push.bind(stream);
 	stream.push = (chunk: unknown, encoding?: BufferEncoding) => {
@@ -198,13 +203,12 @@ function endAtDeadline(
 	stream: AnswerStream,
 	tally: Tally,
 	deadline: AbortSignal | undefined,
-	context: FailureContext,
 	timeoutMs: number,
 ): void {
 	if (!deadline) return;
 	const onDeadline = () => {
 		if (tally.failure || tally.ended) return;
-		const failure = (tally.failure = timedOut(context, tally.received, timeoutMs));
+		const failure = (tally.failure = tally.timedOut(tally.received, timeoutMs));
 		// Told to the readers at once: destroying n8n 2.x's answer stream (axios's Readable.from over
 		// the socket) waits for a chunk that a silent service never sends, so its own 'error' would
 		// not come. Whatever the abandoned stream reports later is this same failure.
@@ -390,14 +394,15 @@ export async function virtualnumBoundedRequest(
 	const raw = await sendRequest.call(this, VIRTUALNUM_CREDENTIAL, options, context, credentials);
 	const stream = asStream(raw.body);
 	try {
-		const tally = countPushes(stream, context, request.maxBytes, (announced) =>
-			answerTooLarge(context, request.maxBytes, announced),
-		);
+		const tally = countPushes(stream, context, request.maxBytes, {
+			tooLarge: (announced) => answerTooLarge(context, request.maxBytes, announced),
+			timedOut: (received, timeoutMs) => answerTimedOut(context, received, timeoutMs),
+		});
 		tally.expected = Number(header(raw, 'content-length')) || 0;
 		if (tally.expected > tally.limit) throw tally.tooLarge(tally.expected);
 		const early = tally.ended ? shortOf(tally, context) : undefined;
 		if (early) throw early;
-		endAtDeadline(stream, tally, raw.deadline, context, options.timeout ?? DEFAULT_TIMEOUT_MS);
+		endAtDeadline(stream, tally, raw.deadline, options.timeout ?? DEFAULT_TIMEOUT_MS);
 		const body = await readBytes(stream, request.maxBytes + 1, context);
 		if (tally.failure) throw tally.failure;
 		if (body.length > request.maxBytes) throw tally.tooLarge();
@@ -423,6 +428,17 @@ function answerTooLarge(
 			'service answers normally. If it persists, tell the provider what the answer holds.',
 		undefined,
 		{ maxBytes, ...(announcedBytes === undefined ? {} : { announcedBytes }) },
+	);
+}
+
+function answerTimedOut(context: FailureContext, received: number, timeoutMs: number) {
+	return serviceError(
+		context,
+		`The ${VIRTUALNUM_LABEL} service's answer to ${context.operation} did not end within ` +
+			`${Math.round(timeoutMs / 1000)} s; it was stopped after ${received} bytes`,
+		'The Timeout bounds the whole answer. Try again later, or raise the "Timeout" option.',
+		undefined,
+		{ networkCode: 'ETIMEDOUT' },
 	);
 }
 
