@@ -20,16 +20,17 @@ const METADATA = 'get_cdr_metadata_by_call_uuid';
 const RECORDING = 'get_record_by_call_uuid';
 const MAX_BYTES = 5 * 1024 * 1024;
 
-type Case = FieldCase<{
+interface Expect {
 	status: string;
 	bytes?: 'announced' | null;
 	error?: string;
 	errorDescription?: string;
 	errorCode?: number;
-}>;
+}
+type Case = FieldCase<Expect>;
 type Item = PollOutcome['items'][number];
 
-const corpus = new FieldCases<Case['expect']>('metadata');
+const corpus = new FieldCases<Expect>('metadata');
 const faultOf = (entry: Case, callId: string) => corpus.faultOf(entry, METADATA, callId);
 
 /** The transcript and metadata of the call as the item carries them, and the statuses. */

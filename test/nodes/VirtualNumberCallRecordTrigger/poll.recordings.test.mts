@@ -16,15 +16,16 @@ import { FieldCases, age, checkError, heldIn, type FieldCase } from './fieldCase
 const NUMBER = '0722000100';
 const OPERATION = 'get_record_by_call_uuid';
 
-type Case = FieldCase<{
+interface Expect {
 	recordingStatus: string;
 	recordingBytes?: number | null;
 	error?: string;
 	errorDescription?: string;
 	errorCode?: number;
-}>;
+}
+type Case = FieldCase<Expect>;
 
-const corpus = new FieldCases<Case['expect']>('recordings');
+const corpus = new FieldCases<Expect>('recordings');
 const faultOf = (entry: Case, callId: string) => corpus.faultOf(entry, OPERATION, callId);
 
 describe('Virtual Number Call Record Trigger → recordings as the field answers them', () => {
