@@ -192,9 +192,10 @@ export function nothingAsked(settings: Settings): Included {
 }
 
 /**
- * One try of every part Include asks for, the metadata first (a small answer). `hold` says after
- * each part whether the call is held for it: then the next part is not asked, and the hold is the
- * answer.
+ * One try of every part Include asks for. `hold` says after each part whether the call is held for
+ * it: then the next part is not asked, and the hold is the answer. The metadata comes first: a
+ * small answer, so a call held for it has not downloaded its recording in vain (a recording is
+ * downloaded once everything before it came).
  */
 export async function askIncluded<Hold>(
 	this: IPollFunctions,
