@@ -6,7 +6,7 @@
  *
  * One rule for every part: a request for one call that fails is that call's failure, never the
  * poll's. A failure that asking again may cure (and a recording not written yet) may hold the call
- * (hold.ts); any other is emitted at once with the status saying why. Only a refusal of the
+ * (poll.ts); any other is emitted at once with the status saying why. Only a refusal of the
  * credential or of n8n's IP fails the poll: it is no call's, and the next poll reads the same calls.
  */
 import type {

@@ -4,7 +4,7 @@
  * Active: the call records after the cursor, oldest first, at most one page, each emitted once it
  * is complete (Include, include.ts). A call whose recording is not written yet, or whose request
  * failed in a way that may pass, is held by its ids and asked for again after growing pauses
- * (hold.ts); it never holds up the calls after it, which are read and emitted as they come.
+ * (below); it never holds up the calls after it, which are read and emitted as they come.
  * Manual ("Fetch Test Event"): the latest record that passes the filters, with what exists now;
  * nothing is kept.
  *
@@ -31,8 +31,16 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readSettings, type Settings } from './description';
-import { HELD_MAX, isHeld, readHeld, settle, untried, writeHeld, type Held } from './hold';
-import { callOf, includesAny, itemOf, nothingAsked, type Included } from './include';
+import {
+	afterHold,
+	askIncluded,
+	callOf,
+	includesAny,
+	itemOf,
+	nothingAsked,
+	type Call,
+	type Included,
+} from './include';
 import {
 	beforeJump,
 	checkNotBehind,
@@ -41,6 +49,7 @@ import {
 	movedTo,
 	newRows,
 	readRows,
+	ROW_ID,
 	recordItem,
 	recordStatement,
 	rowIdOf,
@@ -49,6 +58,95 @@ import {
 	writeCursor,
 	type PlacedRow,
 } from './statement';
+
+// ---- held calls: kept in the static data by their ids and times --------------------------
+
+/** A held call: its ids and times (ms) only; its row is read again to emit it. */
+interface Held extends Call, IDataObject {
+	/** When to ask for it again. */
+	nextTry: number;
+}
+
+const HELD = 'heldRecords';
+
+/** Calls held at once, at most (about 100 bytes each in the static data); past it none is held. */
+const HELD_MAX = 5000;
+
+/** The pause before asking again: as long as the call has been held, from 30 s up to 15 minutes. */
+const FIRST_PAUSE_MS = 30_000;
+const LONGEST_PAUSE_MS = 15 * 60_000;
+
+const isObject = (value: unknown): value is IDataObject =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
+
+function heldOf(value: unknown): Held | undefined {
+	if (!isObject(value)) return undefined;
+	const { row, since, rowId, callId, heldSince, nextTry, answered } = value;
+	// Kept whole by an earlier build (only for its recording): its ids, asked for again at once.
+	if (isObject(row) && typeof since === 'number') {
+		const id = rowIdOf(row);
+		const call = recordItem(row, 'UTC').callId;
+		return id && call
+			? { rowId: id, callId: String(call), heldSince: since, nextTry: 0 }
+			: undefined;
+	}
+	if (
+		typeof rowId !== 'string' ||
+		!ROW_ID.test(rowId) ||
+		typeof callId !== 'string' ||
+		typeof heldSince !== 'number' ||
+		typeof nextTry !== 'number'
+	)
+		return undefined;
+	const held: Held = { rowId, callId, heldSince, nextTry };
+	return answered === false ? { ...held, answered } : held;
+}
+
+function readHeld(data: IDataObject): Held[] {
+	const list = data[HELD];
+	if (!Array.isArray(list)) return [];
+	return list.map(heldOf).filter((entry): entry is Held => entry !== undefined);
+}
+
+function writeHeld(data: IDataObject, held: Held[]): void {
+	if (held.length > 0) data[HELD] = held;
+	else if (HELD in data) delete data[HELD];
+}
+
+/** The next try: after a pause as long as the call has waited, the last one when the hold ends. */
+function nextTryOf(call: { heldSince: number }, now: number, holdMs: number): number {
+	const pause = Math.min(Math.max(now - call.heldSince, FIRST_PAUSE_MS), LONGEST_PAUSE_MS);
+	return Math.min(now + pause, call.heldSince + holdMs);
+}
+
+/** A call held untried (a poll out of time for requests): asked for at the next poll. */
+const untried = (call: Call): Held => ({ ...call, nextTry: 0 });
+
+const isHeld = (value: Included | Held): value is Held => 'nextTry' in value;
+
+/**
+ * What Include asks for the call, or the call held while a part may still come: within Hold Back
+ * Up To, and while `room` (never in a manual run, nor past HELD_MAX). Once the hold ended, a
+ * recording still not written is `notFound`; without room, `notYet`.
+ */
+async function settle(
+	this: IPollFunctions,
+	call: Call,
+	settings: Settings,
+	room: boolean,
+): Promise<Included | Held> {
+	const { holdMs } = settings.include;
+	const hold = ({ mayPass }: { mayPass?: boolean }): Held | undefined => {
+		const now = Date.now();
+		return mayPass && room && now - call.heldSince < holdMs
+			? { ...call, nextTry: nextTryOf(call, now, holdMs) }
+			: undefined;
+	};
+	const ask = askIncluded<Held>;
+	const answer = await ask.call(this, call, settings, hold);
+	if (isHeld(answer)) return answer;
+	return room ? afterHold(answer) : answer;
+}
 
 // ---- the active poll ----------------------------------------------------------------------
 
