@@ -91,7 +91,8 @@ export const properties: INodeProperties[] = [
 			{
 				name: 'Metadata',
 				value: 'metadata',
-				description: 'The pixel and ads sections of the call (get_cdr_metadata_by_call_uuid)',
+				description:
+					'The pixel and ads sections of the call (get_cdr_metadata_by_call_uuid); metadataStatus says what came',
 			},
 			{
 				name: 'Recording',
@@ -103,7 +104,8 @@ export const properties: INodeProperties[] = [
 			{
 				name: 'Transcript',
 				value: 'transcript',
-				description: 'The text and turns of the call, when the account has speech recognition',
+				description:
+					'The text and turns of the call, when the account has speech recognition; transcriptStatus says what came',
 			},
 		],
 		default: [],
@@ -123,11 +125,11 @@ export const properties: INodeProperties[] = [
 		typeOptions: { minValue: HOLD_MINUTES.min, maxValue: HOLD_MINUTES.max },
 		default: 10,
 		description:
-			'An answered call whose recording is not written yet, or whose download failed in a way that may ' +
-			'pass, is asked for again when it has waited 30 s, 1, 2, 4, 8, 16 minutes, then every 15, and ' +
-			'emitted once the recording comes, or after this long without it (recordingStatus says which). ' +
-			'Later calls are not held up by it.',
-		displayOptions: { show: { include: ['recording'] } },
+			'An answered call whose recording is not written yet, or a call whose recording, transcript or ' +
+			'metadata request failed in a way that may pass, is asked for again when it has waited 30 s, 1, 2, ' +
+			'4, 8, 16 minutes, then every 15, and emitted once it comes, or after this long without it ' +
+			'(recordingStatus, transcriptStatus, metadataStatus say which). Later calls are not held up by it.',
+		displayOptions: { show: { include: ['recording', 'transcript', 'metadata'] } },
 	},
 	{
 		displayName: 'Options',
@@ -203,11 +205,12 @@ export interface Settings {
 	credentials: ICredentialDataDecryptedObject;
 }
 
-/** What Include adds to each record; `holdMs` only with the recording. */
+/** What Include adds to each record, and how long a call may be held for it (0: nothing included). */
 interface Include {
-	recording?: { format: 'wav' | 'mp3'; holdMs: number };
+	recording?: { format: 'wav' | 'mp3' };
 	transcript: boolean;
 	metadata: boolean;
+	holdMs: number;
 }
 
 function numbers(checks: InputChecks, field: string, value: unknown): string[] {
@@ -235,20 +238,23 @@ function readInclude(this: IPollFunctions, checks: InputChecks): Include {
 					String(this.getNodeParameter('recordingFormat', 'wav')),
 					['wav', 'mp3'] as const,
 				),
-				holdMs:
-					60_000 *
-					optionInRange(
-						checks,
-						'Hold Back Up To (Minutes)',
-						this.getNodeParameter('holdBackMinutes', HOLD_MINUTES.default),
-						HOLD_MINUTES,
-					),
 			}
 		: undefined;
+	const holdMs =
+		include.length === 0
+			? 0
+			: 60_000 *
+				optionInRange(
+					checks,
+					'Hold Back Up To (Minutes)',
+					this.getNodeParameter('holdBackMinutes', HOLD_MINUTES.default),
+					HOLD_MINUTES,
+				);
 	return {
 		recording,
 		transcript: include.includes('transcript'),
 		metadata: include.includes('metadata'),
+		holdMs,
 	};
 }
 

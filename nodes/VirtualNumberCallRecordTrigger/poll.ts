@@ -2,10 +2,11 @@
  * One poll, and what it keeps between polls in the node's static data.
  *
  * Active: the call records after the cursor, oldest first, at most one page, each emitted once it
- * is complete (Include). A call whose recording is not written yet, or whose download failed in a
- * way that may pass, is held by its ids and asked for again after growing pauses; it never holds
- * up the calls after it, which are read and emitted as they come. Manual ("Fetch Test Event"):
- * the latest record that passes the filters, with what exists now; nothing is kept.
+ * is complete (Include, include.ts). A call whose recording is not written yet, or whose request
+ * failed in a way that may pass, is held by its ids and asked for again after growing pauses
+ * (below); it never holds up the calls after it, which are read and emitted as they come.
+ * Manual ("Fetch Test Event"): the latest record that passes the filters, with what exists now;
+ * nothing is kept.
  *
  * What is kept survives a failed poll and a restart (read in n8n 2.40.7: n8n-core's PollContext
  * and PollTriggerExecutor, n8n's TriggerExecutionContextFactory and WorkflowStaticDataService):
@@ -26,34 +27,21 @@
  *   is read: a call held since is read again from the saved cursor and held again, from then, and a
  *   call held before it is asked for when the pause saved with it ends (at worst early).
  */
-import type {
-	IBinaryData,
-	IDataObject,
-	IExecuteFunctions,
-	INode,
-	INodeExecutionData,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError, errorItemJson, serviceCodeOf, type NodeError } from '../shared/errors';
-import { recordingBinary } from '../shared/recordings';
-import {
-	INTERNAL_ERROR_CODE,
-	NO_METADATA_CODE,
-	NO_RECORDING_CODE,
-	RATE_LIMITED_CODE,
-	SUCCESS_CODE,
-	UNAUTHORIZED_CODE,
-} from '../shared/statusCodes';
-import { SPEECH_SECTION, transcriptText, transcriptTurns } from '../shared/transcript';
-import type { RequestContext } from '../shared/transport/http';
-import { virtualnumRequest } from '../shared/transport/virtualnumApi';
-import { virtualnumDownload } from '../shared/transport/virtualnumDownload';
 import { readSettings, type Settings } from './description';
 import {
-	NOT_MOVED,
-	ROW_ID,
+	afterHold,
+	askIncluded,
+	callOf,
+	includesAny,
+	itemOf,
+	nothingAsked,
+	type Call,
+	type Included,
+} from './include';
+import {
 	beforeJump,
 	checkNotBehind,
 	compareRowIds,
@@ -61,6 +49,7 @@ import {
 	movedTo,
 	newRows,
 	readRows,
+	ROW_ID,
 	recordItem,
 	recordStatement,
 	rowIdOf,
@@ -70,15 +59,11 @@ import {
 	type PlacedRow,
 } from './statement';
 
-// ---- calls held for their recording -------------------------------------------------------
+// ---- held calls: kept in the static data by their ids and times --------------------------
 
-/** A call held for its recording: its ids and times (ms) only; its row is read again to emit it. */
-interface Held extends IDataObject {
-	rowId: string;
-	callId: string;
-	/** When the trigger first read the call. */
-	heldSince: number;
-	/** When to ask for its recording again. */
+/** A held call: its ids and times (ms) only; its row is read again to emit it. */
+interface Held extends Call, IDataObject {
+	/** When to ask for it again. */
 	nextTry: number;
 }
 
@@ -96,8 +81,8 @@ const isObject = (value: unknown): value is IDataObject =>
 
 function heldOf(value: unknown): Held | undefined {
 	if (!isObject(value)) return undefined;
-	const { row, since, rowId, callId, heldSince, nextTry } = value;
-	// Kept whole by an earlier build: its ids, asked for again at once.
+	const { row, since, rowId, callId, heldSince, nextTry, answered } = value;
+	// Kept whole by an earlier build (only for its recording): its ids, asked for again at once.
 	if (isObject(row) && typeof since === 'number') {
 		const id = rowIdOf(row);
 		const call = recordItem(row, 'UTC').callId;
@@ -105,13 +90,16 @@ function heldOf(value: unknown): Held | undefined {
 			? { rowId: id, callId: String(call), heldSince: since, nextTry: 0 }
 			: undefined;
 	}
-	return typeof rowId === 'string' &&
-		ROW_ID.test(rowId) &&
-		typeof callId === 'string' &&
-		typeof heldSince === 'number' &&
-		typeof nextTry === 'number'
-		? { rowId, callId, heldSince, nextTry }
-		: undefined;
+	if (
+		typeof rowId !== 'string' ||
+		!ROW_ID.test(rowId) ||
+		typeof callId !== 'string' ||
+		typeof heldSince !== 'number' ||
+		typeof nextTry !== 'number'
+	)
+		return undefined;
+	const held: Held = { rowId, callId, heldSince, nextTry };
+	return answered === false ? { ...held, answered } : held;
 }
 
 function readHeld(data: IDataObject): Held[] {
@@ -131,184 +119,33 @@ function nextTryOf(call: { heldSince: number }, now: number, holdMs: number): nu
 	return Math.min(now + pause, call.heldSince + holdMs);
 }
 
-// ---- Include: recording, transcript, metadata ---------------------------------------------
+/** A call held untried (a poll out of time for requests): asked for at the next poll. */
+const untried = (call: Call): Held => ({ ...call, nextTry: 0 });
+
+const isHeld = (value: Included | Held): value is Held => 'nextTry' in value;
 
 /**
- * What came of a record's recording (docs/call-record-trigger.md has the table): `included`;
- * `none` (a call not answered has none); `notYet` (not written when the record was emitted
- * without a hold); `notFound` (still not written when Hold Back Up To ended); `tooLarge`,
- * `notAudio`, `unavailable` (the service's answer in `error`).
- */
-type RecordingStatus =
-	| 'included'
-	| 'none'
-	| 'notYet'
-	| 'notFound'
-	| 'tooLarge'
-	| 'notAudio'
-	| 'unavailable';
-
-interface Recording {
-	status: RecordingStatus;
-	binary?: IBinaryData;
-	error?: NodeError;
-	/** With tooLarge: the size the answer announced, null when it announced none. */
-	bytes?: number | null;
-}
-
-/** One request's answer; `mayPass`: not written yet (3002), or a failure that asking again may cure. */
-type Answer = Recording & { mayPass?: boolean };
-
-/**
- * A failed request for one call's recording, by whether asking again can help. A refusal of the
- * credential or of n8n's IP (401) is no call's: it fails the poll, which reads the same records again.
- */
-function failedAnswer(node: INode, thrown: unknown): Answer {
-	const error = asNodeError(node, thrown);
-	const code = serviceCodeOf(error);
-	const http = Number((error as { httpCode?: string | null }).httpCode) || undefined;
-	const data = (error.context.data ?? {}) as IDataObject;
-	if (code === NO_RECORDING_CODE) return { status: 'notYet', mayPass: true };
-	if (http === UNAUTHORIZED_CODE) {
-		error.description = `${error.description ?? ''} ${NOT_MOVED}`.trim();
-		throw error;
-	}
-	if (data.maxBytes !== undefined) {
-		const bytes = typeof data.announcedBytes === 'number' ? data.announcedBytes : null;
-		return { status: 'tooLarge', error, bytes };
-	}
-	if (
-		data.networkCode !== undefined ||
-		http === RATE_LIMITED_CODE ||
-		(http !== undefined && http >= 500) ||
-		code === INTERNAL_ERROR_CODE
-	)
-		return { status: 'unavailable', error, mayPass: true };
-	// The service refused this call's recording (a status, an HTTP error), or answered it whole
-	// with something that is not audio (an HTML page, a text, nothing): asking again gives the same.
-	const refused = (code !== undefined && code !== SUCCESS_CODE) || http !== undefined;
-	return { status: refused ? 'unavailable' : 'notAudio', error };
-}
-
-async function askRecording(
-	this: IPollFunctions,
-	callId: string,
-	settings: Settings,
-): Promise<Answer> {
-	try {
-		const file = await virtualnumDownload.call(this as unknown as IExecuteFunctions, {
-			service: 'get_record_by_call_uuid',
-			params: { call_uuid: callId, type: settings.include.recording?.format ?? 'wav' },
-			timeoutMs: settings.timeoutMs,
-			credentials: settings.credentials,
-		});
-		const { binary } = await recordingBinary.call(this, file, callId);
-		return { status: 'included', binary };
-	} catch (error) {
-		return failedAnswer(this.getNode(), error);
-	}
-}
-
-/**
- * An answered call's recording, or the call held while it may still come: within Hold Back Up To,
- * and while `room` (never in a manual run, nor past HELD_MAX). Not held: the answer, `notFound`
- * for "not written" once the hold ended.
+ * What Include asks for the call, or the call held while a part may still come: within Hold Back
+ * Up To, and while `room` (never in a manual run, nor past HELD_MAX). Once the hold ended, a
+ * recording still not written is `notFound`; without room, `notYet`.
  */
 async function settle(
 	this: IPollFunctions,
-	call: { rowId: string; callId: string; heldSince: number },
+	call: Call,
 	settings: Settings,
 	room: boolean,
-): Promise<Recording | Held> {
-	const holdMs = settings.include.recording?.holdMs ?? 0;
-	const { mayPass, ...recording } = await askRecording.call(this, call.callId, settings);
-	const now = Date.now();
-	if (!mayPass) return recording;
-	if (room && now - call.heldSince < holdMs)
-		return { ...call, nextTry: nextTryOf(call, now, holdMs) };
-	return room && recording.status === 'notYet' ? { status: 'notFound' } : recording;
-}
-
-/** The metadata sections Include → Metadata passes on (speech_recognition goes to the transcript). */
-const METADATA_SECTIONS = ['pixel_data', 'ads_data', 'ads_call_extension_data'];
-
-/** The call's metadata sections; none when the service has no metadata for it (1015). */
-async function metadataOf(
-	this: IPollFunctions,
-	callId: string,
-	settings: Settings,
-): Promise<IDataObject> {
-	try {
-		const answer = await virtualnumRequest.call(this as unknown as RequestContext, {
-			service: 'get_cdr_metadata_by_call_uuid',
-			params: { call_uuid: callId },
-			timeoutMs: settings.timeoutMs,
-			credentials: settings.credentials,
-		});
-		const result = Array.isArray(answer.result) ? answer.result[0] : answer.result;
-		return isObject(result) ? result : {};
-	} catch (error) {
-		if (serviceCodeOf(error) === NO_METADATA_CODE) return {};
-		throw asNodeError(this.getNode(), error);
-	}
-}
-
-/** `transcript` (text) and `transcriptTurns`, `metadata` (pixel and ads sections): null when none. */
-async function addSections(this: IPollFunctions, json: IDataObject, settings: Settings) {
-	const { transcript, metadata } = settings.include;
-	if (!transcript && !metadata) return;
-	const sections = await metadataOf.call(this, String(json.callId), settings);
-	if (transcript) {
-		const section = sections[SPEECH_SECTION];
-		json.transcript = transcriptText(section) ?? null;
-		json.transcriptTurns = section === undefined ? null : transcriptTurns(section);
-	}
-	if (metadata) {
-		const present = METADATA_SECTIONS.filter((name) => sections[name] !== undefined);
-		json.metadata =
-			present.length === 0 ? null : Object.fromEntries(present.map((n) => [n, sections[n]]));
-	}
-}
-
-/**
- * The record as an item: `recordingStatus` and the file as binary `data` (Include → Recording),
- * `recordingError` (the service's answer, in the shape of an error item), `recordingBytes` (with
- * tooLarge), `recordingHeldSec` (when it was held); then the transcript and metadata.
- */
-async function emitted(
-	this: IPollFunctions,
-	json: IDataObject,
-	settings: Settings,
-	recording?: Recording,
-	heldMs?: number,
-): Promise<INodeExecutionData> {
-	const item: INodeExecutionData = { json };
-	if (recording) {
-		json.recordingStatus = recording.status;
-		if (recording.binary) item.binary = { data: recording.binary };
-		if (recording.status === 'tooLarge') json.recordingBytes = recording.bytes ?? null;
-		if (recording.error) json.recordingError = errorItemJson(recording.error);
-		if (heldMs !== undefined) json.recordingHeldSec = Math.round(heldMs / 1000);
-	}
-	await addSections.call(this, json, settings);
-	return item;
-}
-
-/** Whether the service may have a recording of the call: answered, and with a call ID to ask by. */
-const mayHaveRecording = (json: IDataObject) =>
-	json.callStatus === 'ANSWER' && json.callId !== null;
-
-/** A record's recording as Include asks: none when not asked, or for a call not answered. */
-async function recordingOf(
-	this: IPollFunctions,
-	json: IDataObject,
-	settings: Settings,
-	room: boolean,
-): Promise<Recording | Held | undefined> {
-	if (!settings.include.recording) return undefined;
-	if (!mayHaveRecording(json)) return { status: 'none' };
-	const call = { rowId: String(json.rowId), callId: String(json.callId), heldSince: Date.now() };
-	return await settle.call(this, call, settings, room);
+): Promise<Included | Held> {
+	const { holdMs } = settings.include;
+	const hold = ({ mayPass }: { mayPass?: boolean }): Held | undefined => {
+		const now = Date.now();
+		return mayPass && room && now - call.heldSince < holdMs
+			? { ...call, nextTry: nextTryOf(call, now, holdMs) }
+			: undefined;
+	};
+	const ask = askIncluded<Held>;
+	const answer = await ask.call(this, call, settings, hold);
+	if (isHeld(answer)) return answer;
+	return room ? afterHold(answer) : answer;
 }
 
 // ---- the active poll ----------------------------------------------------------------------
@@ -319,16 +156,13 @@ interface Out {
 	item: INodeExecutionData;
 }
 
-/** Until when a poll starts downloads, and the mark that says it is still at work. */
+/** Until when a poll starts requests for Include, and the mark that says it is still at work. */
 interface Pace {
 	until: number;
 	alive: () => void;
 }
 
-const isHeld = (value: Recording | Held | undefined): value is Held =>
-	value !== undefined && 'nextTry' in value;
-
-/** The new rows as items; an answered call whose recording may still come is held instead. */
+/** The new rows as items; a call whose Include may still come is held instead. */
 async function completeNew(
 	this: IPollFunctions,
 	rows: PlacedRow[],
@@ -340,20 +174,21 @@ async function completeNew(
 	const held: Held[] = [];
 	for (const { row, id } of rows) {
 		const json = recordItem(row, settings.zone);
-		// Out of time for downloads: held untried, asked for at the next poll.
-		if (settings.include.recording && mayHaveRecording(json) && Date.now() >= pace.until) {
-			held.push({ rowId: id, callId: String(json.callId), heldSince: Date.now(), nextTry: 0 });
+		const call = callOf(json, id, settings);
+		if (!call) {
+			out.push({ id, item: itemOf(json, settings, nothingAsked(settings)) });
+			continue;
+		}
+		// Out of time for requests: held untried, asked for at the next poll.
+		if (Date.now() >= pace.until) {
+			held.push(untried(call));
 			continue;
 		}
 		pace.alive();
-		const recording = await recordingOf.call(
-			this,
-			json,
-			settings,
-			heldBefore + held.length < HELD_MAX,
-		);
-		if (isHeld(recording)) held.push({ ...recording, rowId: id });
-		else out.push({ id, item: await emitted.call(this, json, settings, recording) });
+		const room = heldBefore + held.length < HELD_MAX;
+		const included = await settle.call(this, call, settings, room);
+		if (isHeld(included)) held.push(included);
+		else out.push({ id, item: itemOf(json, settings, included) });
 	}
 	return { out, held };
 }
@@ -371,8 +206,8 @@ async function rowsById(this: IPollFunctions, ids: string[], settings: Settings)
 
 /**
  * The held calls whose pause has ended (the longest waiting first, at most a page): each emitted
- * once its recording came, its hold ended, or asking again cannot help, else held again. Without
- * Include → Recording any more, every held call is emitted.
+ * once what Include asks for came, its hold ended, or asking again cannot help, else held again.
+ * When Include asks nothing any more, every held call is emitted.
  */
 async function completeHeld(
 	this: IPollFunctions,
@@ -381,8 +216,8 @@ async function completeHeld(
 	pace: Pace,
 ): Promise<{ out: Out[]; held: Held[] }> {
 	const now = Date.now();
-	const recordings = Boolean(settings.include.recording);
-	const due = recordings
+	const asking = includesAny(settings);
+	const due = asking
 		? held
 				.filter((call) => call.nextTry <= now)
 				.sort((a, b) => a.nextTry - b.nextTry)
@@ -390,15 +225,15 @@ async function completeHeld(
 		: held;
 	const asked = new Set(due);
 	const kept = held.filter((call) => !asked.has(call));
-	const done: Array<{ call: Held; recording?: Recording }> = [];
+	const done: Array<{ call: Held; included: Included }> = [];
 	for (const call of due) {
-		if (!recordings) done.push({ call });
+		if (!asking) done.push({ call, included: {} });
 		else if (Date.now() >= pace.until) kept.push(call);
 		else {
 			pace.alive();
-			const recording = await settle.call(this, call, settings, true);
-			if (isHeld(recording)) kept.push(recording);
-			else done.push({ call, recording });
+			const included = await settle.call(this, call, settings, true);
+			if (isHeld(included)) kept.push(included);
+			else done.push({ call, included });
 		}
 	}
 	const rows = await rowsById.call(
@@ -406,15 +241,11 @@ async function completeHeld(
 		done.map(({ call }) => call.rowId),
 		settings,
 	);
-	const out: Out[] = [];
-	for (const { call, recording } of done) {
-		const json = recordItem(
-			rows.get(call.rowId) ?? rowOfIds(call.rowId, call.callId),
-			settings.zone,
-		);
-		const item = await emitted.call(this, json, settings, recording, Date.now() - call.heldSince);
-		out.push({ id: call.rowId, item });
-	}
+	const out = done.map(({ call, included }) => {
+		const row = rows.get(call.rowId) ?? rowOfIds(call.rowId, call.callId);
+		const json = recordItem(row, settings.zone);
+		return { id: call.rowId, item: itemOf(json, settings, included, Date.now() - call.heldSince) };
+	});
 	return { out, held: kept };
 }
 
@@ -475,8 +306,8 @@ const STUCK_MARGIN_MS = 60_000;
 /**
  * n8n starts the next poll even when the last one has not finished (a slow service): both would
  * read the same page. The later poll passes while an earlier one of the same workflow is at work
- * (it renews the mark before each download). Downloads start within half of n8n's budget for a
- * poll (n8n 2.40+; its durable scheduler abandons a poll past the whole budget).
+ * (it renews the mark before each call's requests for Include). Those start within half of n8n's
+ * budget for a poll (n8n 2.40+; its durable scheduler abandons a poll past the whole budget).
  */
 async function pollActive(
 	this: IPollFunctions,
@@ -518,8 +349,11 @@ async function pollLatest(
 	}
 	// No hold in a manual run: the record with what exists now.
 	const json = recordItem(row, settings.zone);
-	const recording = (await recordingOf.call(this, json, settings, false)) as Recording | undefined;
-	return [[await emitted.call(this, json, settings, recording)]];
+	const call = callOf(json, String(rowIdOf(row)), settings);
+	const included = call
+		? ((await settle.call(this, call, settings, false)) as Included)
+		: nothingAsked(settings);
+	return [[itemOf(json, settings, included)]];
 }
 
 export async function pollCallRecords(

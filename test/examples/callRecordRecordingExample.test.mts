@@ -6,7 +6,8 @@
  * check, the flow, the AI, If and CRM nodes as the installed n8n 2.40.7 defines them, the example's
  * trigger polled through n8n's PollContext against the sandbox with the recording written late (the
  * call is held, then emitted once with its recording and the transcript the summary reads, with the
- * fields the pinned item shows), and the trigger's own items with and without a transcript through
+ * fields the pinned item shows), and the trigger's own items with a transcript, without one (no speech
+ * recognition) and with the transcript unavailable (its request failing past Hold Back Up To) through
  * n8n's If node and the no-transcript CRM step. The whole run in n8n: dev/e2e/lib/callRecordsWhole.mts.
  */
 // The sandbox writes call times on this process's clock; the trigger reads them in the service's zone.
@@ -157,7 +158,7 @@ describe('examples/ai/call-record-with-recording-to-crm.json', () => {
 		});
 		after(async () => await sandbox.close());
 
-		test('a call with a transcript goes to the summary; one without goes to the CRM marked "no transcript"', async (t) => {
+		test('a call with a transcript goes to the summary; one without, or whose transcript is unavailable, goes to the CRM marked "no transcript"', async (t) => {
 			const status = installStatus(['n8n-nodes-base']);
 			if (!status.available) return t.skip(status.reason);
 			const nodeTypes = new InstalledNodeTypes(
@@ -175,12 +176,16 @@ describe('examples/ai/call-record-with-recording-to-crm.json', () => {
 					},
 				}),
 			);
-			const [withTranscript, without] = await callsWithAndWithoutTranscript(sandbox);
+			const [withTranscript, without, unavailable] = await callsWithAndWithoutTranscript(sandbox);
 			assert.match(String(withTranscript.json.transcript), /Hello, I am calling about/);
 			assert.equal(without.json.transcript, null);
+			assert.equal(without.json.transcriptStatus, 'none');
+			assert.equal(unavailable.json.transcript, null);
+			assert.equal(unavailable.json.transcriptStatus, 'unavailable');
+			assert.equal(unavailable.json.recordingStatus, 'included', 'its recording came');
 			const ifRun = await runWorkflow({
 				nodes: [exampleNode(IF)],
-				input: [withTranscript, without],
+				input: [withTranscript, without, unavailable],
 				nodeTypes,
 			});
 			assert.equal(ifRun.error, undefined, ifRun.error?.message);
@@ -191,7 +196,8 @@ describe('examples/ai/call-record-with-recording-to-crm.json', () => {
 			);
 			assert.deepEqual(
 				notSummarised.map((item) => item.json.callId),
-				[without.json.callId],
+				[without.json.callId, unavailable.json.callId],
+				'never given to the model',
 			);
 			const crm = await startCrm();
 			try {
@@ -199,16 +205,16 @@ describe('examples/ai/call-record-with-recording-to-crm.json', () => {
 				crmNode.parameters = { ...crmNode.parameters, url: crm.url };
 				const crmRun = await runWorkflow({ nodes: [crmNode], input: notSummarised, nodeTypes });
 				assert.equal(crmRun.error, undefined, crmRun.error?.message);
-				assert.deepEqual(crm.notes, [
-					{
-						phone: without.json.callerNumber,
-						callId: without.json.callId,
-						startTime: without.json.startTime,
-						recordingStatus: 'included',
-						note: 'no transcript',
-						transcript: null,
-					},
-				]);
+				const note = ({ json }: INodeExecutionData, transcriptStatus: string) => ({
+					phone: json.callerNumber,
+					callId: json.callId,
+					startTime: json.startTime,
+					recordingStatus: 'included',
+					transcriptStatus,
+					note: 'no transcript',
+					transcript: null,
+				});
+				assert.deepEqual(crm.notes, [note(without, 'none'), note(unavailable, 'unavailable')]);
 			} finally {
 				await crm.close();
 			}
@@ -222,7 +228,11 @@ function exampleNode(name: string) {
 	return { name, type, typeVersion, parameters: parameters as IDataObject };
 }
 
-/** Two answered, recorded calls emitted by the example's trigger: the second with speech recognition off. */
+/**
+ * Three answered, recorded calls emitted by the example's trigger: with a transcript, with speech
+ * recognition off, and one whose metadata request answers HTTP 500 every time (held, then emitted
+ * when Hold Back Up To ends, its transcript unavailable).
+ */
 async function callsWithAndWithoutTranscript(sandbox: Sandbox): Promise<INodeExecutionData[]> {
 	const trigger = await PollHost.create({
 		parameters: node(TRIGGER).parameters,
@@ -230,8 +240,8 @@ async function callsWithAndWithoutTranscript(sandbox: Sandbox): Promise<INodeExe
 	});
 	await trigger.activate();
 	const emitted: INodeExecutionData[] = [];
-	for (const speechRecognition of [true, false]) {
-		sandbox.control.configure({ speechRecognition });
+	for (const kind of ['transcript', 'no speech recognition', 'failing'] as const) {
+		sandbox.control.configure({ speechRecognition: kind !== 'no speech recognition' });
 		let call;
 		do
 			({ call } = await sandbox.control.placeCall({
@@ -239,7 +249,23 @@ async function callsWithAndWithoutTranscript(sandbox: Sandbox): Promise<INodeExe
 				caller: '0541110010',
 			}));
 		while (!call.has_recording);
-		const { items } = await trigger.tick();
+		if (kind === 'failing')
+			sandbox.control.injectFaults({
+				kind: 'http500',
+				operation: 'get_cdr_metadata_by_call_uuid',
+				callId: call.cdr_uniqueid,
+				count: 99,
+			});
+		let { items } = await trigger.tick();
+		if (kind === 'failing') {
+			assert.equal(items.length, 0, 'held while its transcript may still come');
+			// Hold Back Up To (10 minutes) later, as the held call's times would read then.
+			for (const held of (trigger.live?.heldRecords ?? []) as IDataObject[]) {
+				held.heldSince = Number(held.heldSince) - 10 * 60_000;
+				held.nextTry = Number(held.nextTry) - 10 * 60_000;
+			}
+			({ items } = await trigger.tick());
+		}
 		emitted.push(items.at(-1)!);
 	}
 	return emitted;

@@ -8,7 +8,9 @@
  * once with its recording as binary data; a second call held while n8n restarts is emitted once
  * after it, nothing doubled; then a call whose recording answers an HTML page (the field-data
  * corpus's login page) and a later normal call: both reach the CRM, the odd one at once with
- * `recordingStatus: "notAudio"`, the later one not held up by it. Last, the lower-case callback
+ * `recordingStatus: "notAudio"`, the later one not held up by it; a call whose transcript the
+ * service refuses reaches the CRM at once marked "no transcript" with `transcriptStatus:
+ * "unavailable"`, never the model, and the later call is summarised. Last, the lower-case callback
  * template through the Virtual Number Trigger 1.1: numbers as digits, `recordingExists` a boolean.
  *
  * The service writes a recording up to minutes after the call (the hold allows 10 by default);
@@ -67,6 +69,7 @@ type Note = {
 	note?: string;
 	phone?: string;
 	recordingStatus?: string;
+	transcriptStatus?: string;
 	transcript?: string | null;
 };
 
@@ -169,6 +172,7 @@ async function publishedRun(setup: Setup): Promise<void> {
 		const first = await heldThenEmitted(setup, number, created.id);
 		await heldAcrossRestart(setup, number, created.id, first);
 		await htmlRecordingNotInTheWay(setup, number, created.id);
+		await refusedTranscriptNotInTheWay(setup, number);
 	} finally {
 		sandbox.control.setProfile({ profile: 'contract' });
 		await n8n.rest('POST', `/workflows/${created.id}/deactivate`, {});
@@ -332,6 +336,48 @@ async function htmlRecordingNotInTheWay(
 			!JSON.stringify(staticData.staticData ?? {}).includes('heldRecords') &&
 			executions.every((e) => e.status === 'success'),
 		`an HTML page instead of a recording: nothing held or emitted again a poll later, every execution succeeded (${executions.length})`,
+	);
+}
+
+/**
+ * (c3) The service refuses one call's metadata (its transcript), every time; a later call's is
+ * normal. The odd call reaches the CRM at once marked "no transcript", `transcriptStatus:
+ * "unavailable"`, its recording included, never given to the model; the later one is summarised.
+ */
+async function refusedTranscriptNotInTheWay(
+	{ sandbox, model, crm, check }: Setup,
+	number: string,
+): Promise<void> {
+	const [odd] = sandbox.control.addCalls({ count: 1, virtualnum: number, caller: '0501000075' });
+	sandbox.control.injectFaults({
+		kind: 'serviceError',
+		code: 1014,
+		description: 'call_uuid is required',
+		operation: 'get_cdr_metadata_by_call_uuid',
+		callId: odd.cdr_uniqueid,
+		count: 99,
+	});
+	const [later] = sandbox.control.addCalls({ count: 1, virtualnum: number, caller: '0501000076' });
+	const both = await waitUntil(
+		() => notesOf(crm, odd.cdr_uniqueid).length > 0 && notesOf(crm, later.cdr_uniqueid).length > 0,
+		60_000,
+		500,
+	);
+	const [oddNote] = notesOf(crm, odd.cdr_uniqueid);
+	const [laterNote] = notesOf(crm, later.cdr_uniqueid);
+	const prompts = model.requests.map((r) => r.messages.map(textOf).join('\n')).join('\n');
+	const asked = sandbox.control
+		.requests({ operation: 'get_cdr_metadata_by_call_uuid' })
+		.filter((r) => JSON.stringify([r.query, r.body]).includes(odd.cdr_uniqueid)).length;
+	check(
+		Boolean(both) &&
+			oddNote?.note === 'no transcript' &&
+			oddNote.transcriptStatus === 'unavailable' &&
+			oddNote.recordingStatus === 'included' &&
+			!prompts.includes('0501000075') &&
+			laterNote?.note === SUMMARY &&
+			asked === 1,
+		`a transcript the service refuses: that call reached the CRM marked "no transcript" (transcriptStatus ${String(oddNote?.transcriptStatus)}, asked once: ${asked}), never the model; the later call was summarised (${String(laterNote?.note === SUMMARY)})`,
 	);
 }
 

@@ -10,6 +10,10 @@
  * - at most MAX_DOWNLOAD_BYTES, the upload limit (50 MB): an answer that announces more is refused
  *   before its bytes are read, one that does not is cut off when they pass the limit.
  *
+ * The same reading serves an answer read whole with a limit (`virtualnumBoundedRequest`): a status
+ * answer that a reader puts into every item it emits, where a runaway answer must stay one
+ * request's failure.
+ *
  * The answer stream itself is handed on (n8n writes it through in filesystem binary mode). Community
  * nodes may import no Node module but crypto (n8n's rule), so there is no Transform to check the
  * bytes on their way: the stream's own `push` is wrapped to count what arrives and to end the
@@ -20,6 +24,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { messageOf } from '../errors';
+import { credentialSecrets, maskKnown } from '../masking';
 import { AUDIO_HEAD_BYTES, sniffAudio, wavAnnouncedLength, type AudioType } from '../audio';
 import { LIMITS, MB } from '../checks';
 import { SUCCESS_CODE } from '../statusCodes';
@@ -41,6 +46,7 @@ import {
 	readVirtualnumAnswer,
 	statusFailure,
 	unexpectedAnswer,
+	type VirtualnumAnswer,
 	type VirtualnumRequest,
 } from './virtualnumApi';
 
@@ -82,6 +88,10 @@ interface Tally {
 	expected: number;
 	limit: number;
 	failure?: NodeApiError;
+	/** The error of an answer past the limit (`announced`: the size it announced). */
+	tooLarge: (announced?: number) => NodeApiError;
+	/** The error of an answer that had not ended when the Timeout passed. */
+	timedOut: (received: number, timeoutMs: number) => NodeApiError;
 }
 
 /** Requests a file; fails before handing anything on when the answer is not audio. */
@@ -99,7 +109,7 @@ export async function virtualnumDownload(
 	const stream = asStream(raw.body);
 	const limit = MAX_DOWNLOAD_BYTES + (request.statusAppended ? STATUS_TAIL_BYTES : 0);
 	const tally = countPushes(stream, context, limit);
-	endAtDeadline(stream, tally, raw.deadline, context, options.timeout ?? DEFAULT_TIMEOUT_MS);
+	endAtDeadline(stream, tally, raw.deadline, options.timeout ?? DEFAULT_TIMEOUT_MS);
 	const head = await readBytes(stream, 64, context);
 	const ok = raw.statusCode >= 200 && raw.statusCode < 300;
 	const audio = ok ? sniffAudio(head) : undefined;
@@ -117,7 +127,7 @@ export async function virtualnumDownload(
 		Number(header(raw, 'content-length')) || 0,
 	);
 	// A file that announces more than the limit is refused before its bytes are read.
-	if (tally.expected > tally.limit) tally.failure = tooLarge(context, tally.expected);
+	if (tally.expected > tally.limit) tally.failure = tally.tooLarge(tally.expected);
 	const early = tally.failure ?? (tally.ended ? shortOf(tally, context) : undefined);
 	if (early) {
 		stream.destroy();
@@ -144,13 +154,22 @@ function asStream(body: unknown): AnswerStream {
  * Counts every chunk the stream's producer pushes (what was buffered before counts too) and ends
  * the stream with an error when it passes the limit, or ends short of what it announced.
  */
-function countPushes(stream: AnswerStream, context: FailureContext, limit: number): Tally {
+function countPushes(
+	stream: AnswerStream,
+	context: FailureContext,
+	limit: number,
+	errors: Pick<Tally, 'tooLarge' | 'timedOut'> = {
+		tooLarge: (announced) => tooLarge(context, announced),
+		timedOut: (received, timeoutMs) => timedOut(context, received, timeoutMs),
+	},
+): Tally {
 	const state = (stream as unknown as { _readableState?: { ended?: boolean } })._readableState;
 	const tally: Tally = {
 		received: stream.readableLength,
 		ended: state?.ended === true,
 		expected: 0,
 		limit,
+		...errors,
 	};
 	const push = stream.push.bind(stream);
 	stream.push = (chunk: unknown, encoding?: BufferEncoding) => {
@@ -167,7 +186,7 @@ function countPushes(stream: AnswerStream, context: FailureContext, limit: numbe
 		tally.received +=
 			typeof chunk === 'string' ? Buffer.byteLength(chunk, encoding) : (chunk as Buffer).length;
 		if (tally.received > tally.limit) {
-			stream.destroy((tally.failure = tooLarge(context)));
+			stream.destroy((tally.failure = tally.tooLarge()));
 			return false;
 		}
 		return push(chunk, encoding);
@@ -184,13 +203,12 @@ function endAtDeadline(
 	stream: AnswerStream,
 	tally: Tally,
 	deadline: AbortSignal | undefined,
-	context: FailureContext,
 	timeoutMs: number,
 ): void {
 	if (!deadline) return;
 	const onDeadline = () => {
 		if (tally.failure || tally.ended) return;
-		const failure = (tally.failure = timedOut(context, tally.received, timeoutMs));
+		const failure = (tally.failure = tally.timedOut(tally.received, timeoutMs));
 		// Told to the readers at once: destroying n8n 2.x's answer stream (axios's Readable.from over
 		// the socket) waits for a chunk that a silent service never sends, so its own 'error' would
 		// not come. Whatever the abandoned stream reports later is this same failure.
@@ -217,7 +235,7 @@ function timedOut(context: FailureContext, received: number, timeoutMs: number):
 
 /** The error of a stream that ended before what it announced had arrived, if it did. */
 function shortOf(tally: Tally, context: FailureContext): NodeApiError | undefined {
-	if (tally.received > tally.limit) return (tally.failure = tooLarge(context));
+	if (tally.received > tally.limit) return (tally.failure = tally.tooLarge());
 	if (tally.received < tally.expected)
 		return (tally.failure = incomplete(context, tally.received, tally.expected));
 	return undefined;
@@ -350,6 +368,77 @@ export function downloadFailure(context: FailureContext, error: Error): NodeApiE
 			'or raise the "Timeout" option for files fetched from the archive.',
 		undefined,
 		{ networkCode: (error as { code?: string }).code ?? 'DOWNLOAD_FAILED' },
+	);
+}
+
+// ---- an answer read whole, with a limit ------------------------------------------------------------
+
+/**
+ * A request whose answer is read whole from its stream, at most `maxBytes`, then interpreted as
+ * virtualnumRequest does: an answer that announces more (Content-Length) is refused before its
+ * bytes are read, one that does not is stopped when they pass the limit, one shorter than it
+ * announced is incomplete, and the Timeout bounds the body too. The credential's tokens are masked
+ * in the text before it is read. A larger answer's error has `maxBytes` (and `announcedBytes`) in
+ * its data, as a download's.
+ */
+export async function virtualnumBoundedRequest(
+	this: IExecuteFunctions,
+	request: VirtualnumRequest & { maxBytes: number },
+): Promise<VirtualnumAnswer> {
+	const credentials = await credentialOf.call(this, request);
+	const { context, options } = await prepareRequest.call(this, {
+		...request,
+		credentials,
+		requestOptions: { ...request.requestOptions, encoding: 'stream' },
+	});
+	const raw = await sendRequest.call(this, VIRTUALNUM_CREDENTIAL, options, context, credentials);
+	const stream = asStream(raw.body);
+	try {
+		const tally = countPushes(stream, context, request.maxBytes, {
+			tooLarge: (announced) => answerTooLarge(context, request.maxBytes, announced),
+			timedOut: (received, timeoutMs) => answerTimedOut(context, received, timeoutMs),
+		});
+		tally.expected = Number(header(raw, 'content-length')) || 0;
+		if (tally.expected > tally.limit) throw tally.tooLarge(tally.expected);
+		const early = tally.ended ? shortOf(tally, context) : undefined;
+		if (early) throw early;
+		endAtDeadline(stream, tally, raw.deadline, options.timeout ?? DEFAULT_TIMEOUT_MS);
+		const body = await readBytes(stream, request.maxBytes + 1, context);
+		if (tally.failure) throw tally.failure;
+		if (body.length > request.maxBytes) throw tally.tooLarge();
+		const text = maskKnown(body.toString('utf8'), credentialSecrets(credentials));
+		return readVirtualnumAnswer({ ...raw, body: text }, context, request.noResultsAsEmpty);
+	} finally {
+		stream.destroy();
+	}
+}
+
+function answerTooLarge(
+	context: FailureContext,
+	maxBytes: number,
+	announcedBytes?: number,
+): NodeApiError {
+	const announced =
+		announcedBytes === undefined ? '' : `The answer announced ${announcedBytes} bytes. `;
+	return serviceError(
+		context,
+		`The ${VIRTUALNUM_LABEL} service's answer to ${context.operation} is larger than ` +
+			`${Math.round((maxBytes / MB) * 10) / 10} MB; it was not read`,
+		`${announced}This reading takes answers of up to ${maxBytes} bytes, far more than the ` +
+			'service answers normally. If it persists, tell the provider what the answer holds.',
+		undefined,
+		{ maxBytes, ...(announcedBytes === undefined ? {} : { announcedBytes }) },
+	);
+}
+
+function answerTimedOut(context: FailureContext, received: number, timeoutMs: number) {
+	return serviceError(
+		context,
+		`The ${VIRTUALNUM_LABEL} service's answer to ${context.operation} did not end within ` +
+			`${Math.round(timeoutMs / 1000)} s; it was stopped after ${received} bytes`,
+		'The Timeout bounds the whole answer. Try again later, or raise the "Timeout" option.',
+		undefined,
+		{ networkCode: 'ETIMEDOUT' },
 	);
 }
 

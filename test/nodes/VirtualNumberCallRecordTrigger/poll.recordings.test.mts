@@ -5,54 +5,28 @@
 process.env.TZ = 'Asia/Jerusalem';
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, beforeEach, describe, test } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { startSandbox, type Fault, type Sandbox } from '../../../dev/sandbox/index.mts';
+import { startSandbox, type Sandbox } from '../../../dev/sandbox/index.mts';
 import { PollHost, type PollOutcome } from '../../../dev/harness/poll.mts';
+import { FieldCases, age, checkError, heldIn, type FieldCase } from './fieldCases.mts';
 
 const NUMBER = '0722000100';
-const CORPUS = new URL('../../fixtures/field-data/recordings/', import.meta.url);
+const OPERATION = 'get_record_by_call_uuid';
 
-interface Case {
-	name: string;
-	answer: IDataObject & { kind: string; file?: string };
-	times: 'once' | 'always';
-	timeoutSec?: number;
-	expect: {
-		recordingStatus: string;
-		held: boolean;
-		recordingBytes?: number | null;
-		error?: string;
-		errorDescription?: string;
-		errorCode?: number;
-	};
+interface Expect {
+	recordingStatus: string;
+	recordingBytes?: number | null;
+	error?: string;
+	errorDescription?: string;
+	errorCode?: number;
 }
+type Case = FieldCase<Expect>;
 
-const { cases } = JSON.parse(readFileSync(new URL('cases.json', CORPUS), 'utf8')) as {
-	cases: Case[];
-};
-
-/** The case's answer as a sandbox fault on that call only (a file's text as the body). */
-function faultOf(entry: Case, callId: string): Fault {
-	const { file, ...answer } = entry.answer;
-	const text = file === undefined ? undefined : readFileSync(new URL(file, CORPUS), 'utf8');
-	const body =
-		text === undefined
-			? {}
-			: answer.kind === 'notAudio'
-				? { text }
-				: { text, bytes: Buffer.byteLength(text) };
-	return {
-		...answer,
-		...body,
-		operation: 'get_record_by_call_uuid',
-		callId,
-		count: entry.times === 'once' ? 1 : 99,
-	} as Fault;
-}
+const corpus = new FieldCases<Expect>('recordings');
+const faultOf = (entry: Case, callId: string) => corpus.faultOf(entry, OPERATION, callId);
 
 describe('Virtual Number Call Record Trigger → recordings as the field answers them', () => {
 	let sandbox: Sandbox;
@@ -81,16 +55,9 @@ describe('Virtual Number Call Record Trigger → recordings as the field answers
 	};
 	const asked = (callId: string) =>
 		sandbox.control
-			.requests({ operation: 'get_record_by_call_uuid' })
+			.requests({ operation: OPERATION })
 			.filter((request) => JSON.stringify([request.query, request.body]).includes(callId)).length;
 	const callers = (poll: PollOutcome) => poll.items.map((item) => item.json.callerNumber);
-	const heldIn = (data: IDataObject | undefined) => (data?.heldRecords ?? []) as IDataObject[];
-	const age = (data: IDataObject | undefined, ms: number) => {
-		for (const held of heldIn(data)) {
-			held.heldSince = Number(held.heldSince) - ms;
-			held.nextTry = Number(held.nextTry) - ms;
-		}
-	};
 
 	function checkItem(entry: Case, item: PollOutcome['items'][number]) {
 		const { expect } = entry;
@@ -101,15 +68,11 @@ describe('Virtual Number Call Record Trigger → recordings as the field answers
 			return;
 		}
 		assert.equal(item.binary, undefined, 'no binary data');
-		const error = item.json.recordingError as IDataObject;
-		assert.match(String(error.error), new RegExp(escape(expect.error ?? '')));
-		assert.match(String(error.errorDescription), new RegExp(escape(expect.errorDescription ?? '')));
-		if (expect.errorCode !== undefined) assert.equal(error.errorCode, expect.errorCode);
+		checkError(item.json.recordingError as IDataObject, expect);
 		if ('recordingBytes' in expect) assert.equal(item.json.recordingBytes, expect.recordingBytes);
 	}
-	const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-	for (const entry of cases) {
+	for (const entry of corpus.cases) {
 		test(`${entry.name}: ${entry.expect.held ? 'held, then' : 'at once'} ${entry.expect.recordingStatus}; the later call is not held up`, async () => {
 			const trigger = await started(entry.timeoutSec);
 			const odd = await answered('0501000001');
@@ -172,7 +135,7 @@ describe('Virtual Number Call Record Trigger → recordings as the field answers
 		sandbox.control.injectFaults({
 			kind: 'unauthorized',
 			text: 'Invalid Token',
-			operation: 'get_record_by_call_uuid',
+			operation: OPERATION,
 			callId: odd.cdr_uniqueid,
 		});
 		await answered('0501000002');
