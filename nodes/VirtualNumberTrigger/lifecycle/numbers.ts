@@ -10,7 +10,6 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { asNodeError, neverReachedService, serviceCodeOf } from '../../shared/errors';
 import { NOT_IN_ACCOUNT_CODE } from '../../shared/statusCodes';
-import { WorkQueue } from '../../shared/pool';
 import { virtualnumRequest } from '../../shared/transport/virtualnumApi';
 import { callbackUpdate, getAllVirtualnums, getVirtualnum } from '../../shared/virtualnums';
 import { text, type Callback } from '../../shared/triggerUrl';
@@ -22,6 +21,41 @@ const PAGE_INSTEAD_OF_SINGLE = 20;
 /** Attempts of a restore (and of the reads it needs), and the pause before the second one. */
 const RESTORE_ATTEMPTS = 3;
 const RETRY_PAUSE_MS = 250;
+
+/**
+ * The numbers' updates handed out in order to workers running at the same time (CONCURRENCY).
+ * After `stop(index)` no item is handed out any more (those already running finish); `stopped` is
+ * the first stopped item in order.
+ */
+class WorkQueue<T> {
+	private next = 0;
+	private stoppedAt: number | undefined;
+
+	constructor(readonly items: readonly T[]) {}
+
+	/** The index of the next item to start; undefined when none is left or the queue stopped. */
+	take(): number | undefined {
+		if (this.next >= this.items.length || this.stoppedAt !== undefined) return undefined;
+		return this.next++;
+	}
+
+	stop(index: number): void {
+		if (this.stoppedAt === undefined || index < this.stoppedAt) this.stoppedAt = index;
+	}
+
+	get stopped(): T | undefined {
+		return this.stoppedAt === undefined ? undefined : this.items[this.stoppedAt];
+	}
+
+	/**
+	 * Starts `size` workers (one at least, never more than items), each taking items until none is
+	 * left; settles when all have ended.
+	 */
+	workers(size: number, worker: () => Promise<void>): Promise<void[]> {
+		const count = Math.min(Math.max(1, size), this.items.length);
+		return Promise.all(Array.from({ length: count }, worker));
+	}
+}
 
 /** The number is not in the account: update_virtualnum's code, or getVirtualnum's own error (it found no record). */
 export function isNotInAccount(error: unknown): boolean {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { estimateSegments } from '../../../../../nodes/shared/limits.ts';
+import { estimateSegments } from '../../../nodes/shared/limits.ts';
 
 // The boundaries of each encoding (160/161 and 306/307 for GSM-7's 160 and 153, 70/71 and 134/135
 // for UCS-2's 70 and 67) pin the GSM standard's limits.
