@@ -12,8 +12,7 @@ import { pollTriggerSingle } from './lib/pollTrigger.mts';
 import { fieldTriggerEvents } from './lib/fieldTrigger.mts';
 import { triggerSafetyRuns } from './lib/triggerSafety.mts';
 import { routeNodeAllNumbersRuns, routeNodeRuns } from './lib/routeNode.mts';
-import { captureEditor } from './lib/browser.mts';
-import { showcaseWorkflow } from './lib/showcase.mts';
+import { editorRuns } from './lib/showcase.mts';
 import { errorBranchRuns } from './lib/errorBranch.mts';
 import { runExamples } from './lib/examples.mts';
 import { retryAndRedirects } from './lib/retryAndRedirects.mts';
@@ -110,7 +109,7 @@ try {
 	const credentials = { virtualnumApi: vnCredential.id, virtualnumSmsApi: smsCredential.id };
 	const ids = { vn: vnCredential.id, sms: smsCredential.id };
 	const server = n8n;
-	// Each scenario by name: `npm run e2e -- --only sendAndWait,campaigns` runs some (and no editor).
+	// Each scenario by name: `npm run e2e -- --only sendAndWait,campaigns` runs some.
 	const scenarios: Record<string, () => Promise<unknown>> = {
 		trigger: () => triggerRoundTrip(server, sandbox, vnCredential.id, check, log),
 		restoreCallbacks: () => restoreAfterUninstall(server, sandbox, vnCredential.id, check, log),
@@ -128,6 +127,8 @@ try {
 		aiAgent: () => aiAgentRuns(server, sandbox, ids, check, log),
 		callRecordsWhole: () => callRecordsWholeRuns(server, sandbox, vnCredential.id, check, log),
 		dealWon: () => dealWonRuns(server, sandbox, vnCredential.id, check, log),
+		// Last: the editor, with its screenshots (into docs/screenshots only when asked).
+		editor: () => editorRuns(server, ids, SCREENSHOTS, check),
 	};
 	const unknown = ONLY.filter((name) => !(name in scenarios));
 	if (unknown.length > 0)
@@ -137,31 +138,6 @@ try {
 	for (const [name, run] of Object.entries(scenarios))
 		if (ONLY.length === 0 || ONLY.includes(name)) await run();
 	if (ONLY.length > 0) throw new OnlySome();
-
-	const showcase = await n8n.rest<{ id: string }>(
-		'POST',
-		'/workflows',
-		showcaseWorkflow({ vn: vnCredential.id, sms: smsCredential.id }),
-	);
-	const editor = await captureEditor(
-		n8n,
-		showcase.id,
-		[
-			{ name: 'Virtual Number Trigger', shot: 'editor-trigger.png' },
-			{ name: 'Virtual Number', shot: 'editor-virtual-number.png', openOperation: true },
-			{ name: 'Bulk SMS', shot: 'editor-bulk-sms.png', openOperation: true },
-		],
-		SCREENSHOTS,
-		[
-			{ query: 'Virtual Number', expect: 'Virtual Number', shot: 'node-panel-virtual-number.png' },
-			{ query: 'Bulk SMS', expect: 'Bulk SMS', shot: 'node-panel-bulk-sms.png' },
-		],
-	);
-	for (const problem of editor.problems) check(false, `editor: ${problem}`);
-	check(
-		editor.screenshots.length >= 6,
-		`editor screenshots saved: ${editor.screenshots.map((p) => p.replace(ROOT, '')).join(', ')}`,
-	);
 } catch (error) {
 	if (error instanceof OnlySome) log(`ran only ${ONLY.join(', ')}`);
 	else {

@@ -30,6 +30,8 @@ export interface EditorNode {
 	shot: string;
 	/** Open the Operation dropdown before the screenshot (action nodes). */
 	openOperation?: boolean;
+	/** A parameter's label to scroll into view before the screenshot (e.g. Send's Campaign). */
+	scrollTo?: string;
 }
 
 export interface EditorReport {
@@ -127,6 +129,7 @@ async function visitNode(
 		await page.locator('[data-test-id="ndv"] [data-test-id="parameter-input-operation"]').click();
 		await page.waitForTimeout(600);
 	}
+	if (node.scrollTo) await scrollToParameter(page, node.scrollTo, node.name, report);
 	await shoot(node.shot);
 	await page.keyboard.press('Escape');
 	await page
@@ -137,6 +140,21 @@ async function visitNode(
 		.locator('[data-test-id="ndv"]')
 		.waitFor({ state: 'hidden', timeout: 10_000 })
 		.catch(() => undefined);
+}
+
+async function scrollToParameter(
+	page: Page,
+	label: string,
+	nodeName: string,
+	report: EditorReport,
+): Promise<void> {
+	const parameter = page.locator('[data-test-id="ndv"]').getByText(label, { exact: true });
+	if ((await parameter.count()) === 0) {
+		report.problems.push(`node "${nodeName}" shows no parameter "${label}"`);
+		return;
+	}
+	await parameter.first().scrollIntoViewIfNeeded();
+	await page.waitForTimeout(600);
 }
 
 /**
