@@ -71,7 +71,6 @@ export async function getAllVirtualnums(
 		pageSize: limit,
 		keyOf: (row) => String(row.virtualnum ?? JSON.stringify(row)),
 		itemIndex,
-		// The request itself, not getVirtualnumPage: one frame less between a run and the service.
 		readPage: async (page) => {
 			const request = pageRequest({ status, page, limit, itemIndex });
 			return resultRows((await virtualnumRequest.call(this, request)).result);
