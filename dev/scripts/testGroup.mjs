@@ -1,12 +1,13 @@
-// One process running several test files (dev/scripts/run-tests.mjs writes the entry that calls
-// `runFiles`). Each file is imported inside a `describe` named after it, one file after the other:
-// the tests, suites and hooks it declares at its top level (`sandboxPerFile()`, `before`, …) belong
-// to that `describe`, so they run around its own tests only, as when the file had the process to
-// itself; and the next file is imported only once this one's tests and hooks are done. What a file
-// sets in the environment (`process.env.TZ`, …) is undone after it. What the files share is what
-// they only read: the loaded modules (n8n-core, the built package, the harness).
+// A worker process of dev/scripts/run-tests.mjs (which writes the entry that calls `runFiles`): it
+// takes the next file of the list that no other worker has taken (a claim file, created only once),
+// imports it inside a `describe` named after it, and takes the next once that file is done. The
+// tests, suites and hooks a file declares at its top level (`sandboxPerFile()`, `before`, …) belong
+// to its `describe`, so they run around its own tests only, as when the file had the process to
+// itself. What a file sets in the environment (`process.env.TZ`, …) is undone after it. What the
+// files share is what they only read: the loaded modules (n8n-core, the built package, the harness).
+import { openSync, closeSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe } from 'node:test';
-import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** Puts the environment back as it was (a variable a file added is removed, one it changed restored). */
@@ -16,8 +17,20 @@ function restore(saved) {
 		if (process.env[name] !== value) process.env[name] = value;
 }
 
-export async function runFiles(root, files, timeout) {
-	for (const file of files) {
+/** Whether this worker is the first to take the file at `index` (the claim file is created once). */
+function claim(claims, index) {
+	try {
+		closeSync(openSync(join(claims, String(index)), 'wx'));
+		return true;
+	} catch (error) {
+		if (error.code === 'EEXIST') return false;
+		throw error;
+	}
+}
+
+export async function runFiles({ root, files, claims, timeout }) {
+	for (const [index, file] of files.entries()) {
+		if (!claim(claims, index)) continue;
 		const saved = { ...process.env };
 		await describe(relative(root, file), { timeout }, async () => {
 			await import(pathToFileURL(file).href);
