@@ -138,7 +138,9 @@ function importLevels() {
 function helperCalls(perOperation) {
 	const calls = callGraph(ROOT, product);
 	const out = {};
-	const show = (path) => (path ? `${path.length}: ${path.map((p) => p.name).join(' → ')}` : 'none');
+	// The calls the entry makes down to the helper's caller: every function on the path but the entry.
+	const show = (path) =>
+		path ? `${path.length - 1} calls: ${path.map((p) => p.name).join(' → ')}` : 'none';
 	for (const node of nodeClasses) {
 		const within = reachable(graph, node);
 		for (const entry of calls.entriesOf(node)) {
@@ -147,7 +149,7 @@ function helperCalls(perOperation) {
 			if (entry.name !== 'execute') continue;
 			for (const operation of [...within].filter((f) => f.endsWith('.operation.ts')).sort()) {
 				const one = calls.pathFrom(entry, { files: within, through: operation });
-				perOperation[short(operation)] = one ? one.length : null;
+				perOperation[short(operation)] = one ? one.length - 1 : null;
 				if (/^nodes\/BulkSms\/.*\/send\.operation\.ts$/.test(operation))
 					out[`Calls to n8n's HTTP helper, Bulk SMS → Send`] = show(one);
 			}

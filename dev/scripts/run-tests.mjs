@@ -1,6 +1,7 @@
-// `node dev/scripts/run-tests.mjs [<part-of-path> …] [--isolate] [--concurrency=<n>]`: every
-// test/**/*.test.mts and dev/test/**/*.test.mts (or those whose path contains a part) on Node's own
-// test runner (Node 20 has no glob support in --test).
+// `node dev/scripts/run-tests.mjs [<part-of-path> …] [--isolate] [--concurrency=<n>] [--test-name-pattern=…]`:
+// every test/**/*.test.mts and dev/test/**/*.test.mts (or those whose path contains a part) on Node's
+// own test runner (Node 20 has no glob support in --test); options of `node --test` (`--test-…`) are
+// passed on.
 //
 // Where the time went (dev/docs/development.md, "How long the tests take"): each file in a process
 // of its own spent about 2 s of CPU loading tsx, n8n-workflow, n8n-core and the built package before
@@ -27,6 +28,7 @@ import { pathToFileURL } from 'node:url';
 const root = new URL('../..', import.meta.url).pathname;
 const args = process.argv.slice(2);
 const only = args.filter((arg) => !arg.startsWith('--'));
+const passedOn = args.filter((arg) => arg.startsWith('--test-'));
 const isolate = args.includes('--isolate');
 const concurrency = Number(
 	args.find((arg) => arg.startsWith('--concurrency='))?.slice(14) ??
@@ -110,6 +112,7 @@ const result = spawnSync(
 		'--test-reporter=spec',
 		`--test-concurrency=${concurrency}`,
 		...(isolate && timeout ? [`--test-timeout=${timeout}`] : []),
+		...passedOn,
 		...entries,
 	],
 	{ cwd: root, stdio: 'inherit', env: { ...process.env, N8N_USER_FOLDER: scratch } },
