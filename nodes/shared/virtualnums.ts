@@ -12,6 +12,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { maskSecrets } from './masking';
 import { readAllPages } from './paging';
 import { PHONE_LIMITS, phonePatternSource } from './phones';
 import type { RequestContext } from './transport/http';
@@ -35,9 +36,12 @@ interface PageOptions {
 	itemIndex?: number;
 }
 
-/** A general get_virtualnum request (no number, no filter: the only kind the service pages). */
-function pageRequest(options: PageOptions): VirtualnumRequest {
-	return {
+/** One page of a general get_virtualnum request (no number, no filter: the only kind the service pages). */
+export async function getVirtualnumPage(
+	this: RequestContext,
+	options: PageOptions,
+): Promise<IDataObject[]> {
+	const answer = await virtualnumRequest.call(this, {
 		service: 'get_virtualnum',
 		params: {
 			status: STATUS_PARAM[options.status],
@@ -46,15 +50,8 @@ function pageRequest(options: PageOptions): VirtualnumRequest {
 		},
 		itemIndex: options.itemIndex,
 		noResultsAsEmpty: true,
-	};
-}
-
-/** One page of a general get_virtualnum request. */
-export async function getVirtualnumPage(
-	this: RequestContext,
-	options: PageOptions,
-): Promise<IDataObject[]> {
-	return resultRows((await virtualnumRequest.call(this, pageRequest(options))).result);
+	});
+	return resultRows(answer.result);
 }
 
 /** Every number of one status, page by page until a short page (with paging's guards: paging.ts). */
@@ -71,10 +68,8 @@ export async function getAllVirtualnums(
 		pageSize: limit,
 		keyOf: (row) => String(row.virtualnum ?? JSON.stringify(row)),
 		itemIndex,
-		readPage: async (page) => {
-			const request = pageRequest({ status, page, limit, itemIndex });
-			return resultRows((await virtualnumRequest.call(this, request)).result);
-		},
+		readPage: async (page) =>
+			await getVirtualnumPage.call(this, { status, page, limit, itemIndex }),
 	});
 }
 
@@ -104,6 +99,19 @@ export async function getVirtualnum(
 		);
 	}
 	return record;
+}
+
+/**
+ * A number record as a node outputs it: the secrets of its callback URL masked. A Virtual Number
+ * Trigger's URL carries its Secret (`secret=`), with which anyone could forge its calls; a CRM's
+ * URL may carry its own token. Every version outputs it so: a secret never lands in execution data
+ * or a model's context. Virtual Number → Update takes the masked URL back as "unchanged".
+ */
+export function recordAsShown(record: IDataObject): IDataObject {
+	const url = record.callback_url;
+	if (typeof url !== 'string' || url === '') return record;
+	const shown = maskSecrets(url);
+	return shown === url ? record : { ...record, callback_url: shown };
 }
 
 /**

@@ -1,16 +1,21 @@
 /**
  * Calls delivered whole, in the real n8n: examples/ai/call-record-with-recording-to-crm.json run
- * from its pinned call with a (scripted) model, the CRM receiving the summary; then the same
+ * from its two pinned calls with a (scripted) model: the call with a transcript summarised, the CRM
+ * receiving the summary; the call without one never given to the model, the CRM receiving it marked
+ * "no transcript"; then the same
  * example published as a user would (its Call Record Trigger polling every 15 s) with the field
  * profile's recording written RECORDING_DELAY_S after the call: the call is held, then emitted
  * once with its recording as binary data; a second call held while n8n restarts is emitted once
- * after it, nothing doubled. Last, the lower-case callback template through the Virtual Number
- * Trigger 1.1: numbers as digits, `recordingExists` a boolean.
+ * after it, nothing doubled; then a call whose recording answers an HTML page (the field-data
+ * corpus's login page) and a later normal call: both reach the CRM, the odd one at once with
+ * `recordingStatus: "notAudio"`, the later one not held up by it. Last, the lower-case callback
+ * template through the Virtual Number Trigger 1.1: numbers as digits, `recordingExists` a boolean.
  *
  * The service writes a recording up to minutes after the call (the hold allows 10 by default);
  * 25 s here keeps the run short while still spanning more than one poll.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 
 import { parse } from 'flatted';
 
@@ -57,7 +62,13 @@ interface Setup {
 	check: Check;
 	log: Log;
 }
-type Note = { callId?: string; note?: string; phone?: string; recordingStatus?: string };
+type Note = {
+	callId?: string;
+	note?: string;
+	phone?: string;
+	recordingStatus?: string;
+	transcript?: string | null;
+};
 
 /** The example as a user imports it: their credentials, the CRM's address. */
 function loadExample(setup: Setup): Example {
@@ -65,7 +76,10 @@ function loadExample(setup: Setup): Example {
 	for (const node of workflow.nodes)
 		for (const [type, ref] of Object.entries(node.credentials ?? {}))
 			node.credentials![type] = { id: setup.credentials[type], name: ref.name };
-	workflow.nodes.find((node) => node.name === 'Add note to CRM')!.parameters.url = setup.crm.url;
+	// Both CRM steps: the summary's and the one of a call without a transcript.
+	for (const node of workflow.nodes)
+		if (String(node.parameters.url ?? '').startsWith('https://crm.example.com/'))
+			node.parameters.url = setup.crm.url;
 	delete workflow.id;
 	return workflow;
 }
@@ -94,25 +108,34 @@ export async function callRecordsWholeRuns(
 	log(`calls delivered whole: took ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
-/** (a) The example from its pinned call: the model reads the transcript, the CRM gets the summary. */
+/**
+ * (a) The example from its two pinned calls: the model reads the one transcript, the CRM gets its
+ * summary; the call without a transcript reaches the CRM marked "no transcript", unsummarised.
+ */
 async function pinnedRun({ n8n, model, crm, check, ...setup }: Setup): Promise<void> {
 	const workflow = loadExample({ n8n, model, crm, check, ...setup });
 	const execution = await runFromPinned(n8n, workflow, TRIGGER);
 	const pinned = (workflow.pinData[TRIGGER][0] as { json: { transcript: string } }).json;
 	const prompt = model.requests.map((r) => r.messages.map(textOf).join('\n')).join('\n');
-	const note = crm.notes[0] as Note | undefined;
+	const notes = crm.notes as Note[];
+	const summarised = notes.find((note) => note.callId === '1733049840.1337');
+	const unsummarised = notes.find((note) => note.callId === '1733050920.1338');
 	check(
 		execution?.status === 'success' &&
 			model.requests.length === 1 &&
-			prompt.includes(pinned.transcript.split('\n')[0]),
-		`${FILE}: ran from its pinned call in n8n, the model received the transcript (${execution?.status ?? 'no execution'}, ${model.requests.length} model request)`,
+			prompt.includes(pinned.transcript.split('\n')[0]) &&
+			!prompt.includes('0541110010'),
+		`${FILE}: ran from its pinned calls in n8n, the model received the one transcript and nothing of the call without one (${execution?.status ?? 'no execution'}, ${model.requests.length} model request)`,
 	);
 	check(
-		crm.notes.length === 1 &&
-			note?.note === SUMMARY &&
-			note.callId === '1733049840.1337' &&
-			note.recordingStatus === 'included',
-		`${FILE}: the CRM received the model's summary as the note (${JSON.stringify(note)})`,
+		notes.length === 2 && summarised?.note === SUMMARY && summarised.recordingStatus === 'included',
+		`${FILE}: the CRM received the model's summary as the note of the call with a transcript (${JSON.stringify(summarised)})`,
+	);
+	check(
+		unsummarised?.note === 'no transcript' &&
+			unsummarised.transcript === null &&
+			unsummarised.phone === '0541110010',
+		`${FILE}: the call without a transcript reached the CRM marked "no transcript", with no summary (${JSON.stringify(unsummarised)})`,
 	);
 	crm.notes.length = 0;
 }
@@ -145,6 +168,7 @@ async function publishedRun(setup: Setup): Promise<void> {
 	try {
 		const first = await heldThenEmitted(setup, number, created.id);
 		await heldAcrossRestart(setup, number, created.id, first);
+		await htmlRecordingNotInTheWay(setup, number, created.id);
 	} finally {
 		sandbox.control.setProfile({ profile: 'contract' });
 		await n8n.rest('POST', `/workflows/${created.id}/deactivate`, {});
@@ -246,6 +270,68 @@ async function heldAcrossRestart(
 	check(
 		executions.every(finished) && executions.every((e) => e.status === 'success'),
 		`restart during the hold: every execution of the published example succeeded (${executions.length})`,
+	);
+}
+
+/** The corpus's HTML page, served instead of one call's recording. */
+const LOGIN_PAGE = readFileSync(
+	new URL('../../../test/fixtures/field-data/recordings/login-page.html', import.meta.url),
+	'utf8',
+);
+
+/**
+ * (c2) One call's recording answers an HTML page, every time; a later call's is normal. Both reach
+ * the CRM: the odd one at once with `notAudio` (asked for once), the later one with its recording,
+ * not held up; nothing stays held.
+ */
+async function htmlRecordingNotInTheWay(
+	{ n8n, sandbox, crm, check }: Setup,
+	number: string,
+	workflowId: string,
+): Promise<void> {
+	sandbox.control.setProfile({ profile: 'contract' });
+	// Added and faulted in one step, so no poll reads the call before its fault is in place.
+	const [odd] = sandbox.control.addCalls({ count: 1, virtualnum: number, caller: '0501000073' });
+	sandbox.control.injectFaults({
+		kind: 'hostileBody',
+		status: 200,
+		contentType: 'text/html; charset=utf-8',
+		text: LOGIN_PAGE,
+		bytes: Buffer.byteLength(LOGIN_PAGE),
+		operation: 'get_record_by_call_uuid',
+		callId: odd.cdr_uniqueid,
+		count: 99,
+	});
+	const addedAt = Date.now();
+	const [later] = sandbox.control.addCalls({ count: 1, virtualnum: number, caller: '0501000074' });
+	const both = await waitUntil(
+		() => notesOf(crm, odd.cdr_uniqueid).length > 0 && notesOf(crm, later.cdr_uniqueid).length > 0,
+		60_000,
+		500,
+	);
+	const afterS = Math.round((Date.now() - addedAt) / 1000);
+	const oddNote = notesOf(crm, odd.cdr_uniqueid);
+	const laterNote = notesOf(crm, later.cdr_uniqueid);
+	const asked = sandbox.control
+		.requests({ operation: 'get_record_by_call_uuid' })
+		.filter((r) => JSON.stringify([r.query, r.body]).includes(odd.cdr_uniqueid)).length;
+	check(
+		Boolean(both) &&
+			oddNote.length === 1 &&
+			oddNote[0].recordingStatus === 'notAudio' &&
+			laterNote.length === 1 &&
+			laterNote[0].recordingStatus === 'included' &&
+			asked === 1,
+		`an HTML page instead of a recording: that call reached the CRM with recordingStatus notAudio (${String(oddNote[0]?.recordingStatus)}, asked for ${asked} time), the later call with its recording (${String(laterNote[0]?.recordingStatus)}), not held up: both within ${afterS} s`,
+	);
+	await sleep(20_000);
+	const staticData = await n8n.rest<{ staticData?: unknown }>('GET', `/workflows/${workflowId}`);
+	const executions = await executionsOf(n8n, workflowId);
+	check(
+		notesOf(crm, odd.cdr_uniqueid).length === 1 &&
+			!JSON.stringify(staticData.staticData ?? {}).includes('heldRecords') &&
+			executions.every((e) => e.status === 'success'),
+		`an HTML page instead of a recording: nothing held or emitted again a poll later, every execution succeeded (${executions.length})`,
 	);
 }
 
