@@ -2,15 +2,14 @@
  * The Call Record Trigger with Include → Recording in the real n8n 2.40.7, binary data in
  * filesystem mode (n8n's default in a single process): one poll emits 100 call records, each with
  * a 1 MB recording. Target: n8n's main process grows by at most 50 MB at its peak over that poll and
- * its execution (RSS sampled from /proc, n8nMemory.mts; growth = peak − the RSS just before), so
+ * its execution (RSS sampled from /proc, inN8n.mts; growth = peak − the RSS just before), so
  * the recordings stream to disk instead of being held in memory (100 MB in all).
  *
- * Beside it, in the same run and alternating (pollRecordingsSides.mts): the same 100 records with
- * no Include (n8n's own cost of a 100-item poll execution) and the trigger → n8n's HTTP Request
- * node downloading each recording as a file (n8n's floor for 100 downloaded files). Every measured
- * run gets a freshly started n8n, warmed up by a poll of a few records through the same workflow:
- * the RSS of a long-running n8n (470–740 MB) changes how much it grows. n8n runs with V8's GC trace
- * (`--trace-gc --trace-incremental-marking`), summed up per run: why its full collections started.
+ * Beside it, in the same run and alternating: the same 100 records with no Include (n8n's own cost
+ * of a 100-item poll execution) and the trigger → n8n's HTTP Request node downloading each recording
+ * as a file (n8n's floor for 100 downloaded files). Every measured run gets a freshly started n8n,
+ * warmed up by a poll of a few records through the same workflow: the RSS of a long-running n8n
+ * (470–740 MB) changes how much it grows.
  *
  *   npm run build && npx tsx dev/bench/pollRecordings.mts [--reps 3] [--sides include,noInclude,httpRequest]
  *   npm run bench -- --poll-recordings [--reps 3]     (the same)
@@ -30,25 +29,25 @@ import { startSandbox, type Sandbox } from '../sandbox/index.mts';
 import { startN8n, type N8nServer } from '../harness/n8n/server.mts';
 import { executionsOf, finished } from '../harness/n8n/executions.mts';
 import { ROOT_DIR } from '../harness/n8n/install.mts';
-import { sleep, waitUntil } from '../harness/n8n/workflows.mts';
-import { collectGarbage, GC_FLAGS, linesSince, markingReasons, type Collected } from './n8nGc.mts';
-import { gcSummary, n8nProcesses, sampleMemory, type MemoryFigures } from './n8nMemory.mts';
-import { runRealBench, type RealRun } from './realRun.mts';
+import { chain, node, sleep, waitUntil, type NodeJson } from '../harness/n8n/workflows.mts';
 import {
-	POLL_SIDES,
-	sideWorkflow,
-	type PollSide,
-	type SideCredentials,
-} from './pollRecordingsSides.mts';
+	credentialIn,
+	runRealBench,
+	sampleMemory,
+	type MemoryFigures,
+	type RealRun,
+} from './inN8n.mts';
+import { median } from './measure.mts';
 
 const { values } = parseArgs({ options: { reps: { type: 'string' }, sides: { type: 'string' } } });
 const REPS = Number(values.reps ?? 3);
-const SIDES = POLL_SIDES.filter((side) => !values.sides || values.sides.includes(side.key));
 const RECORDS = 100;
 /** The records of the warm-up poll on each fresh n8n (loads every module the measured poll uses). */
 const WARM_UP_RECORDS = 5;
 const RECORDING_BYTES = 1024 * 1024;
 const TARGET_MB = 50;
+/** The sandbox writes call times on this machine's clock: the trigger reads them in its zone. */
+const SANDBOX_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 const started = Date.now();
 const log = (line: string) =>
 	console.log(`[bench poll ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
@@ -68,15 +67,121 @@ interface Run extends MemoryFigures {
 	records: number;
 	downloads: number;
 	ms: number;
-	gc: string;
-	markingStartedBy: Record<string, number>;
-	/** Heap in use + external (Buffers) of n8n's main process after a full collection: before the run. */
-	settledMB: number;
-	/** At the end of the run: what a full collection then freed (garbage), and what it left (held). */
-	garbageAtEndMB: number;
-	heldAfterMB: number;
-	collected: { settled: Collected; end: Collected };
 }
+
+type PollSideKey = 'include' | 'noInclude' | 'httpRequest';
+
+interface PollSide {
+	key: PollSideKey;
+	name: string;
+	/** The node whose output items are counted, and whether each must carry binary `data`. */
+	counted: string;
+	binary: boolean;
+	/** Whether the side downloads the recordings (one get_record_by_call_uuid per record). */
+	downloads: boolean;
+}
+
+const POLL_SIDES: PollSide[] = [
+	{
+		key: 'include',
+		name: 'Call Record Trigger, Include → Recording',
+		counted: 'Call Records',
+		binary: true,
+		downloads: true,
+	},
+	{
+		key: 'noInclude',
+		name: 'Call Record Trigger without Include (nothing downloaded)',
+		counted: 'Call Records',
+		binary: false,
+		downloads: false,
+	},
+	{
+		key: 'httpRequest',
+		name: 'Call Record Trigger → HTTP Request (Response Format: File)',
+		counted: 'HTTP Request',
+		binary: true,
+		downloads: true,
+	},
+];
+
+/**
+ * Every 5 s: n8n 2.40 refuses a Poll Time under a minute but checks each Poll Time on its own, so
+ * twelve custom times (one per 5 s) keep the bench's waits for the next poll short.
+ */
+const EVERY_5_S = {
+	item: Array.from({ length: 12 }, (_, i) => ({
+		mode: 'custom',
+		cronExpression: `${i * 5} * * * * *`,
+	})),
+};
+
+interface SideCredentials {
+	/** The Virtual Number credential (the trigger's) and the Header Auth one (HTTP Request's). */
+	virtualnum: string;
+	header: string;
+}
+
+function trigger(number: string, records: number, include: string[], id: string): NodeJson {
+	return node(
+		'Call Records',
+		'n8n-nodes-virtualnum.virtualNumberCallRecordTrigger',
+		1,
+		{
+			pollTimes: EVERY_5_S,
+			virtualNumbers: number,
+			include,
+			options: { maxRecords: records, serviceTimeZone: SANDBOX_ZONE },
+		},
+		{ credentials: { virtualnumApi: { id, name: 'Virtual Number sandbox' } } },
+	);
+}
+
+/** n8n's HTTP Request as a user sets it up for the service's download (contract: docs/api). */
+function httpDownload(vnUrl: string, headerCredential: string): NodeJson {
+	const query = {
+		service: 'get_record_by_call_uuid',
+		call_uuid: '={{ $json.callId }}',
+		type: 'wav',
+	};
+	return node(
+		'HTTP Request',
+		'n8n-nodes-base.httpRequest',
+		4.2,
+		{
+			method: 'GET',
+			url: `${vnUrl}/api/`,
+			authentication: 'genericCredentialType',
+			genericAuthType: 'httpHeaderAuth',
+			sendQuery: true,
+			queryParameters: {
+				parameters: Object.entries(query).map(([name, value]) => ({ name, value })),
+			},
+			options: { response: { response: { responseFormat: 'file' } } },
+		},
+		{ credentials: { httpHeaderAuth: { id: headerCredential, name: 'Virtual Number token' } } },
+	);
+}
+
+/** The side's workflow on `number`, up to `records` records per poll. */
+function sideWorkflow(
+	side: PollSide,
+	number: string,
+	records: number,
+	vnUrl: string,
+	credentials: SideCredentials,
+): Record<string, unknown> {
+	const include = side.key === 'include' ? ['recording'] : [];
+	const nodes = [trigger(number, records, include, credentials.virtualnum)];
+	nodes.push(
+		side.key === 'httpRequest'
+			? httpDownload(vnUrl, credentials.header)
+			: node('Received', 'n8n-nodes-base.noOp', 1, {}),
+	);
+	return chain(`Bench: ${side.name} (${number})`, nodes);
+}
+
+const SIDES = POLL_SIDES.filter((side) => !values.sides || values.sides.includes(side.key));
 
 interface Bench {
 	n8n: N8nServer;
@@ -116,21 +221,14 @@ async function runOnce({ n8n, sandbox, credentials }: Bench, side: PollSide): Pr
 	addRows(sandbox, number, WARM_UP_RECORDS);
 	await executionsDone(n8n, created.id, 1);
 	sandbox.control.clearRequests();
-	const { main } = n8nProcesses();
-	// Settled: the warm-up's execution saved, then collected twice (a second collection frees what
-	// the first one's finalizers released).
-	await sleep(2000);
-	await collectGarbage(n8n, main);
-	await sleep(1000);
-	const settled = await collectGarbage(n8n, main);
+	// Settled: the warm-up's execution saved.
+	await sleep(3000);
 	const memory = sampleMemory();
 	const from = Date.now();
 	addRows(sandbox, number, RECORDS);
 	const done = await executionsDone(n8n, created.id, 2);
 	const figures = memory.stop();
 	const ms = Date.now() - from;
-	const lines = linesSince(n8n.logs, main, settled.at);
-	const end = await collectGarbage(n8n, main);
 	await n8n.rest('POST', `/workflows/${created.id}/deactivate`, {});
 	const downloads = sandbox.control.requests({ operation: 'get_record_by_call_uuid' }).length;
 	return {
@@ -139,21 +237,6 @@ async function runOnce({ n8n, sandbox, credentials }: Bench, side: PollSide): Pr
 		records: await emitted(n8n, done[0].id, side),
 		downloads,
 		ms,
-		gc: gcSummary(lines, main),
-		markingStartedBy: markingReasons(lines, main),
-		...collectedFigures(settled, end),
-	};
-}
-
-const inUse = (usage: Collected['after']) => usage.heapUsed + usage.external;
-const round = (mb: number) => Math.round(mb * 10) / 10;
-
-function collectedFigures(settled: Collected, end: Collected) {
-	return {
-		settledMB: round(inUse(settled.after)),
-		garbageAtEndMB: round(inUse(end.before) - inUse(end.after)),
-		heldAfterMB: round(inUse(end.after) - inUse(settled.after)),
-		collected: { settled, end },
 	};
 }
 
@@ -168,9 +251,6 @@ async function emitted(n8n: N8nServer, executionId: string, side: PollSide): Pro
 	return items.filter((item) => !side.binary || item.binary?.data !== undefined).length;
 }
 type OutputItems = Array<{ binary?: { data?: unknown } }>;
-
-const median = (values: number[]) =>
-	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Each side's median growth and whether every run of it emitted (and downloaded) all records. */
 function summary(runs: Run[]) {
@@ -215,9 +295,7 @@ async function measure(bench: Bench): Promise<Run[]> {
 			runs.push(run);
 			log(
 				`${side.key} run ${rep + 1}: +${run.mainGrowthMB} MB from ${run.mainBeforeMB} MB, ` +
-					`${run.records} items, ${run.downloads} downloads, ${run.ms} ms; held after a full ` +
-					`collection +${run.heldAfterMB} MB, garbage at the end ${run.garbageAtEndMB} MB; GC: ${run.gc}; ` +
-					`markings started by ${JSON.stringify(run.markingStartedBy)}`,
+					`${run.records} items, ${run.downloads} downloads, ${run.ms} ms`,
 			);
 		}
 	}
@@ -225,17 +303,15 @@ async function measure(bench: Bench): Promise<Run[]> {
 }
 
 async function credentialsIn(n8n: N8nServer, sandbox: Sandbox): Promise<SideCredentials> {
-	const vn = await n8n.rest<{ id: string }>('POST', '/credentials', {
-		name: 'Virtual Number sandbox',
-		type: 'virtualnumApi',
-		data: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn },
+	const virtualnum = await credentialIn(n8n, 'Virtual Number sandbox', 'virtualnumApi', {
+		baseUrl: sandbox.vnUrl,
+		accessToken: sandbox.tokens.vn,
 	});
-	const header = await n8n.rest<{ id: string }>('POST', '/credentials', {
-		name: 'Virtual Number token',
-		type: 'httpHeaderAuth',
-		data: { name: 'Authorization', value: `Bearer ${sandbox.tokens.vn}` },
+	const header = await credentialIn(n8n, 'Virtual Number token', 'httpHeaderAuth', {
+		name: 'Authorization',
+		value: `Bearer ${sandbox.tokens.vn}`,
 	});
-	return { virtualnum: vn.id, header: header.id };
+	return { virtualnum, header };
 }
 
 process.env.N8N_DEFAULT_BINARY_DATA_MODE = 'filesystem';
@@ -244,7 +320,7 @@ sandbox.control.configure({ recordingBytes: RECORDING_BYTES });
 const loadAtStart = loadavg();
 const run: RealRun = { sandbox };
 await runRealBench(run, log, started, async () => {
-	const n8n = (run.n8n = await startN8n(log, { nodeFlags: GC_FLAGS }));
+	const n8n = (run.n8n = await startN8n(log));
 	const runs = await measure({ n8n, sandbox, credentials: await credentialsIn(n8n, sandbox) });
 	const sides = summary(runs);
 	const { met, line } = verdict(sides);

@@ -4,28 +4,25 @@
  *
  * - Send: Bulk SMS Send (Recipients From: Input Fields, Batch Size 100, Batches in Flight 4);
  * - Send with Output: Summary (one item for the run), and Send skipping the numbers of a 50,000-row
- *   opt-out Data Table read by n8n's Data table node (realN8nOptOut.mts);
- * - Send with Output: Summary at Batch Size 1000 (100,000 only, a diagnostic): 100 requests instead of
- *   1,000, what n8n's cost per request through its HTTP helper weighs;
+ *   opt-out Data Table read by n8n's Data table node (as a List expression, or as An Earlier Node's
+ *   Items), the way docs/bulk-sms-node.md prescribes for n8n 2.40;
  * - Code + HTTP Request: what users build by hand with n8n's own nodes, a Code node grouping the
  *   items into batches of 100 and an HTTP Request node posting each batch;
  * - HTTP Request per item: one request per recipient (10,000 only: 100,000 takes many minutes);
  * - No Operation: the same input items through n8n's No Operation node, sending nothing: what n8n
- *   itself needs in memory for those items (the memory target is against it);
- * - Edit Fields (100,000 only, a diagnostic): n8n's Edit Fields node adding the fields of Send's
- *   output to every item, sending nothing: what n8n spends on 100,000 new items of that shape.
+ *   itself needs in memory for those items (the memory target is against it).
  *
  * Each workflow starts from a Manual Trigger with the recipients pinned (about 6.7 MB of JSON for
  * 100,000: under n8n's N8N_PAYLOAD_SIZE_MAX of 16 MB, so the REST API takes them as the editor
  * would send them; the same pinned items for every side). The time is n8n's own execution record
  * (stoppedAt − startedAt), with the nodes' execution time from its run data beside it. Memory: the
- * RSS of n8n's main process and of its task runner, sampled from /proc during the run (n8nMemory.mts);
+ * RSS of n8n's main process and of its task runner, sampled from /proc during the run (inN8n.mts);
  * growth = peak − the RSS just before the run; at 100,000 every run gets a freshly started n8n
  * (FRESH_FROM). Runs alternate between the sides (a 200-recipient
  * warm-up of each first); medians are printed, written to dev/bench/results-n8n.json and to the
- * "In the real n8n" section of dev/docs/benchmarks.md (realN8nReport.mts).
+ * "In the real n8n" section of dev/docs/benchmarks.md.
  *
- *   npm run build && npx tsx dev/bench/realN8n.mts [--items 10000,100000] [--reps 3] [--sides send,noOp] [--trace-gc]
+ *   npm run build && npx tsx dev/bench/realN8n.mts [--items 10000,100000] [--reps 3] [--sides send,noOp]
  *   npm run bench -- --real-n8n [--items …] [--reps …]     (the same)
  *
  * HTTP Request has no setting for how many requests it sends at once: it starts all of them together
@@ -41,35 +38,26 @@ import { parseArgs } from 'node:util';
 import { startSandbox } from '../sandbox/index.mts';
 import { startN8n, type N8nServer } from '../harness/n8n/server.mts';
 import { executionsOf, finished } from '../harness/n8n/executions.mts';
-import { runRealBench, type RealRun } from './realRun.mts';
-import { collectGarbage, GC_FLAGS } from './n8nGc.mts';
 import { E2E_DIR, MARKER_NAME, ROOT_DIR } from '../harness/n8n/install.mts';
-import { node, waitUntil, type NodeJson } from '../harness/n8n/workflows.mts';
-import { gcSummary, n8nProcesses, sampleMemory, type MemoryFigures } from './n8nMemory.mts';
+import { dataTableRows, node, waitUntil, type NodeJson } from '../harness/n8n/workflows.mts';
 import {
-	createOptOutTable,
-	isOptedOut,
-	OPT_OUT_ROWS,
-	optedOutAmong,
-	optOutNodes,
-} from './realN8nOptOut.mts';
-import { summarise, writeResults, type Measured, type SideKey } from './realN8nReport.mts';
-import { FIELDS_PARAMETERS, PHONE_FIELD, SENDER, TEXT } from './tasks/sms.mts';
+	credentialIn,
+	runRealBench,
+	sampleMemory,
+	type MemoryFigures,
+	type RealRun,
+} from './inN8n.mts';
+import { summarise, writeResults, type Measured, type SideKey } from './report.mts';
+import { FIELDS_PARAMETERS, PHONE_FIELD, SENDER, TEXT } from './send.mts';
 
 const { values } = parseArgs({
 	options: {
 		items: { type: 'string' },
 		reps: { type: 'string' },
 		sides: { type: 'string' },
-		'trace-gc': { type: 'boolean' },
 	},
 });
-/**
- * n8n's main process logs its garbage collections (V8's --trace-gc), summed up after each measured run;
- * then a full collection (n8nGc.mts) says what of the heap the run left held and what was garbage.
- */
-const TRACE_GC = values['trace-gc'] === true;
-/** Only these sides (send, sendSummary, sendSummary1000, sendOptOut, sendOptOutNodeItems, codeHttp, perItem, editFields, noOp); all by default. */
+/** Only these sides (send, sendSummary, sendOptOut, sendOptOutNodeItems, codeHttp, perItem, noOp); all by default. */
 const ONLY = values.sides?.split(',');
 const SIZES = (values.items ?? '10000,100000').split(',').map(Number);
 const REPS = Number(values.reps ?? 3);
@@ -137,36 +125,6 @@ interface Side {
 	skipsOptOuts?: boolean;
 }
 
-/**
- * The fields of Send's output item besides the input's phone and name (fixed values): Edit Fields
- * adding them to every item shows what n8n itself spends on 100,000 new items of that shape.
- */
-const RESULT_FIELDS = Object.entries({
-	service: 'send_sms',
-	status: 'OK',
-	message_id: 1,
-	message: TEXT,
-	sender: SENDER,
-	sendtime: '24/11/2026 12:00',
-	total_charge: 1,
-	segments: 1,
-	encoding: 'GSM-7',
-	estimatedCredits: 1,
-}).map(([name, value], index) => ({
-	id: String(index + 1),
-	name,
-	value,
-	type: typeof value === 'number' ? 'number' : 'string',
-}));
-
-const withBatchSize = (send: NodeJson, batchSize: number): NodeJson => ({
-	...send,
-	parameters: {
-		...send.parameters,
-		options: { ...(send.parameters.options as object), batchSize },
-	},
-});
-
 /** Send, and Send with Campaign options: Output: Summary, and (with `optOutTable`) skipping an opt-out Data Table. */
 function sendSides(send: NodeJson, optOutTable: string | undefined): Side[] {
 	const summary = { ...send, parameters: { ...send.parameters, campaign: { output: 'summary' } } };
@@ -186,46 +144,31 @@ function sendSides(send: NodeJson, optOutTable: string | undefined): Side[] {
 			maxItems: Infinity,
 			outputs: 1,
 		},
-		{
-			key: 'sendSummary1000',
-			name: 'Bulk SMS Send, Output: Summary, Batch Size 1000 (diagnostic: 100 requests instead of 1,000)',
-			nodes: [withBatchSize(summary, 1000)],
-			sends: true,
-			minItems: 100_000,
-			maxItems: Infinity,
-			outputs: 1,
-		},
 	];
-	if (optOutTable !== undefined)
-		sides.push({
-			key: 'sendOptOut',
-			name: `Bulk SMS Send skipping a ${OPT_OUT_ROWS.toLocaleString('en')}-row opt-out Data Table (Data table node → List)`,
-			nodes: optOutNodes(optOutTable, send),
-			sends: true,
-			maxItems: Infinity,
-			pinOn: 'Recipients',
-			skipsOptOuts: true,
-		});
-	if (optOutTable !== undefined)
-		sides.push({
-			key: 'sendOptOutNodeItems',
-			name: `Bulk SMS Send skipping a ${OPT_OUT_ROWS.toLocaleString('en')}-row opt-out Data Table (Data table node → An Earlier Node's Items)`,
-			nodes: optOutNodes(optOutTable, send, 'nodeItems'),
-			sends: true,
-			maxItems: Infinity,
-			pinOn: 'Recipients',
-			skipsOptOuts: true,
-		});
-	return sides;
+	if (optOutTable === undefined) return sides;
+	const optOut = (key: SideKey, from: 'list' | 'nodeItems', how: string): Side => ({
+		key,
+		name: `Bulk SMS Send skipping a ${OPT_OUT_ROWS.toLocaleString('en')}-row opt-out Data Table (Data table node → ${how})`,
+		nodes: optOutNodes(optOutTable, send, from),
+		sends: true,
+		maxItems: Infinity,
+		pinOn: 'Recipients',
+		skipsOptOuts: true,
+	});
+	return [
+		...sides,
+		optOut('sendOptOut', 'list', 'List'),
+		optOut('sendOptOutNodeItems', 'nodeItems', "An Earlier Node's Items"),
+	];
 }
 
-/** The measured workflows: Send's, what users build instead, and two that send nothing (diagnostics). */
+/** The measured workflows: Send's, what users build instead, and No Operation (n8n's own cost of the items). */
 function sides(
 	smsUrl: string,
 	credentials: { sms: string; header: string },
 	optOutTable: string | undefined,
 ): Side[] {
-	const { send, code, batched, perItem, noOp, editFields } = sideNodes(smsUrl, credentials);
+	const { send, code, batched, perItem, noOp } = sideNodes(smsUrl, credentials);
 	return [
 		...sendSides(send, optOutTable),
 		{
@@ -241,14 +184,6 @@ function sides(
 			nodes: [perItem],
 			sends: true,
 			maxItems: PER_ITEM_MAX,
-		},
-		{
-			key: 'editFields',
-			name: "Edit Fields: Send's 12 output fields, nothing sent (diagnostic)",
-			nodes: [editFields],
-			sends: false,
-			minItems: 100_000,
-			maxItems: Infinity,
 		},
 		{
 			key: 'noOp',
@@ -283,13 +218,7 @@ function sideNodes(smsUrl: string, credentials: { sms: string; header: string })
 	const batched = httpRequest(smsUrl, credentials.header, '={{ JSON.stringify($json.messages) }}');
 	const perItem = httpRequest(smsUrl, credentials.header, `={{ JSON.stringify([${MESSAGE}]) }}`);
 	const noOp = node('No Operation', 'n8n-nodes-base.noOp', 1, {});
-	const editFields = node('Edit Fields', 'n8n-nodes-base.set', 3.4, {
-		mode: 'manual',
-		includeOtherFields: true,
-		assignments: { assignments: RESULT_FIELDS },
-		options: {},
-	});
-	return { send, code, batched, perItem, noOp, editFields };
+	return { send, code, batched, perItem, noOp };
 }
 
 type Recipients = ReturnType<typeof recipients>;
@@ -348,7 +277,6 @@ async function runOnce(
 	memory = false,
 ): Promise<Omit<Measured, 'received'>> {
 	const sampler = memory ? sampleMemory() : undefined;
-	const logStart = n8n.logs.length;
 	let figures: MemoryFigures | undefined;
 	let executionId: string;
 	try {
@@ -372,16 +300,6 @@ async function runOnce(
 		if (!done) throw new Error(`${side.name}: no finished execution within 15 minutes`);
 	} finally {
 		figures = sampler?.stop();
-	}
-	if (memory && TRACE_GC) {
-		const main = n8nProcesses().main;
-		log(`  GC: ${gcSummary(n8n.logs.slice(logStart), main)}`);
-		// After the measured window: what of n8n's heap the run left held, and what was garbage.
-		const { before, after } = await collectGarbage(n8n, main);
-		log(
-			`  a full collection after the run: heap in use ${before.heapUsed} → ${after.heapUsed} MB, ` +
-				`array buffers ${before.arrayBuffers} → ${after.arrayBuffers} MB, RSS ${before.rss} → ${after.rss} MB`,
-		);
 	}
 	const detail = await n8n.rest<Detail>('GET', `/executions/${executionId}`);
 	const data = flatted().parse(detail.data) as RunData;
@@ -490,6 +408,93 @@ function checkRun(
 		);
 }
 
+// ---- the opt-out Data Table ---------------------------------------------------------------------------
+
+/*
+ * Every hundredth recipient (index 7, 107, 207…) is in the table, written in another spelling than
+ * the recipient list uses (national, international, dashed: matched by phone identity); the other
+ * rows are numbers no recipient has.
+ */
+const OPT_OUT_ROWS = 50_000;
+const EVERY = 100;
+const AT = 7;
+/** The rows the REST API gets at a time. */
+const INSERT_CHUNK = 5_000;
+/** The largest campaign whose opted-out recipients the table holds. */
+const LARGEST = 100_000;
+
+/** The subscriber digits after +972 50- of the recipient `index` (realN8n.mts's recipients). */
+const subscriber = (index: number) => String(1_000_000 + index).padStart(7, '0');
+
+/** How many of the first `items` recipients are in the table. */
+const optedOutAmong = (items: number) => Math.max(0, Math.floor((items - 1 - AT) / EVERY) + 1);
+
+/** Whether a number the service received belongs to an opted-out recipient (+972 50-1xxxxxx). */
+function isOptedOut(dest: string): boolean {
+	const digits = dest.replace(/\D/g, '');
+	if (!digits.slice(-9).startsWith('50')) return false;
+	const index = Number(digits.slice(-7)) - 1_000_000;
+	return index >= 0 && index < LARGEST && index % EVERY === AT;
+}
+
+/** The table's numbers: the opted-out recipients in three spellings, then numbers of nobody. */
+function optOutNumbers(): string[] {
+	const numbers: string[] = [];
+	for (let index = AT; index < LARGEST; index += EVERY) {
+		const digits = subscriber(index);
+		const spellings = [
+			`050${digits}`,
+			`97250${digits}`,
+			`+972-50-${digits.slice(0, 3)}-${digits.slice(3)}`,
+		];
+		numbers.push(spellings[numbers.length % spellings.length]);
+	}
+	for (let other = 0; numbers.length < OPT_OUT_ROWS; other++)
+		numbers.push(`052${String(2_000_000 + other).padStart(7, '0')}`);
+	return numbers;
+}
+
+/** Creates the opt-out Data Table through n8n's REST API (the same database for every restart). */
+async function createOptOutTable(n8n: N8nServer, log: (line: string) => void): Promise<string> {
+	const project = await n8n.rest<{ id: string }>('GET', '/projects/personal');
+	const base = `/projects/${project.id}/data-tables`;
+	const table = await n8n.rest<{ id: string }>('POST', base, {
+		name: `bench opt-outs ${Date.now()}`,
+		columns: [{ name: 'phone', type: 'string' }],
+	});
+	const numbers = optOutNumbers();
+	for (let start = 0; start < numbers.length; start += INSERT_CHUNK)
+		await n8n.rest('POST', `${base}/${table.id}/insert`, {
+			data: numbers.slice(start, start + INSERT_CHUNK).map((phone) => ({ phone })),
+			returnType: 'count',
+		});
+	log(
+		`opt-out Data Table ${table.id}: ${numbers.length.toLocaleString('en')} rows, ` +
+			`${optedOutAmong(LARGEST).toLocaleString('en')} of them recipients`,
+	);
+	return table.id;
+}
+
+/**
+ * The side's nodes after the trigger: the Data table node reading the table, the recipients (the
+ * workflow pins them on this node), and `send` skipping the table's numbers, read by Numbers From:
+ * List with an expression (`list`), or An Earlier Node's Items (`nodeItems`, no expression).
+ */
+function optOutNodes(
+	table: string,
+	send: NodeJson,
+	from: 'list' | 'nodeItems' = 'list',
+): NodeJson[] {
+	const optOuts = dataTableRows('Opt-outs', table, { alwaysOutputData: true });
+	const recipients = node('Recipients', 'n8n-nodes-base.noOp', 1, {});
+	const source =
+		from === 'list'
+			? { from, numbers: "={{ $('Opt-outs').all().map(item => item.json.phone) }}" }
+			: { from, nodeName: 'Opt-outs', field: 'phone' };
+	const campaign = { optOuts: { source } };
+	return [optOuts, recipients, { ...send, parameters: { ...send.parameters, campaign } }];
+}
+
 // The e2e's n8n install is shared and prepared separately (npm run e2e): the bench only uses it.
 if (!existsSync(join(E2E_DIR, 'node_modules', MARKER_NAME))) {
 	log(
@@ -502,22 +507,20 @@ const sandbox = await startSandbox({ log: () => {}, seed: { credit: 1_000_000_00
 const loadAtStart = loadavg();
 const run: RealRun = { sandbox };
 await runRealBench(run, log, started, async () => {
-	const n8n = (run.n8n = await startN8n(log, TRACE_GC ? { nodeFlags: GC_FLAGS } : {}));
-	const sms = await n8n.rest<{ id: string }>('POST', '/credentials', {
-		name: 'SMS sandbox',
-		type: 'virtualnumSmsApi',
-		data: { baseUrl: sandbox.smsUrl, accessToken: sandbox.tokens.sms },
+	const n8n = (run.n8n = await startN8n(log));
+	const sms = await credentialIn(n8n, 'SMS sandbox', 'virtualnumSmsApi', {
+		baseUrl: sandbox.smsUrl,
+		accessToken: sandbox.tokens.sms,
 	});
-	const header = await n8n.rest<{ id: string }>('POST', '/credentials', {
-		name: 'Bulk SMS token',
-		type: 'httpHeaderAuth',
-		data: { name: 'Authorization', value: `Bearer ${sandbox.tokens.sms}` },
+	const header = await credentialIn(n8n, 'Bulk SMS token', 'httpHeaderAuth', {
+		name: 'Authorization',
+		value: `Bearer ${sandbox.tokens.sms}`,
 	});
 	const optOutTable =
 		!ONLY || ONLY.some((key) => key.startsWith('sendOptOut'))
 			? await createOptOutTable(n8n, log)
 			: undefined;
-	const table = sides(sandbox.smsUrl, { sms: sms.id, header: header.id }, optOutTable).filter(
+	const table = sides(sandbox.smsUrl, { sms, header }, optOutTable).filter(
 		(side) => !ONLY || ONLY.includes(side.key),
 	);
 	const create = async (side: Side, items: Recipients) =>
@@ -539,7 +542,7 @@ await runRealBench(run, log, started, async () => {
 	}
 	writeResults(ROOT_DIR, {
 		measuredAt: new Date().toISOString(),
-		command: `npx tsx dev/bench/realN8n.mts --items ${SIZES.join(',')} --reps ${REPS}${ONLY ? ` --sides ${ONLY.join(',')}` : ''}${TRACE_GC ? ' --trace-gc' : ''}`,
+		command: `npx tsx dev/bench/realN8n.mts --items ${SIZES.join(',')} --reps ${REPS}${ONLY ? ` --sides ${ONLY.join(',')}` : ''}`,
 		n8n: '2.40.7',
 		reps: REPS,
 		batchSize: BATCH,

@@ -1,12 +1,15 @@
 /**
  * Route Call's answer time in the real n8n 2.40.7, against n8n's own Webhook node answering the
- * same lookup with Respond to Webhook, in one run, the sides alternating:
+ * same lookup with Respond to Webhook, in one run, the sides alternating. The sides (SIDES; one
+ * entry each, so a way of routing a call is one more entry):
  *
  * - route: Virtual Number Trigger (Call Started, Respond With: A Destination From the Workflow) →
  *   Look Up (Edit Fields: the caller's number → a destination from a small table);
  * - routeNode: Virtual Number Trigger (Respond With: Using a 'Route Incoming Call' Node) → the same
  *   Look Up → Virtual Number → Call → Route Incoming Call, answering from inside the run as Respond
- *   to Webhook does (n8n's responseNode mode);
+ *   to Webhook does (n8n's responseNode mode); routeNodeAll: the same on All Numbers (the trigger's
+ *   parameters then static, which n8n 2.x reads its webhook fields from without its expression
+ *   engine), on an account of its own (a number has one callback URL);
  * - respondNode: Webhook (Respond: Using 'Respond to Webhook' Node) → the same Look Up → Respond to
  *   Webhook answering the destination as text;
  * - respondNodeIsolate (diagnostic): the same with one expression in the Webhook's parameters, which
@@ -16,15 +19,14 @@
  * - onReceived (diagnostic): Webhook (Respond: Immediately) → the same Look Up: n8n's request
  *   handling alone, answered once the execution is created.
  *
- * Each burst posts N call-start callbacks at once, as the service sends them (POST, JSON body:
- * event, call_uuid, cdr_ddi, cdr_ani, …; a fresh connection each), to the URL each side listens on
- * (the trigger's: the one it registered with the sandbox, its generated secret included); the
- * answer time of each is taken by the client, from sending to the answer's end, and every answer
- * is checked (the caller's destination). Then the deadline: Trigger → Wait 5 s → Look Up (→ Route
- * Incoming Call, for the node's way), whose answer must come empty at the Deadline (3 s, the
- * default), at 1 and 10 concurrent calls; for each
- * routed call, how long n8n took to hand it to the trigger (the item's `receivedAt`). All of it in
- * one n8n per expression engine (`vm`, n8n's default, then `legacy`).
+ * Each burst posts N call-start callbacks at once, as the service sends them (POST, JSON body;
+ * a fresh connection each), to the URL each side listens on (the trigger's: the one it registered
+ * with the sandbox, its generated secret included); the answer time of each is taken by the client,
+ * from sending to the answer's end, and every answer is checked (the caller's destination). Then
+ * the deadline: Trigger → Wait 5 s → Look Up (→ Route Incoming Call, for the node's way), whose
+ * answer must come empty at the Deadline (3 s) at 1 and 10 concurrent calls; for each routed call,
+ * how long n8n took to hand it to the trigger (the item's `receivedAt`). All of it in one n8n per
+ * expression engine (`vm`, n8n's default, then `legacy`).
  *
  *   npm run build && npx tsx dev/bench/routeCall.mts [--rounds 5] [--levels 1,10,50] [--engines vm,legacy]
  *   npm run bench -- --route-call [--rounds 5]     (the same)
@@ -43,18 +45,12 @@ import { parse } from 'flatted';
 import { startSandbox, type Sandbox } from '../sandbox/index.mts';
 import { startN8n, type N8nServer } from '../harness/n8n/server.mts';
 import { finished } from '../harness/n8n/executions.mts';
-import { runRealBench, type RealRun } from './realRun.mts';
-import { profileFlags, readCosts, type Windows } from './routeCallProfile.mts';
 import { ROOT_DIR } from '../harness/n8n/install.mts';
 import { chain, node, waitUntil, type NodeJson } from '../harness/n8n/workflows.mts';
+import { credentialIn, runRealBench, type RealRun } from './inN8n.mts';
 
 const { values } = parseArgs({
-	options: {
-		rounds: { type: 'string' },
-		levels: { type: 'string' },
-		engines: { type: 'string' },
-		profile: { type: 'string' },
-	},
+	options: { rounds: { type: 'string' }, levels: { type: 'string' }, engines: { type: 'string' } },
 });
 const ROUNDS = Number(values.rounds ?? 5);
 const LEVELS = (values.levels ?? '1,10,50').split(',').map(Number);
@@ -63,13 +59,8 @@ const LEVELS = (values.levels ?? '1,10,50').split(',').map(Number);
  * every webhook request to a trigger other than its own Webhook node a V8 isolate; `legacy` none.
  */
 const ENGINES = (values.engines ?? 'vm,legacy').split(',');
-/**
- * `--profile <dir>`: n8n runs under V8's CPU profiler and each side's bursts are cut out of its
- * profile: n8n's CPU time per call start, and the parts named in PROBES (routeCallProfile.mts).
- */
-const PROFILE_DIR = values.profile;
 const DEADLINE_SEC = 3;
-/** The measured Route Call's Deadline: the most it can be. */
+/** The measured Route Call's Deadline: the most it can be, so answers past 3 s are measured too. */
 const ROUTE_DEADLINE_SEC = 10;
 const DEADLINE_LEVELS = [1, 10];
 const WAIT_SEC = 5;
@@ -90,46 +81,86 @@ const TABLE: Record<string, string> = {
 const FALLBACK = '0501119999';
 const CALLERS = [...Object.keys(TABLE), '0541239999'];
 const expected = (caller: string) => TABLE[caller] ?? FALLBACK;
-
 const TRIGGER_NAME = 'Call Started';
 
-type SideKey =
-	| 'route'
-	| 'routeNode'
-	| 'routeNodeAll'
-	| 'respondNode'
-	| 'respondNodeIsolate'
-	| 'lastNode'
-	| 'onReceived';
 /** Respond With of the trigger's two ways: the last node's item, or a Route Incoming Call node. */
 type RespondWith = 'destination' | 'routeNode';
 
-interface Side {
-	key: SideKey;
+/** A side: either this package's trigger (`trigger`) or n8n's Webhook node (`webhook`), then the same Look Up. */
+interface SideSpec {
+	key: string;
 	name: string;
+	trigger?: { respondWith: RespondWith; all?: boolean };
+	webhook?: { responseMode: string; respond?: boolean; extra?: Record<string, unknown> };
+	/** What a correct answer is for this caller ('' for none). */
+	answer?: (caller: string) => string;
+	/** How the answer's body gives the destination. */
+	read?: (body: string) => string;
+}
+
+const SIDES: SideSpec[] = [
+	{
+		key: 'route',
+		name: 'Route Call (Virtual Number Trigger)',
+		trigger: { respondWith: 'destination' },
+	},
+	{
+		key: 'routeNode',
+		name: 'Route Call (Route Incoming Call node)',
+		trigger: { respondWith: 'routeNode' },
+	},
+	{
+		key: 'routeNodeAll',
+		name: 'Route Call (Route Incoming Call node, All Numbers)',
+		trigger: { respondWith: 'routeNode', all: true },
+	},
+	{
+		key: 'respondNode',
+		name: 'Webhook + Respond to Webhook',
+		webhook: { responseMode: 'responseNode', respond: true },
+	},
+	{
+		key: 'respondNodeIsolate',
+		name: 'Webhook (one expression) + Respond to Webhook',
+		// n8n 2.40.7 gives every webhook request an expression isolate (N8N_EXPRESSION_ENGINE=vm) except
+		// its Webhook node's when no parameter holds an expression: one (an empty IP allow-list) makes
+		// the same workflow pay what every other trigger pays.
+		webhook: {
+			responseMode: 'responseNode',
+			respond: true,
+			extra: { options: { ipWhitelist: '={{ "" }}' } },
+		},
+	},
+	{
+		key: 'lastNode',
+		name: 'Webhook, Respond: When Last Node Finishes',
+		webhook: { responseMode: 'lastNode', extra: { responseData: 'firstEntryJson' } },
+		read: (body) => String((JSON.parse(body) as { destination?: string }).destination),
+	},
+	{
+		key: 'onReceived',
+		name: 'Webhook, Respond: Immediately (no destination)',
+		webhook: { responseMode: 'onReceived' },
+		answer: () => '',
+		read: () => '',
+	},
+];
+
+/** A published side: where its calls go. */
+interface Side extends SideSpec {
 	url: string;
 	workflowId: string;
 	/** The virtual number the calls are made to (cdr_ddi). */
 	number: string;
-	/** What a correct answer is for this caller ('' for none: Respond Immediately answers no destination). */
-	answer: (caller: string) => string;
 }
 
-/** The same lookup on both sides, reading the caller's number where each side's item has it. */
+/** The same lookup on every side, reading the caller's number where each side's item has it. */
 function lookUp(caller: string): NodeJson {
+	const value = `={{ ${JSON.stringify(TABLE)}[String(${caller}).replace(/\\D/g, '')] ?? '${FALLBACK}' }}`;
 	return node('Look Up', 'n8n-nodes-base.set', 3.4, {
 		mode: 'manual',
 		includeOtherFields: false,
-		assignments: {
-			assignments: [
-				{
-					id: '1',
-					name: 'destination',
-					type: 'string',
-					value: `={{ ${JSON.stringify(TABLE)}[String(${caller}).replace(/\\D/g, '')] ?? '${FALLBACK}' }}`,
-				},
-			],
-		},
+		assignments: { assignments: [{ id: '1', name: 'destination', type: 'string', value }] },
 		options: {},
 	});
 }
@@ -139,43 +170,28 @@ function routeTrigger(
 	number: string | 'all',
 	credentialId: string,
 	respondWith: RespondWith,
-	deadlineSec?: number,
-): NodeJson {
+	deadlineSec: number,
+) {
+	const numbers =
+		number === 'all'
+			? { numbers: 'all' }
+			: {
+					numbers: 'selected',
+					virtualnums: { number: [{ virtualnum: { __rl: true, mode: 'id', value: number } }] },
+				};
 	return node(
 		TRIGGER_NAME,
 		'n8n-nodes-virtualnum.virtualNumberTrigger',
 		1.1,
 		{
 			events: ['callStarted'],
-			...(number === 'all'
-				? { numbers: 'all' }
-				: {
-						numbers: 'selected',
-						virtualnums: { number: [{ virtualnum: { __rl: true, mode: 'id', value: number } }] },
-					}),
-			options: {
-				respondWith,
-				...(deadlineSec === undefined ? {} : { routeDeadlineSec: deadlineSec }),
-			},
+			...numbers,
+			options: { respondWith, routeDeadlineSec: deadlineSec },
 		},
 		{
 			webhookId: randomUUID(),
 			credentials: { virtualnumApi: { id: credentialId, name: 'Virtual Number sandbox' } },
 		},
-	);
-}
-
-function webhook(
-	path: string,
-	responseMode: string,
-	extra: Record<string, unknown> = {},
-): NodeJson {
-	return node(
-		'Webhook',
-		'n8n-nodes-base.webhook',
-		2.1,
-		{ httpMethod: 'POST', path, responseMode, options: {}, ...extra },
-		{ webhookId: randomUUID() },
 	);
 }
 
@@ -200,154 +216,74 @@ async function publish(n8n: N8nServer, workflow: Record<string, unknown>): Promi
 	return created.id;
 }
 
+/** Where a side publishes: the account (a sandbox and its credential in n8n). */
+interface Account {
+	sandbox: Sandbox;
+	credentialId: string;
+}
+
 /** Publishes a Route Call workflow on a number of its own; its URL is the one registered with the service. */
-async function routeSide(
+async function publishTrigger(
 	n8n: N8nServer,
-	sandbox: Sandbox,
-	credentialId: string,
-	name: string,
-	way: { respondWith: RespondWith; between: NodeJson[]; deadlineSec?: number; all?: boolean },
-): Promise<{ url: string; workflowId: string; number: string }> {
+	account: Account,
+	spec: SideSpec,
+	between: NodeJson[] = [],
+	deadlineSec = ROUTE_DEADLINE_SEC,
+): Promise<Side> {
+	const { sandbox, credentialId } = account;
+	const { respondWith, all } = spec.trigger!;
 	const number = sandbox.control.seed({ numbers: 1 }).numbers![0];
-	const on = way.all ? 'all' : number;
-	const trigger = routeTrigger(on, credentialId, way.respondWith, way.deadlineSec);
-	const last = way.respondWith === 'routeNode' ? [routeIncomingCall()] : [];
-	const workflowId = await publish(
-		n8n,
-		chain(name, [trigger, ...way.between, lookUp('$json.callerNumber'), ...last]),
-	);
+	const trigger = routeTrigger(all ? 'all' : number, credentialId, respondWith, deadlineSec);
+	const last = respondWith === 'routeNode' ? [routeIncomingCall()] : [];
+	const nodes = [trigger, ...between, lookUp('$json.callerNumber'), ...last];
+	const workflowId = await publish(n8n, chain(`Bench: ${spec.name}`, nodes));
 	const url = await waitUntil(
 		() => sandbox.control.virtualnum(number)?.callback_url || undefined,
 		60_000,
 		250,
 	);
-	if (!url) throw new Error(`${name}: the trigger registered no callback URL on ${number}`);
-	return { url, workflowId, number };
+	if (!url) throw new Error(`${spec.name}: the trigger registered no callback URL on ${number}`);
+	return { ...spec, url, workflowId, number };
 }
 
-/** n8n's Webhook node answering the same lookup, in each of its ways (Respond to Webhook first). */
-async function webhookSides(n8n: N8nServer, number: string): Promise<Side[]> {
-	const webhookSide = async (key: SideKey, name: string, nodes: NodeJson[]) => ({
-		key,
-		name,
-		url: `${n8n.url}/webhook/${String(nodes[0].parameters.path)}`,
-		workflowId: await publish(n8n, chain(`Bench: ${name}`, nodes)),
-		number,
-		answer: key === 'onReceived' ? () => '' : expected,
+/** Publishes n8n's Webhook node answering the same lookup; calls carry `number` as the service's would. */
+async function publishWebhook(n8n: N8nServer, spec: SideSpec, number: string): Promise<Side> {
+	const { responseMode, respond: responds, extra } = spec.webhook!;
+	const path = `bench-${spec.key}`;
+	const webhook = node(
+		'Webhook',
+		'n8n-nodes-base.webhook',
+		2.1,
+		{ httpMethod: 'POST', path, responseMode, options: {}, ...extra },
+		{ webhookId: randomUUID() },
+	);
+	const nodes = [webhook, lookUp('$json.body.cdr_ani'), ...(responds ? [respond()] : [])];
+	const workflowId = await publish(n8n, chain(`Bench: ${spec.name}`, nodes));
+	return { ...spec, url: `${n8n.url}/webhook/${path}`, workflowId, number };
+}
+
+/** Every side, and both ways of the trigger with a lookup slower than the Deadline. */
+async function publishSides(n8n: N8nServer, shared: Account, own: Account) {
+	const sides: Side[] = [];
+	for (const spec of SIDES.filter((s) => s.trigger))
+		sides.push(await publishTrigger(n8n, spec.trigger!.all ? own : shared, spec));
+	for (const spec of SIDES.filter((s) => s.webhook))
+		sides.push(await publishWebhook(n8n, spec, sides[0].number));
+	const wait = node('Wait', 'n8n-nodes-base.wait', 1.1, {
+		resume: 'timeInterval',
+		amount: WAIT_SEC,
+		unit: 'seconds',
 	});
-	const caller = '$json.body.cdr_ani';
-	return [
-		await webhookSide('respondNode', 'Webhook + Respond to Webhook', [
-			webhook('bench-respond-node', 'responseNode'),
-			lookUp(caller),
-			respond(),
-		]),
-		// n8n 2.40.7 gives every webhook request an expression isolate (N8N_EXPRESSION_ENGINE=vm, the
-		// default) except its Webhook node's when no parameter holds an expression: one expression
-		// (an empty IP allow-list) makes the same workflow pay what every other trigger pays.
-		await webhookSide('respondNodeIsolate', 'Webhook (one expression) + Respond to Webhook', [
-			webhook('bench-respond-node-isolate', 'responseNode', {
-				options: { ipWhitelist: '={{ "" }}' },
-			}),
-			lookUp(caller),
-			respond(),
-		]),
-		await webhookSide('lastNode', 'Webhook, Respond: When Last Node Finishes', [
-			webhook('bench-last-node', 'lastNode', { responseData: 'firstEntryJson' }),
-			lookUp(caller),
-		]),
-		await webhookSide('onReceived', 'Webhook, Respond: Immediately (no destination)', [
-			webhook('bench-on-received', 'onReceived'),
-			lookUp(caller),
-		]),
-	];
-}
-
-/**
- * Every side. The trigger on All Numbers (its parameters then static, which n8n 2.x reads its
- * webhook fields from without its expression engine) has an account of its own (`own`): a number
- * has one callback URL, and the other triggers hold theirs.
- */
-async function publishSides(
-	n8n: N8nServer,
-	sandbox: Sandbox,
-	credentialId: string,
-	own: { sandbox: Sandbox; credentialId: string },
-): Promise<{ sides: Side[]; deadlines: Side[] }> {
-	// The most Deadline allows, so that the answer time is measured also where it passes 3 s.
-	const way = (respondWith: RespondWith) => ({
-		respondWith,
-		between: [],
-		deadlineSec: ROUTE_DEADLINE_SEC,
-	});
-	const route = await routeSide(
-		n8n,
-		sandbox,
-		credentialId,
-		'Bench: Route Call',
-		way('destination'),
-	);
-	const byNode = await routeSide(
-		n8n,
-		sandbox,
-		credentialId,
-		'Bench: Route Call, Route Incoming Call node',
-		way('routeNode'),
-	);
-	const allNumbers = await routeSide(
-		n8n,
-		own.sandbox,
-		own.credentialId,
-		'Bench: Route Call, Route Incoming Call node, All Numbers',
-		{ ...way('routeNode'), all: true },
-	);
-	const sides: Side[] = [
-		{
-			key: 'route',
-			name: `Route Call (Virtual Number Trigger, Deadline ${ROUTE_DEADLINE_SEC} s)`,
-			...route,
-			answer: expected,
-		},
-		{
-			key: 'routeNode',
-			name: `Route Call (Route Incoming Call node, Deadline ${ROUTE_DEADLINE_SEC} s)`,
-			...byNode,
-			answer: expected,
-		},
-		{
-			key: 'routeNodeAll',
-			name: `Route Call (Route Incoming Call node, All Numbers, Deadline ${ROUTE_DEADLINE_SEC} s)`,
-			...allNumbers,
-			answer: expected,
-		},
-		...(await webhookSides(n8n, route.number)),
-	];
-	return { sides, deadlines: await deadlineSides(n8n, sandbox, credentialId) };
-}
-
-/** Both ways with a lookup slower than the Deadline: answered empty at the Deadline. */
-async function deadlineSides(n8n: N8nServer, sandbox: Sandbox, credentialId: string) {
 	const deadlines: Side[] = [];
-	for (const respondWith of ['destination', 'routeNode'] as const) {
-		const wait = node('Wait', 'n8n-nodes-base.wait', 1.1, {
-			resume: 'timeInterval',
-			amount: WAIT_SEC,
-			unit: 'seconds',
-		});
-		const slow = await routeSide(n8n, sandbox, credentialId, `Bench: deadline, ${respondWith}`, {
-			respondWith,
-			between: [wait],
-			deadlineSec: DEADLINE_SEC,
-		});
-		const how = respondWith === 'routeNode' ? 'Route Incoming Call node' : 'last node';
-		deadlines.push({
-			key: respondWith === 'routeNode' ? 'routeNode' : 'route',
-			name: `Route Call (${how}), Wait ${WAIT_SEC} s, Deadline ${DEADLINE_SEC} s`,
-			...slow,
+	for (const spec of SIDES.filter((s) => s.trigger && !s.trigger.all)) {
+		const slow = {
+			...spec,
+			name: `${spec.name}, Wait ${WAIT_SEC} s, Deadline ${DEADLINE_SEC} s`,
 			answer: () => '',
-		});
+		};
+		deadlines.push(await publishTrigger(n8n, shared, slow, [wait], DEADLINE_SEC));
 	}
-	return deadlines;
+	return { sides, deadlines };
 }
 
 interface Answer {
@@ -371,21 +307,17 @@ function postCallStart(url: string, number: string, caller: string): Promise<Ans
 		user_name: 'Bench',
 		start_call: new Date().toISOString().slice(0, 19).replace('T', ' '),
 	});
+	const headers = {
+		'user-agent': 'virtualnum-sandbox/1.0',
+		'content-type': 'application/json',
+		'content-length': String(Buffer.byteLength(body)),
+	};
 	return new Promise((resolve, reject) => {
 		const sentAt = Date.now();
 		const from = performance.now();
 		const req = http.request(
 			url,
-			{
-				method: 'POST',
-				agent: false,
-				timeout: 30_000,
-				headers: {
-					'user-agent': 'virtualnum-sandbox/1.0',
-					'content-type': 'application/json',
-					'content-length': String(Buffer.byteLength(body)),
-				},
-			},
+			{ method: 'POST', agent: false, timeout: 30_000, headers },
 			(res) => {
 				const chunks: Buffer[] = [];
 				res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -407,26 +339,18 @@ function postCallStart(url: string, number: string, caller: string): Promise<Ans
 	});
 }
 
-/** The body each side answers with, reduced to the destination (Respond Immediately answers a JSON message). */
-function destinationIn(side: Side, body: string): string {
-	if (side.key === 'onReceived') return '';
-	if (side.key === 'lastNode')
-		return String((JSON.parse(body) as { destination?: string }).destination);
-	return body.trim();
-}
-
 /**
  * Posts `count` call starts at once to the side and waits until its executions have ended: the
- * answer time of each, and how many answers were not the caller's destination.
+ * answer time of each, how many answers were not the caller's destination, and (for a trigger) how
+ * long n8n took to hand each call to it.
  */
 async function burst(n8n: N8nServer, side: Side, count: number, fired: Map<Side, number>) {
 	const callers = Array.from({ length: count }, (_, i) => CALLERS[i % CALLERS.length]);
-	const fromUs = Number(process.hrtime.bigint() / 1000n);
 	const answers = await Promise.all(callers.map((c) => postCallStart(side.url, side.number, c)));
+	const read = side.read ?? ((body: string) => body.trim());
 	const wrong = answers.filter((answer, i) => {
-		const got =
-			answer.status === 200 ? destinationIn(side, answer.body) : `status ${answer.status}`;
-		return got !== side.answer(callers[i]);
+		const got = answer.status === 200 ? read(answer.body) : `status ${answer.status}`;
+		return got !== (side.answer ?? expected)(callers[i]);
 	});
 	if (wrong.length > 0)
 		log(
@@ -435,16 +359,15 @@ async function burst(n8n: N8nServer, side: Side, count: number, fired: Map<Side,
 		);
 	fired.set(side, (fired.get(side) ?? 0) + count);
 	await settled(n8n, side, fired.get(side)!);
-	windows.push({
-		side: `${side.key}@${count}`,
-		fromUs,
-		toUs: Number(process.hrtime.bigint() / 1000n),
-		requests: count,
-	});
-	const routes = side.key === 'route' || side.key.startsWith('routeNode');
-	const handover = routes ? await handoverTimes(n8n, side, answers) : [];
+	const handover = side.trigger ? await handoverTimes(n8n, side, answers) : [];
 	return { ms: answers.map((answer) => answer.ms), wrong: wrong.length, handover };
 }
+
+const listOf = (n8n: N8nServer, side: Side, limit: number) =>
+	n8n.rest<{ count: number; results: Array<{ id: string; status: string }> }>(
+		'GET',
+		`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: side.workflowId }))}&limit=${limit}`,
+	);
 
 /**
  * How long after the client sent each call start the trigger had it (the item's `receivedAt`,
@@ -452,14 +375,9 @@ async function burst(n8n: N8nServer, side: Side, count: number, fired: Map<Side,
  * trigger sees it, read from n8n's record of each execution.
  */
 async function handoverTimes(n8n: N8nServer, side: Side, answers: Answer[]): Promise<number[]> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId: side.workflowId }));
-	const list = await n8n.rest<{ results: Array<{ id: string }> }>(
-		'GET',
-		`/executions?filter=${filter}&limit=${answers.length}`,
-	);
 	const sent = new Map(answers.map((answer) => [answer.callId, answer.sentAt]));
 	const times: number[] = [];
-	for (const { id } of list.results) {
+	for (const { id } of (await listOf(n8n, side, answers.length)).results) {
 		const detail = await n8n.rest<{ data: string }>('GET', `/executions/${id}`);
 		const data = parse(detail.data) as {
 			resultData: { runData: Record<string, Array<{ data: { main: TriggerItems } }>> };
@@ -474,13 +392,9 @@ type TriggerItems = Array<Array<{ json: Record<string, unknown> }>>;
 
 /** Waits until n8n lists every execution fired at the side as ended (nothing lost, nothing running). */
 async function settled(n8n: N8nServer, side: Side, total: number): Promise<void> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId: side.workflowId }));
 	const done = await waitUntil(
 		async () => {
-			const list = await n8n.rest<{ count: number; results: Array<{ status: string }> }>(
-				'GET',
-				`/executions?filter=${filter}&limit=100`,
-			);
+			const list = await listOf(n8n, side, 100);
 			return list.count >= total && list.results.every(finished);
 		},
 		60_000,
@@ -496,19 +410,16 @@ interface Figures {
 	maxMs: number;
 }
 
-/** Nearest-rank percentile of the samples. */
-function percentile(sorted: number[], p: number): number {
-	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
+/** Median, 95th percentile (nearest rank) and maximum of the samples. */
 function figures(samples: number[]): Figures {
 	const sorted = [...samples].sort((a, b) => a - b);
-	const round = (ms: number) => Math.round(ms);
+	const at = (p: number) =>
+		sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 	return {
 		samples: sorted.length,
-		medianMs: round(percentile(sorted, 50)),
-		p95Ms: round(percentile(sorted, 95)),
-		maxMs: round(sorted.at(-1)!),
+		medianMs: Math.round(at(50)),
+		p95Ms: Math.round(at(95)),
+		maxMs: Math.round(sorted.at(-1)!),
 	};
 }
 
@@ -525,15 +436,13 @@ async function measureLevel(
 	const wrong = new Map<Side, number>();
 	const handover: number[] = [];
 	for (let round = 0; round < ROUNDS; round++) {
-		const order = sides.map((_, i) => sides[(i + round) % sides.length]);
-		for (const side of order) {
-			const { ms, wrong: missed, handover: taken } = await burst(n8n, side, count, fired);
-			handover.push(...taken);
-			times.get(side)!.push(...ms);
-			wrong.set(side, (wrong.get(side) ?? 0) + missed);
-			log(
-				`${count} at once, ${side.name}: median ${figures(ms).medianMs} ms, max ${figures(ms).maxMs} ms`,
-			);
+		for (const side of sides.map((_, i) => sides[(i + round) % sides.length])) {
+			const answered = await burst(n8n, side, count, fired);
+			handover.push(...answered.handover);
+			times.get(side)!.push(...answered.ms);
+			wrong.set(side, (wrong.get(side) ?? 0) + answered.wrong);
+			const got = figures(answered.ms);
+			log(`${count} at once, ${side.name}: median ${got.medianMs} ms, max ${got.maxMs} ms`);
 		}
 	}
 	const bySide = Object.fromEntries(
@@ -541,27 +450,28 @@ async function measureLevel(
 			side.key,
 			{ name: side.name, ...figures(times.get(side)!), wrong: wrong.get(side) ?? 0 },
 		]),
-	) as Record<SideKey, Figures & { name: string; wrong: number }>;
-	const over = (mine: SideKey, theirs: SideKey) => ({
+	);
+	const over = (mine: string, theirs: string) => ({
 		median: ratio(bySide[mine].medianMs, bySide[theirs].medianMs),
 		p95: ratio(bySide[mine].p95Ms, bySide[theirs].p95Ms),
 	});
-	// The node's way is the one to choose for speed: the target is read on it.
-	const ratios = over('routeNode', 'respondNode');
+	// Each trigger side against Webhook + Respond to Webhook; the node's way (the one to choose for
+	// speed) is the target's.
+	const againstRespondNode = Object.fromEntries(
+		sides.filter((side) => side.trigger).map((side) => [side.key, over(side.key, 'respondNode')]),
+	);
+	const target = againstRespondNode.routeNode;
 	return {
 		concurrent: count,
 		sides: bySide,
 		routeHandover: figures(handover),
-		routeOverRespondNode: over('route', 'respondNode'),
-		routeNodeOverRespondNode: ratios,
-		routeNodeAllOverRespondNode: over('routeNodeAll', 'respondNode'),
+		againstRespondNode,
 		// Both pay n8n's expression isolate per request under `vm`: what is left is the trigger's own.
 		routeNodeOverRespondNodeIsolate: over('routeNode', 'respondNodeIsolate'),
 		met:
-			ratios.median <= TARGET_RATIO &&
-			ratios.p95 <= TARGET_RATIO &&
-			bySide.routeNode.wrong === 0 &&
-			bySide.route.wrong === 0,
+			target.median <= TARGET_RATIO &&
+			target.p95 <= TARGET_RATIO &&
+			sides.every((side) => !side.trigger || bySide[side.key].wrong === 0),
 	};
 }
 
@@ -570,8 +480,8 @@ async function measureDeadline(n8n: N8nServer, side: Side, fired: Map<Side, numb
 	const results = [];
 	for (const count of DEADLINE_LEVELS) {
 		const times: number[] = [];
-		let wrong = 0;
 		const handover: number[] = [];
+		let wrong = 0;
 		for (let round = 0; round < ROUNDS; round++) {
 			const answered = await burst(n8n, side, count, fired);
 			times.push(...answered.ms);
@@ -597,91 +507,70 @@ async function measureDeadline(n8n: N8nServer, side: Side, fired: Map<Side, numb
 	return results;
 }
 
-function logLevel(engine: string, level: Awaited<ReturnType<typeof measureLevel>>): void {
-	const { route, routeNode, respondNode } = level.sides;
-	const pair = (f: Figures) => `${f.medianMs} / ${f.p95Ms} ms`;
-	log(
-		`${engine}, ${level.concurrent} at once (median / p95): Route Incoming Call node ${pair(routeNode)}, ` +
-			`last node ${pair(route)}, Webhook + Respond to Webhook ${pair(respondNode)}: node ` +
-			`×${level.routeNodeOverRespondNode.median} / ×${level.routeNodeOverRespondNode.p95}, last node ` +
-			`×${level.routeOverRespondNode.median} / ×${level.routeOverRespondNode.p95}, node on All Numbers ` +
-			`×${level.routeNodeAllOverRespondNode.median} / ×${level.routeNodeAllOverRespondNode.p95} ` +
-			`(target ≤ ×${TARGET_RATIO}): ${level.met ? 'met' : 'MISSED'}`,
-	);
-}
-
 /** Every side and the deadline in one n8n (its expression engine `engine`), warmed up first. */
 async function measureEngine(n8n: N8nServer, sandbox: Sandbox, own: Sandbox, engine: string) {
-	const credential = async (service: Sandbox) =>
-		(
-			await n8n.rest<{ id: string }>('POST', '/credentials', {
-				name: 'Virtual Number sandbox',
-				type: 'virtualnumApi',
-				data: { baseUrl: service.vnUrl, accessToken: service.tokens.vn },
-			})
-		).id;
-	const { sides, deadlines } = await publishSides(n8n, sandbox, await credential(sandbox), {
-		sandbox: own,
-		credentialId: await credential(own),
+	const account = async (service: Sandbox): Promise<Account> => ({
+		sandbox: service,
+		credentialId: await credentialIn(n8n, 'Virtual Number sandbox', 'virtualnumApi', {
+			baseUrl: service.vnUrl,
+			accessToken: service.tokens.vn,
+		}),
 	});
+	const { sides, deadlines } = await publishSides(n8n, await account(sandbox), await account(own));
 	const fired = new Map<Side, number>();
 	for (const side of [...sides, ...deadlines]) await burst(n8n, side, 3, fired);
 	log(`${engine}: warm-up done (3 calls to each side); ${ROUNDS} rounds per level`);
 	const loadAtStart = loadavg();
-	windows.length = 0;
 	const levels = [];
-	for (const count of LEVELS) levels.push(await measureLevel(n8n, sides, count, fired));
-	const measured = windows.splice(0);
+	for (const count of LEVELS) {
+		const level = await measureLevel(n8n, sides, count, fired);
+		levels.push(level);
+		log(
+			`${engine}, ${count} at once, against Webhook + Respond to Webhook (median / p95): ` +
+				`${JSON.stringify(level.againstRespondNode)} (target ≤ ×${TARGET_RATIO}): ${level.met ? 'met' : 'MISSED'}`,
+		);
+	}
 	const deadlineLevels = [];
 	for (const side of deadlines) deadlineLevels.push(...(await measureDeadline(n8n, side, fired)));
-	for (const level of levels) logLevel(engine, level);
 	return {
 		engine,
 		loadAverage: { atStart: loadAtStart, atEnd: loadavg() },
 		levels,
 		deadline: { deadlineSec: DEADLINE_SEC, waitSec: WAIT_SEC, levels: deadlineLevels },
 		met: levels.every((level) => level.met) && deadlineLevels.every((level) => level.met),
-		windows: measured,
 	};
 }
-
-/** When each burst ran (the bench's monotonic clock), for `--profile`. */
-const windows: Windows = [];
 
 const sandbox = await startSandbox({ log: () => {} });
 const run: RealRun = { sandbox };
 await runRealBench(run, log, started, async () => {
 	const engines = [];
 	for (const engine of ENGINES) {
-		const n8n = (run.n8n = await startN8n(log, {
-			env: { N8N_EXPRESSION_ENGINE: engine },
-			nodeFlags: PROFILE_DIR === undefined ? [] : profileFlags(PROFILE_DIR, engine),
-		}));
+		run.n8n = await startN8n(log, { env: { N8N_EXPRESSION_ENGINE: engine } });
 		// An account of its own for the All Numbers trigger, new for each n8n (the last one's
 		// trigger still holds the numbers of the one before).
 		const own = await startSandbox({ log: () => {} });
-		const { windows: measured, ...result } = await measureEngine(n8n, sandbox, own, engine);
-		await n8n.stop();
+		engines.push(await measureEngine(run.n8n, sandbox, own, engine));
+		await run.n8n.stop();
 		await own.close();
 		run.n8n = undefined;
-		const cpu =
-			PROFILE_DIR === undefined ? {} : { cpuPerCall: readCosts(PROFILE_DIR, engine, measured) };
-		engines.push({ ...result, ...cpu });
 	}
 	const result = {
 		measuredAt: new Date().toISOString(),
-		command:
-			`npx tsx dev/bench/routeCall.mts --rounds ${ROUNDS} --levels ${LEVELS.join(',')} ` +
-			`--engines ${ENGINES.join(',')}${PROFILE_DIR === undefined ? '' : ' --profile <dir>'}`,
+		command: `npx tsx dev/bench/routeCall.mts --rounds ${ROUNDS} --levels ${LEVELS.join(',')} --engines ${ENGINES.join(',')}`,
 		n8n: '2.40.7',
 		rounds: ROUNDS,
 		lookup: `Edit Fields: the caller's number → one of ${Object.keys(TABLE).length} destinations, else ${FALLBACK}`,
-		targets: { routeOverRespondNode: TARGET_RATIO, deadlineLateMs: TARGET_LATE_MS },
+		deadlineOfTheMeasuredSides: ROUTE_DEADLINE_SEC,
+		targets: { routeNodeOverRespondNode: TARGET_RATIO, deadlineLateMs: TARGET_LATE_MS },
 		engines,
 	};
-	// A profiled run's times are the profiler's too: its figures are kept apart.
-	const file = `dev/bench/results-route${PROFILE_DIR === undefined ? '' : '-profile'}.json`;
-	writeFileSync(join(ROOT_DIR, file), `${JSON.stringify(result, null, '\t')}\n`);
-	log(`written: ${file}; targets ${engines[0]?.met ? 'met' : 'MISSED'}`);
+	writeFileSync(
+		join(ROOT_DIR, 'dev/bench/results-route.json'),
+		`${JSON.stringify(result, null, '\t')}\n`,
+	);
+	log(
+		`written: dev/bench/results-route.json; targets ${engines.every((e) => e.met) ? 'met' : 'MISSED'}`,
+	);
 	return false;
 });

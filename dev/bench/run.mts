@@ -3,9 +3,8 @@
  * through the test harness (n8n-core's real WorkflowExecute), each side by side with what it is
  * compared with in the same run (n8n's floor, a plain fetch client, n8n's own nodes), the sides
  * alternating, several repetitions, medians reported. dev/docs/benchmarks.md says what each row is.
- *
- * The sandbox runs in this process; every measurement runs in a fresh child process
- * (dev/bench/child.mts), so one measurement's heap never pollutes another's memory figures.
+ * The rows: rows.mts; their tasks: send.mts, calls.mts; how a task is measured (a fresh child process
+ * each): measure.mts; what is written: report.mts.
  *
  * Writes dev/bench/results.json and the results section of dev/docs/benchmarks.md, and prints the tables.
  *   npm run bench                               all benchmarks
@@ -37,6 +36,8 @@ import { fileURLToPath } from 'node:url';
 import type { IDataObject } from 'n8n-workflow';
 
 import { startSandbox } from '../sandbox/index.mts';
+import { baseNodesStatus, log, removeUserFolder } from './measure.mts';
+import { machine, printTable, write, writePage, type Row, type Run } from './report.mts';
 import {
 	alternatives,
 	bulkSend,
@@ -46,12 +47,8 @@ import {
 	triggerFullPath,
 	triggerFunction,
 	type Settings,
-} from './benchmarks.mts';
-import { baseNodesStatus } from './n8n.mts';
-import { machine, printTable, write, writePage, type Run } from './report.mts';
-import type { Row } from './rows.mts';
-import { log, removeUserFolder } from './sides.mts';
-import { FIELDS_PARAMETERS } from './tasks/sms.mts';
+} from './rows.mts';
+import { FIELDS_PARAMETERS } from './send.mts';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 

@@ -28,7 +28,7 @@ import type {
 import { ICredentialsHelper, NodeHelpers, Workflow, createRunExecutionData } from 'n8n-workflow';
 
 import { capturedLogs, installLogger } from './logger.mts';
-import { credentialTestContext, releaseEngineTimers } from './n8nCompat.mts';
+import { credentialTestContext, patientRegexEngine, releaseEngineTimers } from './n8nCompat.mts';
 
 export const PACKAGE = 'n8n-nodes-virtualnum';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -60,6 +60,7 @@ export async function loadPackage(): Promise<PackageDirectoryLoader> {
 	installLogger();
 	loaderPromise ??= (async () => {
 		await releaseEngineTimers();
+		patientRegexEngine();
 		const loader = new PackageDirectoryLoader(ROOT);
 		await loader.loadAll();
 		return loader;

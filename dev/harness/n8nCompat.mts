@@ -2,6 +2,9 @@
  * What differs between the n8n engines the suite runs on: n8n 2.x (the devDependencies) and the last
  * n8n 1.x (`npm run test:n8n1`, n8n1/). Everything here detects the feature, never the version.
  */
+import { createRequire } from 'node:module';
+import vm from 'node:vm';
+
 import { Container } from '@n8n/di';
 import type { INode, INodeIssues, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 import * as workflowPackage from 'n8n-workflow';
@@ -23,6 +26,55 @@ export async function releaseEngineTimers(): Promise<void> {
 		return; // not in this engine's layout: nothing of it to release
 	}
 	manager.cleanupTimer?.unref?.();
+}
+
+/** n8n-workflow's regex engine: each method runs one regex operation. */
+type RegexEngine = Record<
+	'exec' | 'test' | 'replace' | 'matchAll' | 'split',
+	(...args: string[]) => unknown
+>;
+
+const REGEX_OPERATIONS = {
+	exec: 'new RegExp(pattern, flags).exec(input)',
+	test: 'new RegExp(pattern, flags).test(input)',
+	replace: 'input.replace(new RegExp(pattern, flags), replacement)',
+	matchAll:
+		'Array.from(input.matchAll(new RegExp(pattern, flags.includes("g") ? flags : flags + "g")))',
+	split: 'input.split(new RegExp(pattern, flags))',
+};
+
+/**
+ * n8n-workflow 2.x runs the regexes it cannot trust (a resource locator typed By ID, checked before
+ * every run) in a `vm` limited to 250 ms of wall time: its defence against a pattern that never ends.
+ * On a test machine shared with other builds, a trivial pattern misses that limit while the process
+ * waits for the CPU ("Regular expression execution timed out", seen in Send's and Assign Number's
+ * tests). The harness keeps the defence, the same `vm` and scripts, with a limit the machine's load
+ * does not reach (10 s). The CommonJS copy is the one n8n-core uses; 1.x has no such engine.
+ */
+export function patientRegexEngine(): void {
+	const workflow = createRequire(import.meta.url)('n8n-workflow') as {
+		setSafeRegexEngine?: (engine: RegexEngine) => void;
+	};
+	if (!workflow.setSafeRegexEngine) return;
+	const context = vm.createContext({
+		pattern: '',
+		flags: '',
+		input: '',
+		replacement: '',
+		result: undefined,
+	});
+	const engine = Object.fromEntries(
+		Object.entries(REGEX_OPERATIONS).map(([name, code]) => {
+			const script = new vm.Script(`result = ${code}`);
+			const run = (pattern: string, input: string, flags = '', replacement = '') => {
+				Object.assign(context, { pattern, input, flags, replacement, result: undefined });
+				script.runInContext(context, { timeout: 10_000 });
+				return (context as { result: unknown }).result;
+			};
+			return [name, run];
+		}),
+	) as RegexEngine;
+	workflow.setSafeRegexEngine(engine);
 }
 
 /** n8n-core 2.x's CredentialTestContext takes the additional data (for its request helper); 1.x takes nothing. */

@@ -63,6 +63,8 @@ export class PollHost {
 	saved: IDataObject;
 	/** The budget n8n gives each poll (`getPollBudgetMs`); n8n-core's default when unset. */
 	pollBudgetMs?: number;
+	/** Whether this n8n-core gives a poll a budget at all (n8n 2.40 on; 1.x has none), known after a poll. */
+	budgetGiven?: boolean;
 	private workflow?: Workflow;
 	private readonly node: INode;
 
@@ -187,6 +189,7 @@ export class PollHost {
 			undefined,
 			this.pollBudgetMs === undefined ? undefined : () => this.pollBudgetMs!,
 		) as unknown as IPollFunctions;
+		this.budgetGiven = typeof context.getPollBudgetMs === 'function';
 		const nodeType = this.nodeTypes.getByNameAndVersion(POLL_TYPE, 1);
 		try {
 			const response = await nodeType.poll!.call(context);

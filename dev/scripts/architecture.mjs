@@ -1,106 +1,57 @@
-// `node dev/scripts/architecture.mjs`: the counts dev/docs/architecture.md tracks, measured from the
-// code: files and lines a reader crosses following Bulk SMS → Send and the trigger's lifecycle, top-level
-// entries, long lines, long functions, the biggest file, import cycles. `--json` prints them as JSON,
-// `--files` lists the files. `--measure` adds what takes a run: the call depth per path (the built
-// nodes run on the sandbox, dev/scripts/callDepth.mts; `npm run build` first) and the duplicate
-// pairs in nodes/ (`duplicates --repo nodes --most 200`): the figures of dev/docs/architecture.md.
-//
-// Following an operation, two lists (dev/docs/architecture.md, "How the paths are counted"):
-// - the call path: the files the code runs through from the node class to the HTTP request and back
-//   (node class → router → the operation's files → transport): the local imports reachable from the
-//   node class, not entering other operations, editor methods (methods/, the credential tests) nor
-//   concept modules;
-// - the concept modules looked up on the way (phones, replies, dates, limits, status codes, error text,
-//   concurrency, safe output keys, n8n workarounds, input checks, call fields, masking, paging), each a file named after
-//   its concept, and what they import.
-// "End to end" is both together: every local import reachable from the node class.
-import { readFileSync, existsSync, readdirSync, statSync } from 'node:fs';
+// `node dev/scripts/architecture.mjs [--measure] [--json] [--root=<checkout>]`: measures of the code,
+// read from it (nothing runs): files and lines per node folder, import levels (from each node class,
+// and inside each folder of nodes/), the package's calls from each node's entry to n8n's HTTP helper
+// (dev/scripts/callGraph.mjs), the biggest files, dev/'s lines against nodes/'s, long lines and
+// functions, exports only tests use, import cycles. `--measure` adds the duplicate pairs in nodes/
+// (`duplicates --repo nodes --most 200`); `--json` prints everything, every operation's calls too.
+// `--root=` measures another checkout (it needs only its files and this checkout's TypeScript):
+// dev/docs/architecture.md's before and after are this command on two checkouts.
+// `--check` is part of `npm run lint` (see the end of this file).
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { execSync } from 'node:child_process';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import ts from 'typescript';
 
-import { importCycles } from './importCycles.mjs';
+import { callGraph } from './callGraph.mjs';
+import { deepestImports, importCycles, importGraph, reachable } from './imports.mjs';
 import { testOnlyExports } from './testOnlyExports.mjs';
 
 const ROOT = resolve(
 	process.argv.find((a) => a.startsWith('--root='))?.slice(7) ??
 		new URL('../..', import.meta.url).pathname,
 );
+const flag = (name) => process.argv.includes(name);
 
-function localImports(file) {
-	const src = readFileSync(file, 'utf8');
-	const found = [];
-	for (const m of src.matchAll(/(?:import|export)\s[^;]*?from\s+['"](\.[^'"]+)['"]/g)) {
-		const base = resolve(dirname(file), m[1]);
-		const hit = [`${base}.ts`, join(base, 'index.ts'), base].find(
-			(c) => c.endsWith('.ts') && existsSync(c),
-		);
-		if (hit) found.push(hit);
-	}
-	return found;
-}
-
-/** A module named after one concept (nodes/shared/<concept>.ts; before the redesign also nodes/<Node>/rules.ts). */
-const CONCEPT =
-	/^nodes\/(shared\/(phones|typedText|replies|replyWords|dates|limits|statusCodes|errors|itemsProgress|pool|outputKeys|n8nCompat|checks|callFields|masking|paging|asTool)|[A-Za-z]+\/(rules|limits))\.ts$/;
-/**
- * Field definitions (what the editor draws: `fields.ts`, a trigger's `description.ts`;
- * `descriptions.ts` in older checkouts): read once when the node loads, not a step of a run.
- */
-const DESCRIPTIONS = /(\/|\.)(descriptions?|fields)\.ts$/;
-/** Entry points of the editor, not of a run: list searches, option loaders, the credential tests. */
-const EDITOR = /\/methods\/|\/credentialTests\.ts$/;
+const files = execSync('git ls-files', { cwd: ROOT, encoding: 'utf8' })
+	.trim()
+	.split('\n')
+	.filter((f) => existsSync(join(ROOT, f)) && statSync(join(ROOT, f)).isFile());
+/** Lines as `wc -l` counts them (a last line without its newline counted too), comments included. */
+const lineCount = (f) => {
+	const text = readFileSync(join(ROOT, f), 'utf8');
+	return text.split('\n').length - (text.endsWith('\n') || text === '' ? 1 : 0);
+};
+const sumLines = (list) => list.reduce((sum, f) => sum + lineCount(f), 0);
+const product = files.filter((f) => /^(nodes|credentials)\/.*\.ts$/.test(f));
+const code = files.filter((f) => /\.(ts|mts|mjs|cjs|js)$/.test(f));
 
 /**
- * Files reachable from `start`, not entering other operations or resources than `keep`'s, nor editor
- * methods; `concepts: false` does not enter concept modules either (the call path).
+ * The 600-line rule's files: every tracked text file but data and prose, which are long by nature:
+ * JSON (lockfiles, example workflows, bench results, node metadata), Markdown, and images.
  */
-function path(start, keep, { concepts = true } = {}) {
-	const seen = new Set();
-	const stack = [resolve(ROOT, start)];
-	while (stack.length) {
-		const file = stack.pop();
-		if (seen.has(file)) continue;
-		seen.add(file);
-		for (const next of localImports(file)) {
-			const rel = relative(ROOT, next);
-			if (/\.operation\.ts$/.test(rel) && !(keep && rel.endsWith(keep))) continue;
-			// A trigger's events are its operations: one callback reads one event's file.
-			if (/\/events\/(?!index\.ts$)[^/]+\.ts$/.test(rel) && !(keep && rel.endsWith(keep))) continue;
-			if (keep && /\/actions\/[^/]+\//.test(rel) && !rel.startsWith(dirname(keep) + '/')) continue;
-			if (EDITOR.test(rel)) continue;
-			if (!concepts && (CONCEPT.test(rel) || DESCRIPTIONS.test(rel))) continue;
-			stack.push(next);
-		}
-	}
-	return counted([...seen].map((f) => relative(ROOT, f)));
-}
+const LONG_ALLOWED = /\.(json|md|png|svg)$/;
+const MAX_FILE_LINES = 600;
+const ruled = files.filter((f) => !LONG_ALLOWED.test(f));
+const longFiles = ruled
+	.map((f) => [f, lineCount(f)])
+	.filter(([, n]) => n > MAX_FILE_LINES)
+	.sort((a, b) => b[1] - a[1]);
+const biggestOf = (list) =>
+	list.reduce((big, f) => (lineCount(f) > lineCount(big) ? f : big), list[0]);
 
-function counted(list) {
-	const files = [...list].sort();
-	const lines = files.reduce(
-		(sum, f) => sum + readFileSync(join(ROOT, f), 'utf8').split('\n').length,
-		0,
-	);
-	return { files: files.length, lines, list: files };
-}
-
-/** The concept modules of an end-to-end list: those named after a concept, and the files only they import. */
-function conceptsOf(all, callPath) {
-	const onPath = new Set(callPath.list);
-	return counted(all.list.filter((f) => !onPath.has(f)));
-}
-
-function tracked() {
-	return execSync('git ls-files', { cwd: ROOT, encoding: 'utf8' })
-		.trim()
-		.split('\n')
-		.filter((f) => existsSync(join(ROOT, f)));
-}
-
-function longFunctions(files, limit) {
+function longFunctions(list, limit) {
 	const long = [];
-	for (const file of files) {
+	for (const file of list) {
 		const text = readFileSync(join(ROOT, file), 'utf8');
 		const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
 		const visit = (node) => {
@@ -116,6 +67,13 @@ function longFunctions(files, limit) {
 	return long;
 }
 
+const longLines = (list) =>
+	list.flatMap((f) =>
+		readFileSync(join(ROOT, f), 'utf8')
+			.split('\n')
+			.flatMap((l, i) => (l.length > 120 ? [{ at: `${f}:${i + 1}`, length: l.length }] : [])),
+	);
+
 /** The dev tools held to the published code's function length (tests excepted). */
 const DEV_FOLDERS = [
 	'dev/sandbox/',
@@ -125,149 +83,172 @@ const DEV_FOLDERS = [
 	'dev/demo/',
 	'dev/scripts/',
 ];
-
-const files = tracked();
-const product = files.filter((f) => /^(nodes|credentials)\/.*\.ts$/.test(f));
 const devCode = files.filter(
 	(f) =>
 		DEV_FOLDERS.some((folder) => f.startsWith(folder)) &&
 		/\.(mts|mjs|ts)$/.test(f) &&
 		!/\.test\.mts$/.test(f),
 );
-const lineCount = (f) => readFileSync(join(ROOT, f), 'utf8').split('\n').length;
-const biggest = product.reduce((big, f) => (lineCount(f) > lineCount(big) ? f : big), product[0]);
-const code = files.filter((f) => /\.(ts|mts|mjs|js)$/.test(f));
-const over = (list) =>
-	list.flatMap((f) =>
-		readFileSync(join(ROOT, f), 'utf8')
-			.split('\n')
-			.filter((l) => l.length > 120)
-			.map((l) => l.length),
+
+// ---- the measures -------------------------------------------------------------------------------
+
+const short = (f) => f.replace(/^nodes\//, '').replace(/\.ts$/, '');
+const graph = importGraph(ROOT, product);
+const nodeClasses = product.filter((f) => /\.node\.ts$/.test(f));
+
+/** Files and lines of each node folder (every file; lines of its TypeScript). */
+function folderSizes() {
+	const folderOf = (f) =>
+		f.startsWith('nodes/') ? f.split('/').slice(0, 2).join('/') : 'credentials';
+	const folders = [...new Set(product.map(folderOf))];
+	return Object.fromEntries(
+		folders.map((folder) => {
+			const all = files.filter((f) => f.startsWith(`${folder}/`));
+			const ts = all.filter((f) => f.endsWith('.ts'));
+			return [`Files and lines, ${folder}/`, `${all.length} files, ${sumLines(ts)} lines`];
+		}),
 	);
-const sendOperation = files.find((f) => /^nodes\/BulkSms\/.*send\.operation\.ts$/.test(f));
-const send = path('nodes/BulkSms/BulkSms.node.ts', sendOperation);
-const sendCall = path('nodes/BulkSms/BulkSms.node.ts', sendOperation, { concepts: false });
-const sendConcepts = conceptsOf(send, sendCall);
-const triggerFolder = 'nodes/VirtualNumberTrigger/';
-const triggerEvent = `${triggerFolder}callback/events/callEnded.ts`;
-const trigger = path(`${triggerFolder}VirtualNumberTrigger.node.ts`, triggerEvent);
-const triggerCall = path(`${triggerFolder}VirtualNumberTrigger.node.ts`, triggerEvent, {
-	concepts: false,
-});
-const triggerConcepts = conceptsOf(trigger, triggerCall);
-const sendFolder = dirname(sendOperation) + '/';
-const sendOwn = send.list.filter((f) => f.startsWith(sendFolder));
-const cycles = importCycles(ROOT, product);
-const topLevel = new Set(files.map((f) => f.split('/')[0]));
-const report = {
-	'Bulk SMS → Send, call path': `${sendCall.files} files, ${sendCall.lines} lines`,
-	'Bulk SMS → Send, concept modules looked up': `${sendConcepts.files} files, ${sendConcepts.lines} lines`,
-	'Bulk SMS → Send, end to end': `${send.files} files, ${send.lines} lines`,
-	'Bulk SMS → Send, its own files': `${sendOwn.length} files, ${sendOwn.reduce((s, f) => s + readFileSync(join(ROOT, f), 'utf8').split('\n').length, 0)} lines`,
-	'Trigger, activation → Call Ended callback → deactivation, call path': `${triggerCall.files} files, ${triggerCall.lines} lines`,
-	'Trigger, concept modules looked up': `${triggerConcepts.files} files, ${triggerConcepts.lines} lines`,
-	'Trigger, activation → Call Ended callback → deactivation': `${trigger.files} files, ${trigger.lines} lines`,
-	'Trigger node folder': `${files.filter((f) => f.startsWith(triggerFolder)).length} files`,
-	'Top-level entries': `${topLevel.size} (${[...topLevel].filter((n) => statSync(join(ROOT, n)).isDirectory()).length} folders)`,
-	'Lines over 120 characters, nodes/ and credentials/': `${over(product).length}`,
-	'Lines over 120 characters, all code': `${over(code).length} (longest ${Math.max(0, ...over(code))})`,
-	'Functions over 60 lines, nodes/ and credentials/': `${longFunctions(product, 60).length}`,
-	'Exports under nodes/ and credentials/ nothing there imports': `${testOnlyExports(ROOT).length}`,
-	'Import cycles in nodes/ and credentials/ (type imports too)': `${cycles.length}`,
-	'Biggest file, nodes/ and credentials/': `${biggest} (${lineCount(biggest)} lines)`,
-	'Functions over 60 lines, dev/ tools (tests excepted)': `${longFunctions(devCode, 60).length}`,
-	...(process.argv.includes('--measure') ? measured() : {}),
-};
-/** The figures that take a run: call depth per path (this checkout's build) and duplicates in nodes/. */
-function measured() {
+}
+
+/** The longest import chain from each node class, and inside each folder of nodes/ with two files or more. */
+function importLevels() {
 	const out = {};
-	if (ROOT !== resolve(new URL('../..', import.meta.url).pathname))
-		out['Call depth'] = 'measured on this checkout only (run the script of the other checkout)';
-	else {
-		const json = execSync('node --import tsx dev/scripts/callDepth.mts', {
-			cwd: ROOT,
-			encoding: 'utf8',
-		});
-		for (const [name, { depth, frames }] of Object.entries(
-			JSON.parse(json.trim().split('\n').pop()),
-		))
-			out[`Call depth, ${name} (frames to n8n's HTTP helper)`] = `${depth}: ${frames.join(' → ')}`;
+	for (const node of nodeClasses) {
+		const chain = deepestImports(graph, node);
+		out[`Import levels from ${short(node)}`] = `${chain.length}: ${chain.map(short).join(' → ')}`;
 	}
-	try {
-		const text = execSync('duplicates --repo nodes --most 200', { cwd: ROOT, encoding: 'utf8' });
-		out['Duplicate pairs in nodes/ (duplicates --repo nodes --most 200)'] =
-			/(\d+) pairs/.exec(text)?.[1] ?? 'not found in its output';
-	} catch (error) {
-		out['Duplicate pairs in nodes/ (duplicates --repo nodes --most 200)'] =
-			`not measured (${String(error.message).split('\n')[0]})`;
+	const folders = [...new Set(product.map((f) => dirname(f)))].sort();
+	for (const folder of folders) {
+		const inside = product.filter((f) => dirname(f) === folder);
+		const local = importGraph(ROOT, inside);
+		const chain = inside
+			.map((f) => deepestImports(local, f))
+			.reduce((a, b) => (b.length > a.length ? b : a));
+		if (chain.length < 2) continue;
+		const names = chain.map((f) => f.slice(folder.length + 1).replace(/\.ts$/, ''));
+		out[`Import levels inside ${folder}/`] = `${chain.length}: ${names.join(' → ')}`;
 	}
 	return out;
 }
 
-if (process.argv.includes('--check')) {
-	// printed below only when it fails
-} else if (process.argv.includes('--json'))
-	console.log(
-		JSON.stringify(
-			{
-				...report,
-				sendCallPath: sendCall.list,
-				sendConcepts: sendConcepts.list,
-				triggerCallPath: triggerCall.list,
-				triggerConcepts: triggerConcepts.list,
-			},
-			null,
-			2,
-		),
-	);
-else {
-	for (const [k, v] of Object.entries(report)) console.log(`${k.padEnd(60)} ${v}`);
-	if (process.argv.includes('--files')) {
-		const show = (title, list) => console.log(`\n${title}:\n  ${list.join('\n  ')}`);
-		show('Send, call path', sendCall.list);
-		show('Send, concept modules', sendConcepts.list);
-		show('Trigger, call path', triggerCall.list);
-		show('Trigger, concept modules', triggerConcepts.list);
+/**
+ * The package's calls from each entry to n8n's HTTP helper (the deepest path); for an action node
+ * the deepest over its operations, and Bulk SMS → Send's own. `perOperation` gets every operation's.
+ */
+function helperCalls(perOperation) {
+	const calls = callGraph(ROOT, product);
+	const out = {};
+	// The calls the entry makes down to the helper's caller: every function on the path but the entry.
+	const show = (path) =>
+		path ? `${path.length - 1} calls: ${path.map((p) => p.name).join(' → ')}` : 'none';
+	for (const node of nodeClasses) {
+		const within = reachable(graph, node);
+		for (const entry of calls.entriesOf(node)) {
+			const path = calls.pathFrom(entry, { files: within });
+			out[`Calls to n8n's HTTP helper, ${short(node)} ${entry.name}`] = show(path);
+			if (entry.name !== 'execute') continue;
+			for (const operation of [...within].filter((f) => f.endsWith('.operation.ts')).sort()) {
+				const one = calls.pathFrom(entry, { files: within, through: operation });
+				perOperation[short(operation)] = one ? one.length - 1 : null;
+				if (/^nodes\/BulkSms\/.*\/send\.operation\.ts$/.test(operation))
+					out[`Calls to n8n's HTTP helper, Bulk SMS → Send`] = show(one);
+			}
+		}
 	}
+	return out;
+}
+
+/** dev/'s code lines by folder, and against nodes/'s. */
+function devLines() {
+	const dev = code.filter((f) => f.startsWith('dev/'));
+	const nodes = sumLines(product.filter((f) => f.startsWith('nodes/')));
+	const folders = [...new Set(dev.map((f) => f.split('/').slice(0, 2).join('/')))].sort();
+	const parts = folders.map(
+		(folder) => `${folder.slice(4)} ${sumLines(dev.filter((f) => f.startsWith(`${folder}/`)))}`,
+	);
+	const total = sumLines(dev);
+	return {
+		"Code lines, dev/ (by folder) against nodes/'s": `${total} (${parts.join(', ')}); nodes/ ${nodes}: ×${(total / nodes).toFixed(2)}`,
+	};
+}
+
+function duplicatePairs() {
+	const key = 'Duplicate pairs in nodes/ (duplicates --repo nodes --most 200)';
+	try {
+		const text = execSync('duplicates --repo nodes --most 200', { cwd: ROOT, encoding: 'utf8' });
+		return { [key]: /(\d+) pairs/.exec(text)?.[1] ?? 'not found in its output' };
+	} catch (error) {
+		return { [key]: `not measured (${String(error.message).split('\n')[0]})` };
+	}
+}
+
+const cycles = importCycles(ROOT, product);
+
+if (flag('--check')) check();
+else report();
+
+function report() {
+	const perOperation = {};
+	const biggest = biggestOf(ruled);
+	const productBiggest = biggestOf(product);
+	const topLevel = new Set(files.map((f) => f.split('/')[0]));
+	const measures = {
+		...folderSizes(),
+		...importLevels(),
+		...helperCalls(perOperation),
+		'Biggest file, nodes/ and credentials/': `${productBiggest} (${lineCount(productBiggest)} lines)`,
+		'Biggest file anywhere (JSON, Markdown, images excepted)': `${biggest} (${lineCount(biggest)} lines)`,
+		[`Files over ${MAX_FILE_LINES} lines (JSON, Markdown, images excepted)`]: `${longFiles.length}`,
+		...devLines(),
+		'Top-level entries': `${topLevel.size} (${[...topLevel].filter((n) => statSync(join(ROOT, n)).isDirectory()).length} folders)`,
+		'Lines over 120 characters, nodes/ and credentials/': `${longLines(product).length}`,
+		'Lines over 120 characters, all code': `${longLines(code).length} (longest ${Math.max(0, ...longLines(code).map((l) => l.length))})`,
+		'Functions over 60 lines, nodes/ and credentials/': `${longFunctions(product, 60).length}`,
+		'Functions over 60 lines, dev/ tools (tests excepted)': `${longFunctions(devCode, 60).length}`,
+		'Exports under nodes/ and credentials/ nothing there imports': `${testOnlyExports(ROOT).length}`,
+		'Import cycles in nodes/ and credentials/ (type imports too)': `${cycles.length}`,
+		...(flag('--measure') ? duplicatePairs() : {}),
+	};
+	if (flag('--json'))
+		console.log(JSON.stringify({ ...measures, callsPerOperation: perOperation }, null, 2));
+	else for (const [k, v] of Object.entries(measures)) console.log(`${k.padEnd(64)} ${v}`);
 }
 
 // `--check` (part of `npm run lint`): no line of the published code over 120 characters, no function
 // over 60 lines, no export under nodes/ or credentials/ that only tests (or nothing) import
-// (dev/scripts/testOnlyExports.mjs), no import cycle there (dev/scripts/importCycles.mjs); and no
-// function over 60 lines in the dev tools (DEV_FOLDERS, tests excepted: they have many lines over
-// 120 characters, so only the function length is held).
+// (dev/scripts/testOnlyExports.mjs), no import cycle there (dev/scripts/imports.mjs); no function
+// over 60 lines in the dev tools (DEV_FOLDERS, tests excepted: they have many lines over 120
+// characters, so only the function length is held); and no file over 600 lines anywhere in the
+// repository (code, tests, dev tools, scripts, CI), JSON, Markdown and images excepted (LONG_ALLOWED).
 // `--skip=<folder>/` leaves a folder out of the first two while it is being reworked elsewhere.
-if (process.argv.includes('--check')) {
+function check() {
 	const skip = process.argv.filter((a) => a.startsWith('--skip=')).map((a) => a.slice(7));
 	const checked = product.filter((f) => !skip.some((folder) => f.startsWith(folder)));
-	const long = checked.flatMap((f) =>
-		readFileSync(join(ROOT, f), 'utf8')
-			.split('\n')
-			.flatMap((l, i) => (l.length > 120 ? [`${f}:${i + 1} (${l.length} characters)`] : [])),
-	);
+	const long = longLines(checked).map(({ at, length }) => `${at} (${length} characters)`);
 	const longFns = longFunctions(checked, 60);
 	const longDevFns = longFunctions(devCode, 60);
 	const unused = testOnlyExports(ROOT);
-	if (unused.length)
-		console.error(
+	const failures = [
+		[
+			unused,
 			'exports under nodes/ or credentials/ that no file there imports (make them module-private; ' +
-				`test through what the nodes use):\n  ${unused.join('\n  ')}`,
-		);
-	if (cycles.length)
-		console.error(
-			`import cycles in nodes/ or credentials/ (type imports included):\n  ${cycles.map((c) => c.join(' ↔ ')).join('\n  ')}`,
-		);
-	if (longDevFns.length)
-		console.error(
-			`functions over 60 lines in the dev tools (${DEV_FOLDERS.join(', ')}; split them by what each part does):\n  ${longDevFns.join('\n  ')}`,
-		);
-	if (long.length || longFns.length || unused.length || cycles.length || longDevFns.length) {
-		if (long.length)
-			console.error(`lines over 120 characters in nodes/ or credentials/:\n  ${long.join('\n  ')}`);
-		if (longFns.length)
-			console.error(
-				`functions over 60 lines in nodes/ or credentials/:\n  ${longFns.join('\n  ')}`,
-			);
-		process.exit(1);
-	}
+				'test through what the nodes use)',
+		],
+		[
+			cycles.map((c) => c.join(' ↔ ')),
+			'import cycles in nodes/ or credentials/ (type imports included)',
+		],
+		[
+			longDevFns,
+			`functions over 60 lines in the dev tools (${DEV_FOLDERS.join(', ')}; split them by what each part does)`,
+		],
+		[long, 'lines over 120 characters in nodes/ or credentials/'],
+		[longFns, 'functions over 60 lines in nodes/ or credentials/'],
+		[
+			longFiles.map(([f, n]) => `${f} (${n} lines)`),
+			`files over ${MAX_FILE_LINES} lines (JSON, Markdown and images excepted; split them by what each part does)`,
+		],
+	].filter(([list]) => list.length > 0);
+	for (const [list, title] of failures) console.error(`${title}:\n  ${list.join('\n  ')}`);
+	if (failures.length) process.exit(1);
 }

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { STUB_SUMMARY } from '../../demo/aiSummary.mts';
 import { runDemo, table, type DemoResult } from '../../demo/demo.mts';
 import { installStatus } from '../../harness/n8nInstall.mts';
+import { timed } from '../busy.mts';
 
 /** The AI step runs when the e2e install of n8n is here (and then must pass), else it says why not. */
 const aiInstall = installStatus(['@n8n/n8n-nodes-langchain', 'n8n-nodes-base']);
@@ -39,11 +40,10 @@ describe('npm run demo (runDemo)', () => {
 
 	test('passes every step, quickly', async () => {
 		outputDir = tempDir();
-		result = await runDemo({
-			outputDir,
-			outputLabel: 'demo-output',
-			print: (line) => lines.push(line),
-		});
+		const run = await timed(() =>
+			runDemo({ outputDir, outputLabel: 'demo-output', print: (line) => lines.push(line) }),
+		);
+		result = run.value;
 		assert.deepEqual(
 			result.steps.map((step) => [step.title, step.ok, step.error, step.notRun]),
 			[
@@ -62,7 +62,11 @@ describe('npm run demo (runDemo)', () => {
 			],
 		);
 		assert.equal(result.ok, true);
-		assert.ok(result.ms < 20_000, `the demo took ${result.ms} ms`);
+		assert.ok(
+			run.ms < 20_000,
+			`the demo took ${result.ms} ms` +
+				(run.busy ? ` (${run.cpu.toFixed(0)} ms of CPU, load ${run.load})` : ''),
+		);
 	});
 
 	test('SMS: one result per recipient with a message id and segments; a delivery report for each', () => {
@@ -219,7 +223,8 @@ describe('demo/run.mts (what npm run demo starts after the build)', () => {
 			cwd: fileURLToPath(new URL('../../../', import.meta.url)),
 			env: { ...process.env, DEMO_OUTPUT_DIR: outputDir, ...env },
 			encoding: 'utf8',
-			timeout: 60_000,
+			// A hang's guard, not a time target: a loaded machine takes a minute or more.
+			timeout: 300_000,
 		});
 
 	test('prints the report and exits 0 when every step passed', () => {

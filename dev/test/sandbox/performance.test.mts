@@ -4,7 +4,7 @@
 // spent (client and sandbox both run here) is what is compared with the target then.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import os from 'node:os';
+import { judgedMs } from '../busy.mts';
 import { smsBulk, start, vn } from './helpers.mts';
 import type { Sandbox } from './helpers.mts';
 
@@ -33,9 +33,7 @@ async function best(
 	}
 	const wall = Math.min(...walls);
 	const cpu = Math.min(...cpus);
-	const load = os.loadavg()[0];
-	const busy = load > os.availableParallelism();
-	const figure = busy ? Math.min(wall, cpu) : wall;
+	const { ms: figure, busy, load } = judgedMs(wall, cpu);
 	console.log(
 		`${label}: ${wall.toFixed(0)} ms (attempts: ${walls.map((t) => t.toFixed(0)).join(', ')}; cpu ${cpu.toFixed(0)} ms)` +
 			(busy ? ` [machine busy, load ${load.toFixed(1)}: judged on ${figure.toFixed(0)} ms]` : ''),

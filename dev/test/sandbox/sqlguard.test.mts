@@ -7,13 +7,13 @@ import { after, before, describe, test } from 'node:test';
 import {
 	cdrSqlToSend,
 	findCdrSqlViolation,
-} from '../../../nodes/VirtualNumber/actions/cdr/sqlRules.ts';
+} from '../../../nodes/VirtualNumber/actions/cdr/sqlCheck.ts';
 import { guardSql } from '../../sandbox/vn/sqlguard.mts';
 import {
 	MUST_PASS,
-	MUST_REFUSE,
 	mutatedReports,
 } from '../../../test/nodes/VirtualNumber/actions/cdr/sqlCorpus.mts';
+import { MUST_REFUSE } from '../../../test/nodes/VirtualNumber/actions/cdr/sqlCorpusRefused.mts';
 import { start, vn, type Sandbox } from './helpers.mts';
 
 const shown = (sql: string) => JSON.stringify(sql.length > 120 ? `${sql.slice(0, 117)}...` : sql);

@@ -261,8 +261,9 @@ describe('Virtual Number Call Record Trigger → Include, and the hold for recor
 		assert.ok(!('heldRecords' in plain.savedCursor!));
 	});
 
-	test('a poll out of its budget for downloads holds the rest untried, asked for at the next poll', async () => {
+	test('a poll out of its budget for downloads holds the rest untried, asked for at the next poll', async (t) => {
 		const trigger = await started({ include: ['recording'] });
+		if (!trigger.budgetGiven) return t.skip('n8n 1.x gives a poll no budget');
 		await call('0501000001', false);
 		await call('0501000002');
 		sandbox.control.clearRequests();

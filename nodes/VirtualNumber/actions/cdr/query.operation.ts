@@ -21,12 +21,8 @@ import { returnAllFields } from '../fields';
 import { simplifyField, simplifyOn } from './callOutput';
 import { timeoutMs, timeoutOptions } from './fields';
 import { CDR_COLUMNS, RECORDING_FLAG, buildCdrSql, type CdrQuery } from './sqlBuilder';
-import {
-	CDR_SQL_RULES,
-	cdrSqlToSend,
-	describeCdrSqlViolation,
-	findCdrSqlViolation,
-} from './sqlRules';
+import { cdrSqlToSend, findCdrSqlViolation } from './sqlCheck';
+import { CDR_SQL_RULES, describeCdrSqlViolation } from './sqlRules';
 
 const builder = { queryMode: ['builder'] };
 const sqlMode = { queryMode: ['sql'] };

@@ -8,7 +8,8 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
 import { CALL_FIELDS, CALL_STATUSES, callField, type CallField } from '../../../shared/callFields';
-import { CDR_SQL_RULES, describeCdrSqlViolation, findCdrSqlViolation } from './sqlRules';
+import { findCdrSqlViolation } from './sqlCheck';
+import { CDR_SQL_RULES, describeCdrSqlViolation } from './sqlRules';
 
 /** `1 AS record_file_exists`: the service empties it where no recording file exists. */
 export const RECORDING_FLAG = callField('recordingExists').column as string;

@@ -68,11 +68,17 @@ describe('Route Incoming Call after the Virtual Number Trigger (Respond With the
 
 	test('the node answers from inside the run: the destination as plain text, before the run ends', async () => {
 		const t = trigger([lookUp({ destination: '+972 50-765-4321' }), ROUTE, AFTER]);
+		const began = Date.now();
 		const answer = await call(t);
 		assert.deepEqual([answer.status, answer.text], [200, '972507654321']);
 		assert.match(String(answer.type), /^text\/plain/);
-		assert.ok(answer.ms < 600, `answered before the last node's 700 ms (${answer.ms} ms)`);
 		const outcome = await settled(t);
+		// Against the run's own end, not a fixed time: a busy machine slows both alike.
+		const runMs = Date.now() - began;
+		assert.ok(
+			answer.ms <= runMs - 500,
+			`answered before the last node's 700 ms (answer ${answer.ms} ms, run ${runMs} ms)`,
+		);
 		const routed = outcome.runData['Route Incoming Call 1'];
 		assert.equal(routed.length, 1);
 		assert.equal(routed[0].json.routedTo, '972507654321', 'what was answered');

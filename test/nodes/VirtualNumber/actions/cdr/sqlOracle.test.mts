@@ -9,7 +9,7 @@ import sqlParser from 'node-sql-parser';
 import {
 	cdrSqlToSend,
 	findCdrSqlViolation,
-} from '../../../../../nodes/VirtualNumber/actions/cdr/sqlRules.ts';
+} from '../../../../../nodes/VirtualNumber/actions/cdr/sqlCheck.ts';
 import { MUST_PASS, mutatedReports } from './sqlCorpus.mts';
 
 const parser = new sqlParser.Parser();

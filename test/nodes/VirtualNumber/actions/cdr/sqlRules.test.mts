@@ -3,13 +3,16 @@ import { describe, test } from 'node:test';
 
 import { lexMysql } from '../../../../../nodes/VirtualNumber/actions/cdr/sqlLexer.ts';
 import {
-	CDR_SQL_RULES,
 	cdrSqlToSend,
-	describeCdrSqlViolation,
 	findCdrSqlViolation,
+} from '../../../../../nodes/VirtualNumber/actions/cdr/sqlCheck.ts';
+import {
+	CDR_SQL_RULES,
+	describeCdrSqlViolation,
 } from '../../../../../nodes/VirtualNumber/actions/cdr/sqlRules.ts';
 import { readSpec } from '../../../../../dev/harness/spec.mts';
-import { MUST_PASS, MUST_REFUSE } from './sqlCorpus.mts';
+import { MUST_PASS } from './sqlCorpus.mts';
+import { MUST_REFUSE } from './sqlCorpusRefused.mts';
 
 const verdict = (sql: string) => findCdrSqlViolation(cdrSqlToSend(sql));
 const shown = (sql: string) => JSON.stringify(sql.length > 120 ? `${sql.slice(0, 117)}...` : sql);

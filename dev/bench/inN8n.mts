@@ -1,13 +1,58 @@
 /**
- * n8n's memory during a run of the real n8n, read from Linux's /proc: the resident set (VmRSS) of
- * n8n's main process and, separately, of its JavaScript task runner (the Code node runs there),
- * sampled every few milliseconds. Growth = the peak during the run − the RSS just before it. The
- * kernel's high-water mark (VmHWM, reset before the run through clear_refs) catches a peak between
- * two samples, as the bench's own event loop (which also serves the sandbox) may sample late.
+ * What the benchmarks in the real n8n (the e2e's install of n8n 2.40.7: realN8n.mts, routeCall.mts,
+ * pollRecordings.mts) share: the frame they run in (the sandbox and n8n stopped on exit or a signal,
+ * a failure logged with n8n's last lines, the exit code), credentials created through n8n's REST API,
+ * and n8n's memory during a run, read from Linux's /proc: the resident set (VmRSS) of n8n's main
+ * process and, separately, of its JavaScript task runner (the Code node runs there), sampled every
+ * 20 ms. Growth = the peak during the run − the RSS just before it. The kernel's high-water mark
+ * (VmHWM, reset before the run through clear_refs) catches a peak between two samples, as the
+ * bench's own event loop (which also serves the sandbox) may sample late.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 
-import { descendants } from '../harness/n8n/processes.mts';
+import type { Sandbox } from '../sandbox/index.mts';
+import { descendants, installExitHandlers } from '../harness/n8n/processes.mts';
+import type { N8nServer } from '../harness/n8n/server.mts';
+
+/** Creates a credential in n8n; answers its id. */
+export async function credentialIn(
+	n8n: N8nServer,
+	name: string,
+	type: string,
+	data: Record<string, unknown>,
+): Promise<string> {
+	return (await n8n.rest<{ id: string }>('POST', '/credentials', { name, type, data })).id;
+}
+
+export interface RealRun {
+	sandbox: Sandbox;
+	n8n?: N8nServer;
+}
+
+/** Runs `bench` (it answers whether the run failed) and exits with its outcome. */
+export async function runRealBench(
+	run: RealRun,
+	log: (line: string) => void,
+	started: number,
+	bench: () => Promise<boolean>,
+): Promise<never> {
+	const stop = async () => {
+		await run.n8n?.stop();
+		await run.sandbox.close();
+	};
+	installExitHandlers(stop, log);
+	let failed = true;
+	try {
+		failed = await bench();
+	} catch (error) {
+		log(`FAIL ${(error as Error).stack ?? String(error)}`);
+		if (run.n8n) log(run.n8n.logs.slice(-20).join('\n'));
+	} finally {
+		await stop();
+	}
+	log(`took ${((Date.now() - started) / 1000).toFixed(0)} s`);
+	process.exit(failed ? 1 : 0);
+}
 
 const SAMPLE_MS = 20;
 
@@ -92,55 +137,4 @@ export function sampleMemory(): { stop(): MemoryFigures } {
 			};
 		},
 	};
-}
-
-/** A line of V8's `--trace-gc`: `[pid:0x…]  1234 ms: Scavenge 421.9 (499.0) -> 398.6 (506.0) MB, …`. */
-const GC_LINE =
-	/^\[(\d+):(0x[0-9a-f]+)\]\s+\d+ ms: ([A-Za-z -]+?)(?: \([a-z ]+\))? ([\d.]+) \(([\d.]+)\) -> ([\d.]+) \(([\d.]+)\) MB/;
-
-/** The main thread's pause of a collection: `…MB, pooled: 0 MB, 12.34 / 0.00 ms`. */
-const GC_PAUSE = /MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ [\d.]+ ms/;
-
-interface HeapTrace {
-	kinds: Map<string, number>;
-	/** Milliseconds the collections of each kind paused the main thread. */
-	pauses: Map<string, number>;
-	first: number;
-	last: number;
-	reserved: number;
-}
-
-/**
- * The garbage collections of n8n's main process (`pid`) in its log lines of one run (`npm run bench --
- * --real-n8n --trace-gc`): how many of each kind, and the heap in use before the first and after the
- * last, with the largest heap V8 had reserved, and how long each kind paused n8n. Shows whether a growth is live data or garbage no full
- * collection (Mark-Compact) has reclaimed yet. The process's worker threads have heaps of their own
- * (another isolate in the same lines): the largest heap is the main one.
- */
-export function gcSummary(lines: string[], pid: number): string {
-	const heaps = new Map<string, HeapTrace>();
-	for (const line of lines) {
-		const match = GC_LINE.exec(line);
-		if (!match || Number(match[1]) !== pid) continue;
-		const [, , isolate, kind, before, reservedBefore, after, reservedAfter] = match;
-		const heap = heaps.get(isolate) ?? {
-			kinds: new Map<string, number>(),
-			pauses: new Map<string, number>(),
-			first: Number(before),
-			last: 0,
-			reserved: 0,
-		};
-		heaps.set(isolate, heap);
-		heap.kinds.set(kind, (heap.kinds.get(kind) ?? 0) + 1);
-		const pause = Number(GC_PAUSE.exec(line)?.[1] ?? 0);
-		heap.pauses.set(kind, (heap.pauses.get(kind) ?? 0) + pause);
-		heap.last = Number(after);
-		heap.reserved = Math.max(heap.reserved, Number(reservedBefore), Number(reservedAfter));
-	}
-	const main = [...heaps.values()].sort((a, b) => b.reserved - a.reserved)[0];
-	if (main === undefined) return 'no garbage collection of the main process during the run';
-	const counts = [...main.kinds]
-		.map(([kind, count]) => `${count} ${kind} (${Math.round(main.pauses.get(kind) ?? 0)} ms)`)
-		.join(', ');
-	return `${counts}; heap in use ${main.first} → ${main.last} MB, at most ${main.reserved} MB reserved`;
 }

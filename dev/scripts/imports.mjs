@@ -1,13 +1,13 @@
-// Import cycles among the published code (nodes/ and credentials/): every local import counts, type
-// imports and re-exports included, because a reader following one file into another must not come
-// back where they started. `node dev/scripts/importCycles.mjs` lists them; architecture.mjs reports
-// the count and its `--check` fails on any.
+// The local imports of the published code (nodes/ and credentials/): every local import counts, type
+// imports and re-exports included, because a reader following one file into another goes where
+// it leads. `node dev/scripts/imports.mjs` lists the import cycles; architecture.mjs reports them
+// (its `--check` fails on any), the import levels and what a node class reaches.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
 /** The local files `file` imports, whatever the kind of import. */
-function importsOf(root, file) {
+export function importsOf(root, file) {
 	const { importedFiles } = ts.preProcessFile(readFileSync(join(root, file), 'utf8'), true, true);
 	return importedFiles
 		.map(({ fileName }) => fileName)
@@ -20,11 +20,16 @@ function importsOf(root, file) {
 		.map((hit) => relative(root, hit));
 }
 
-/** Each cycle as its files in import order (Tarjan's strongly connected components of two or more files, or one importing itself). */
-export function importCycles(root, files) {
-	const graph = new Map(
+/** The import graph of `files`, each file's imports kept to those among `files`. */
+export function importGraph(root, files) {
+	return new Map(
 		files.map((file) => [file, importsOf(root, file).filter((f) => files.includes(f))]),
 	);
+}
+
+/** Each cycle as its files in import order (Tarjan's strongly connected components of two or more files, or one importing itself). */
+export function importCycles(root, files) {
+	const graph = importGraph(root, files);
 	const index = new Map();
 	const low = new Map();
 	const stack = [];
@@ -46,6 +51,35 @@ export function importCycles(root, files) {
 	};
 	for (const file of graph.keys()) if (!index.has(file)) visit(file);
 	return cycles;
+}
+
+/**
+ * The longest chain of imports from `start` in `graph` (a file importing one that imports another…),
+ * as its files: the import levels a reader goes down from there. A cycle is not gone round twice.
+ */
+export function deepestImports(graph, start, onPath = new Set()) {
+	onPath.add(start);
+	let best = [];
+	for (const next of graph.get(start) ?? [])
+		if (!onPath.has(next)) {
+			const chain = deepestImports(graph, next, onPath);
+			if (chain.length > best.length) best = chain;
+		}
+	onPath.delete(start);
+	return [start, ...best];
+}
+
+/** Every file reachable from `start` by its imports, itself included. */
+export function reachable(graph, start) {
+	const seen = new Set();
+	const stack = [start];
+	while (stack.length) {
+		const file = stack.pop();
+		if (seen.has(file)) continue;
+		seen.add(file);
+		stack.push(...(graph.get(file) ?? []));
+	}
+	return seen;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,28 +1,35 @@
 /**
- * The bulk-send benchmarks: the same 10,000 messages sent by the node, read by the floor node
- * (n8n's cost for the same items, nothing sent), sent by a plain fetch client, and sent the ways a
- * user builds it with n8n's own nodes: (a) HTTP Request, one request per item; (b) a Code node
- * grouping the items into batches and an HTTP Request node posting each batch.
+ * The Send benchmarks' tasks (run in the child process of measure.mts): the same 10,000 messages
+ * sent by the node, read by the floor node (n8n's cost for the same items, nothing sent; with its
+ * batches posted through n8n's HTTP helper, the floor of a node that sends), sent by a plain fetch
+ * client, and sent the ways a user builds it with n8n's own nodes: (a) HTTP Request, one request per
+ * item; (b) a Code node grouping the items into batches and an HTTP Request node posting each batch.
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import vm from 'node:vm';
 
-import type { RunOptions } from '../../harness/engine.mts';
-import { measure, type Measurement } from '../measure.mts';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+	INodeTypeDescription,
+	IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
+
+import { loadPackage, runWorkflow, type RunOptions } from '../harness/engine.mts';
 import {
 	CODE,
-	FLOOR,
 	HTTP_REQUEST,
+	baseNodes,
 	benchNodeTypes,
 	defaultVersion,
-	startRunnerTask,
-} from '../n8n.mts';
+	measure,
+	type Measurement,
+} from './measure.mts';
 
-/**
- * How To is given. `expression`: each item's own number, `{{ $json.phone }}`, as a workflow reading
- * a spreadsheet does; `fixed`: one text for all items (isolates n8n's expression engine);
- * `fields`: Recipients From: Input Fields (FIELDS_PARAMETERS, or the parameters given to the bench
- * with `--fields-parameters`).
- */
+export const FLOOR = 'n8n-nodes-virtualnum-bench.floor';
+
 export type Variant = 'expression' | 'fixed' | 'fields';
 
 interface SmsTarget {
@@ -34,14 +41,14 @@ interface SmsTarget {
 	breakdown?: boolean;
 }
 
-interface SendTask extends SmsTarget {
+interface SendOptions extends SmsTarget {
 	variant: Variant;
 	fieldsParameters?: IDataObject;
 }
 
-export type SmsTask =
-	| ({ kind: 'smsNode' } & SendTask)
-	| ({ kind: 'smsFloor'; sendBatches?: boolean } & SendTask)
+export type SendTask =
+	| ({ kind: 'smsNode' } & SendOptions)
+	| ({ kind: 'smsFloor'; sendBatches?: boolean } & SendOptions)
 	| ({ kind: 'smsFetch' } & SmsTarget)
 	| ({ kind: 'smsHttpPerItem' } & SmsTarget)
 	| ({ kind: 'smsCodeBatches' } & SmsTarget);
@@ -78,7 +85,7 @@ const warmUpSize = (task: SmsTarget) => Math.min(task.batchSize * 2, 200);
 
 /** The Send parameters of a variant (the floor node reads the same ones). */
 function sendParameters(
-	task: Extract<SmsTask, { kind: 'smsNode' | 'smsFloor' }>,
+	task: Extract<SendTask, { kind: 'smsNode' | 'smsFloor' }>,
 	fixedTo: string,
 ): IDataObject {
 	const common = {
@@ -105,7 +112,7 @@ function sendParameters(
 
 /** The floor's parameters: Send's, and whether it also posts the batches through n8n's HTTP helper. */
 const floorParameters = (
-	task: Extract<SmsTask, { kind: 'smsFloor' }>,
+	task: Extract<SendTask, { kind: 'smsFloor' }>,
 	fixedTo: string,
 ): IDataObject => ({
 	...sendParameters(task, fixedTo),
@@ -113,7 +120,6 @@ const floorParameters = (
 });
 
 async function run(options: RunOptions, last: string): Promise<INodeExecutionData[]> {
-	const { runWorkflow } = await import('../../harness/engine.mts');
 	const result = await runWorkflow(options);
 	if (result.error) throw new Error(`the run failed: ${result.error.message}`);
 	return result.items(last);
@@ -122,7 +128,7 @@ async function run(options: RunOptions, last: string): Promise<INodeExecutionDat
 const sent = (items: INodeExecutionData[]) =>
 	items.filter((item) => item.json.message_id !== undefined).length;
 
-export async function smsNode(task: Extract<SmsTask, { kind: 'smsNode' }>): Promise<Measurement> {
+export async function smsNode(task: Extract<SendTask, { kind: 'smsNode' }>): Promise<Measurement> {
 	const send = (input: INodeExecutionData[], fixedTo: string) =>
 		run(
 			{
@@ -143,8 +149,10 @@ export async function smsNode(task: Extract<SmsTask, { kind: 'smsNode' }>): Prom
  * The floor: the same items and parameters through the same engine, one item out per recipient,
  * nothing sent; with `sendBatches`, the same batches posted through n8n's HTTP helper too.
  */
-export async function smsFloor(task: Extract<SmsTask, { kind: 'smsFloor' }>): Promise<Measurement> {
-	const nodeTypes = await benchNodeTypes({ base: false });
+export async function smsFloor(
+	task: Extract<SendTask, { kind: 'smsFloor' }>,
+): Promise<Measurement> {
+	const nodeTypes = await benchNodeTypes(await floorType());
 	const read = (input: INodeExecutionData[], fixedTo: string) =>
 		run(
 			{
@@ -169,7 +177,9 @@ export async function smsFloor(task: Extract<SmsTask, { kind: 'smsFloor' }>): Pr
 }
 
 /** The plain client: the same messages in the same batches with fetch (JSON.stringify, POST, parse, count). */
-export async function smsFetch(task: Extract<SmsTask, { kind: 'smsFetch' }>): Promise<Measurement> {
+export async function smsFetch(
+	task: Extract<SendTask, { kind: 'smsFetch' }>,
+): Promise<Measurement> {
 	const send = async (input: INodeExecutionData[]) => {
 		const messages = input.map((item) => ({
 			service: 'send_sms',
@@ -231,9 +241,9 @@ const headerAuth = (task: SmsTarget) => ({
 
 /** (a) One request per item: an HTTP Request node whose body is the item's message (n8n's Twilio node's pattern). */
 export async function smsHttpPerItem(
-	task: Extract<SmsTask, { kind: 'smsHttpPerItem' }>,
+	task: Extract<SendTask, { kind: 'smsHttpPerItem' }>,
 ): Promise<Measurement> {
-	const nodeTypes = await benchNodeTypes({ base: true });
+	const nodeTypes = await benchNodeTypes(baseNodes());
 	const send = (input: INodeExecutionData[]) =>
 		run(
 			{
@@ -252,9 +262,9 @@ export async function smsHttpPerItem(
 
 /** (b) The best a user does by hand: a Code node groups the items into batches, an HTTP Request node posts each batch. */
 export async function smsCodeBatches(
-	task: Extract<SmsTask, { kind: 'smsCodeBatches' }>,
+	task: Extract<SendTask, { kind: 'smsCodeBatches' }>,
 ): Promise<Measurement> {
-	const nodeTypes = await benchNodeTypes({ base: true });
+	const nodeTypes = await benchNodeTypes(baseNodes());
 	const jsCode = [
 		`const size = ${task.batchSize};`,
 		'const all = $input.all();',
@@ -289,3 +299,182 @@ export async function smsCodeBatches(
 		async () => ({ produced: sent(await send(campaign(task.items))) }),
 	);
 }
+
+/** Runs one of this file's tasks. */
+export async function runSendTask(task: SendTask): Promise<Measurement> {
+	switch (task.kind) {
+		case 'smsNode':
+			return await smsNode(task);
+		case 'smsFloor':
+			return await smsFloor(task);
+		case 'smsFetch':
+			return await smsFetch(task);
+		case 'smsHttpPerItem':
+			return await smsHttpPerItem(task);
+		case 'smsCodeBatches':
+			return await smsCodeBatches(task);
+	}
+}
+
+/** The floor node, built on Bulk SMS's own description. */
+async function floorType(): Promise<Record<string, INodeType>> {
+	const bulkSms = (await loadPackage()).getNode('bulkSms').type as INodeType;
+	return { [FLOOR]: new FloorNode(bulkSms.description) };
+}
+
+// ---- the floor ------------------------------------------------------------------------------------
+
+/** The floor's own settings (properties of the floor only, beside Send's). */
+const FLOOR_PROPERTIES: INodeProperties[] = [
+	{ displayName: 'Phone Field', name: 'benchPhoneField', type: 'string', default: '' },
+	{
+		displayName: "Send the Batches with n8n's HTTP Helper",
+		name: 'benchSendBatches',
+		type: 'boolean',
+		default: false,
+	},
+];
+const OWN = new Set(FLOOR_PROPERTIES.map((property) => property.name));
+
+/**
+ * The floor: what any node pays in n8n for the same items. It has Bulk SMS Send's parameters (the
+ * same description, so n8n reads them the same way, the same expressions included) and outputs one
+ * item per recipient without sending. A parameter holding an expression is read for every item,
+ * one without is read once (any node can do that, and Send does); with a Phone Field (the
+ * "recipients from input fields" variant) the number is the item's own field, read without n8n.
+ *
+ * With "Send the Batches", it also posts the same batches through n8n's HTTP helper with the
+ * credential (what any node that sends through n8n pays per request), as many at once as Send's
+ * Batches in Flight, reading only the count of results: the floor of a node that sends.
+ */
+class FloorNode implements INodeType {
+	description: INodeTypeDescription;
+
+	constructor(bulkSms: INodeTypeDescription) {
+		this.description = {
+			...bulkSms,
+			displayName: 'Bench Floor',
+			name: 'floor',
+			properties: [...bulkSms.properties, ...FLOOR_PROPERTIES],
+		};
+	}
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		const parameters = this.getNode().parameters;
+		const names = Object.keys(parameters).filter((name) => !OWN.has(name));
+		const everyItem = names.filter((name) => JSON.stringify(parameters[name]).includes('"='));
+		const values: IDataObject = {};
+		for (const name of names) {
+			if (!everyItem.includes(name))
+				values[name] = this.getNodeParameter(name, 0, undefined, {
+					extractValue: true,
+				}) as IDataObject;
+		}
+		const phoneField = String(parameters.benchPhoneField ?? '');
+		const out: INodeExecutionData[] = [];
+		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+			for (const name of everyItem)
+				values[name] = this.getNodeParameter(name, itemIndex, undefined, {
+					extractValue: true,
+				}) as IDataObject;
+			const to = phoneField ? items[itemIndex].json[phoneField] : values.to;
+			for (const dest of String(to).split(/[,;\n]/)) {
+				out.push({
+					json: { service: 'send_sms', dest, sender: values.sender, message: values.message },
+					pairedItem: { item: itemIndex },
+				});
+			}
+		}
+		const options = values.options as IDataObject;
+		if (parameters.benchSendBatches === true)
+			await sendBatches.call(
+				this,
+				out,
+				Number(options.batchSize ?? 100),
+				Number(options.batchesInFlight ?? 1),
+			);
+		return [out];
+	}
+}
+
+/** The batches posted as Send posts them: `inFlight` at a time (Send's Batches in Flight). */
+async function sendBatches(
+	this: IExecuteFunctions,
+	out: INodeExecutionData[],
+	batchSize: number,
+	inFlight: number,
+): Promise<void> {
+	const { baseUrl } = await this.getCredentials<{ baseUrl: string }>('virtualnumSmsApi');
+	let next = 0;
+	const worker = async () => {
+		for (let start = next; start < out.length; start = next) {
+			next += batchSize;
+			await postBatch.call(this, baseUrl, out.slice(start, start + batchSize));
+		}
+	};
+	await Promise.all(Array.from({ length: inFlight }, worker));
+}
+
+async function postBatch(
+	this: IExecuteFunctions,
+	baseUrl: string,
+	items: INodeExecutionData[],
+): Promise<void> {
+	const batch = items.map((item) => ({
+		...item.json,
+		dest: String(item.json.dest).replace(/\D/g, ''),
+	}));
+	const answer = (await this.helpers.httpRequestWithAuthentication.call(this, 'virtualnumSmsApi', {
+		method: 'POST',
+		url: `${baseUrl.replace(/\/+$/, '')}/api/ws_json_bulk.php`,
+		body: Buffer.from(JSON.stringify(batch), 'utf8'),
+		headers: { 'Content-Type': 'application/json' },
+		json: false,
+		encoding: 'text',
+	})) as string;
+	if ((JSON.parse(answer) as unknown[]).length !== batch.length)
+		throw new Error('wrong number of results');
+}
+
+// ---- the Code node's task runner --------------------------------------------------------------
+
+/**
+ * What n8n 2.x does with a Code node's JavaScript (it always runs in a task runner), reduced to
+ * this process: the input items go to the runner as JSON and the result comes back as JSON (n8n
+ * sends both over a WebSocket to a separate runner process), and the code runs in a `vm` context
+ * with `$input` and `items`, as the runner's does. Not reproduced: the second process, the
+ * WebSocket and the runner's data proxy; so the Code node is measured faster than n8n runs it,
+ * which only makes the node's advantage over it look smaller.
+ */
+const startRunnerTask: IWorkflowExecuteAdditionalData['startRunnerTask'] = async (
+	_additionalData,
+	jobType,
+	settings,
+	_executeFunctions,
+	_inputData,
+	_node,
+	_workflow,
+	_runExecutionData,
+	_runIndex,
+	_itemIndex,
+	_activeNodeName,
+	connectionInputData,
+) => {
+	const task = settings as { code: string; nodeMode: string };
+	if (jobType !== 'javascript' || task.nodeMode !== 'runOnceForAllItems') {
+		throw new Error(
+			`the bench's task runner runs JavaScript once for all items only, not ${jobType} ${task.nodeMode}`,
+		);
+	}
+	const received = JSON.parse(JSON.stringify(connectionInputData)) as INodeExecutionData[];
+	const $input = {
+		all: () => received,
+		first: () => received[0],
+		last: () => received.at(-1),
+		item: received[0],
+	};
+	const context = vm.createContext({ $input, items: received });
+	const result: unknown = await vm.runInContext(`(async function () {${task.code}\n})()`, context);
+	return { ok: true, result: JSON.parse(JSON.stringify(result)) as never, customData: undefined };
+};
