@@ -54,105 +54,106 @@ const CAMPAIGN = {
 	output: 'summary',
 };
 
-export function showcaseWorkflow(credentials: { vn: string; sms: string }) {
-	const vn = { virtualnumApi: { id: credentials.vn, name: 'Virtual Number sandbox' } };
-	const sms = { virtualnumSmsApi: { id: credentials.sms, name: 'SMS sandbox' } };
-	const node = (name: string, type: string, typeVersion: number, position: number[]) => ({
+type Credentials = { vn: string; sms: string };
+type Row = [name: string, node: string, position: [number, number], parameters: object];
+
+const VN = 'n8n-nodes-virtualnum.virtualNumber';
+const TRIGGER = 'n8n-nodes-virtualnum.virtualNumberTrigger';
+const RECORDS = 'n8n-nodes-virtualnum.virtualNumberCallRecordTrigger';
+const MANUAL = 'n8n-nodes-base.manualTrigger';
+
+/** The showcase's nodes, each row connected to the one after it on the same line. */
+const ROWS: Row[] = [
+	['Virtual Number Trigger', TRIGGER, [0, 0], { events: ['callEnded'], numbers: 'all' }],
+	[
+		'Virtual Number',
+		VN,
+		[260, 0],
+		{ resource: 'cdr', operation: 'downloadRecording', callUuid: '={{ $json.callId }}' },
+	],
+	[
+		'Bulk SMS',
+		SMS_TYPE,
+		[520, 0],
+		{
+			resource: 'message',
+			operation: 'send',
+			sender: SENDER,
+			to: '={{ $("Virtual Number Trigger").item.json.callerNumber }}',
+			message: 'Thanks for calling! Your call was recorded for quality.',
+		},
+	],
+	['Start Campaign', MANUAL, [0, 240], {}],
+	[
+		'Spring Campaign',
+		SMS_TYPE,
+		[260, 240],
+		{
+			resource: 'message',
+			operation: 'send',
+			sender: SENDER,
+			to: '0541110012',
+			message: 'Spring sale: 20% off everything until Sunday.',
+			options: { sendOncePerNumber: true },
+			campaign: CAMPAIGN,
+		},
+	],
+	['Call Record Trigger', RECORDS, [0, 480], {}],
+	[
+		'Ask by SMS',
+		SMS_TYPE,
+		[260, 480],
+		{
+			resource: 'message',
+			operation: 'sendAndWait',
+			sender: SENDER,
+			to: '={{ $json.callerNumber }}',
+			message: 'Thanks for calling. Did we solve your problem?',
+		},
+	],
+];
+
+const VERSIONS: Record<string, number> = {
+	[VN]: current(new VirtualNumber()),
+	[TRIGGER]: current(new VirtualNumberTrigger()),
+	[RECORDS]: current(new VirtualNumberCallRecordTrigger()),
+	[SMS_TYPE]: current(new BulkSms()),
+	[MANUAL]: 1,
+};
+
+function nodeOf([name, type, position, parameters]: Row, credentials: Credentials) {
+	const credential =
+		type === SMS_TYPE
+			? { virtualnumSmsApi: { id: credentials.sms, name: 'SMS sandbox' } }
+			: { virtualnumApi: { id: credentials.vn, name: 'Virtual Number sandbox' } };
+	const webhook =
+		type === TRIGGER || (parameters as { operation?: string }).operation === 'sendAndWait';
+	return {
 		id: randomUUID(),
 		name,
 		type,
-		typeVersion,
+		typeVersion: VERSIONS[type],
 		position,
+		parameters,
+		...(webhook ? { webhookId: randomUUID() } : {}),
+		...(type === MANUAL ? {} : { credentials: credential }),
+	};
+}
+
+export function showcaseWorkflow(credentials: Credentials) {
+	const connections: Record<string, object> = {};
+	ROWS.forEach(([name, , [, line]], index) => {
+		const next = ROWS[index + 1];
+		if (next && next[2][1] === line)
+			connections[name] = { main: [[{ node: next[0], type: 'main', index: 0 }]] };
 	});
-	const smsVersion = current(new BulkSms());
 	return {
 		name: 'Virtual Number nodes: showcase',
 		active: false,
 		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				...node(
-					'Virtual Number Trigger',
-					'n8n-nodes-virtualnum.virtualNumberTrigger',
-					current(new VirtualNumberTrigger()),
-					[0, 0],
-				),
-				webhookId: randomUUID(),
-				parameters: { events: ['callEnded'], numbers: 'all' },
-				credentials: vn,
-			},
-			{
-				...node(
-					'Virtual Number',
-					'n8n-nodes-virtualnum.virtualNumber',
-					current(new VirtualNumber()),
-					[260, 0],
-				),
-				parameters: {
-					resource: 'cdr',
-					operation: 'downloadRecording',
-					callUuid: '={{ $json.callId }}',
-				},
-				credentials: vn,
-			},
-			{
-				...node('Bulk SMS', SMS_TYPE, smsVersion, [520, 0]),
-				parameters: {
-					resource: 'message',
-					operation: 'send',
-					sender: SENDER,
-					to: '={{ $("Virtual Number Trigger").item.json.callerNumber }}',
-					message: 'Thanks for calling! Your call was recorded for quality.',
-				},
-				credentials: sms,
-			},
-			{
-				...node('Start Campaign', 'n8n-nodes-base.manualTrigger', 1, [0, 240]),
-				parameters: {},
-			},
-			{
-				...node('Spring Campaign', SMS_TYPE, smsVersion, [260, 240]),
-				parameters: {
-					resource: 'message',
-					operation: 'send',
-					sender: SENDER,
-					to: '0541110012',
-					message: 'Spring sale: 20% off everything until Sunday.',
-					options: { sendOncePerNumber: true },
-					campaign: CAMPAIGN,
-				},
-				credentials: sms,
-			},
-			{
-				...node(
-					'Call Record Trigger',
-					'n8n-nodes-virtualnum.virtualNumberCallRecordTrigger',
-					current(new VirtualNumberCallRecordTrigger()),
-					[0, 480],
-				),
-				parameters: {},
-				credentials: vn,
-			},
-			{
-				...node('Ask by SMS', SMS_TYPE, smsVersion, [260, 480]),
-				webhookId: randomUUID(),
-				parameters: {
-					resource: 'message',
-					operation: 'sendAndWait',
-					sender: SENDER,
-					to: '={{ $json.callerNumber }}',
-					message: 'Thanks for calling. Did we solve your problem?',
-				},
-				credentials: sms,
-			},
-		],
+		nodes: ROWS.map((row) => nodeOf(row, credentials)),
 		pinData: { 'Virtual Number Trigger': [{ json: CALL_ENDED }] },
-		connections: {
-			'Virtual Number Trigger': { main: [[{ node: 'Virtual Number', type: 'main', index: 0 }]] },
-			'Virtual Number': { main: [[{ node: 'Bulk SMS', type: 'main', index: 0 }]] },
-			'Start Campaign': { main: [[{ node: 'Spring Campaign', type: 'main', index: 0 }]] },
-			'Call Record Trigger': { main: [[{ node: 'Ask by SMS', type: 'main', index: 0 }]] },
-		},
+		connections,
 	};
 }
 
