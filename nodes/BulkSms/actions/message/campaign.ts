@@ -23,7 +23,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { InputChecks } from '../../../shared/checks';
 import { DATE_FORMATS, serviceZone } from '../../../shared/dates';
 import { messageOf, withErrorDetails } from '../../../shared/errors';
-import { type PhoneProblem, readPhone, splitPhoneList } from '../../../shared/phones';
+import { type PhoneProblem, phoneListValues, readPhone } from '../../../shared/phones';
 import { refusalKeywordProblem } from '../../../shared/replies';
 import { shown } from '../../../shared/typedText';
 import { DEFAULT_OPT_OUT_KEYWORD, OPT_OUTS_OPTION } from './fields';
@@ -285,20 +285,11 @@ function readOptOuts(
 		for (let index = 0; index < values.length; index++)
 			reader.addCell(values[index], () => `item ${index} of "${name}" (field "${field}")`);
 	} else {
-		const entries = listEntries(source.numbers);
+		const entries = phoneListValues(source.numbers);
 		for (let index = 0; index < entries.length; index++)
 			reader.add(entries[index], () => `entry ${index + 1} of the list`);
 	}
 	return reader.identities(node);
-}
-
-/** Numbers From: List, typed (commas, semicolons, new lines) or an array from an expression. */
-function listEntries(numbers: unknown): unknown[] {
-	if (!Array.isArray(numbers)) return splitPhoneList(numbers);
-	// Numbers stay numbers (a numeric column's 541110010); a text may hold several.
-	return numbers.flatMap((value) =>
-		typeof value === 'string' || Array.isArray(value) ? listEntries(value) : [value],
-	);
 }
 
 /** An empty cell (Always Output Data's item, a row without the number): no row, no refusal. */
@@ -315,7 +306,7 @@ class OptOutReader {
 	/** A cell of an item: one number, or several as in a list (`0541110010; 0521234567`, an array). */
 	addCell(value: unknown, where: () => string): void {
 		if (typeof value === 'string' || Array.isArray(value))
-			for (const entry of listEntries(value)) this.add(entry, where);
+			for (const entry of phoneListValues(value)) this.add(entry, where);
 		else this.add(value, where);
 	}
 

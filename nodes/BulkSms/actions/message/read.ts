@@ -30,9 +30,9 @@ import {
 	numberStyleOf,
 	PHONE_FIX,
 	type PhoneReading,
+	phoneListValues,
 	phoneToSend,
 	readPhone,
-	splitPhoneList,
 } from '../../../shared/phones';
 import { readCreditPath, SMS_CREDENTIAL, type SmsMessage } from '../../../shared/transport/smsApi';
 import { SERVICE_TIME_ZONE_OPTION, WORKFLOW_TIME_ZONE } from '../../methods/loadOptions';
@@ -232,9 +232,8 @@ function readRecipients(
 	value: unknown,
 	style: NumberStyle,
 ): Recipient[] {
-	const entries = splitPhoneList(
-		check.required(field, Array.isArray(value) ? value.join(',') : value),
-	);
+	if (!Array.isArray(value)) check.required(field, value);
+	const entries = phoneListValues(value);
 	if (entries.length === 0) check.fail(field, 'needs at least one phone number', value);
 	const recipients: Recipient[] = [];
 	// One number, the usual item of a large send: nothing to tell apart, no set built.
