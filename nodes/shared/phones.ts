@@ -545,10 +545,7 @@ export function phoneToSend(digits: string, style: NumberStyle = DEFAULT_NUMBER_
  * Why digits cannot be a phone number one can send to, or undefined when they can: too few or too
  * many digits, or a national number of the wrong length.
  */
-export function notAPhone(
-	digits: string,
-	countryCode: string = DEFAULT_COUNTRY_CODE,
-): string | undefined {
+function notAPhone(digits: string, countryCode: string = DEFAULT_COUNTRY_CODE): string | undefined {
 	if (digits.length < 7) return 'has fewer than 7 digits';
 	if (digits.length > PHONE_LIMITS.maxDigits)
 		return `has more than ${PHONE_LIMITS.maxDigits} digits`;

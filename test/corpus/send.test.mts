@@ -47,7 +47,7 @@ describe('field data through Bulk SMS → Send', () => {
 		const items = result.items(NODE);
 		phones.refused.forEach(({ value, problem }, index) => {
 			const mine = items.filter(
-				(item) => item.pairedItem && (item.pairedItem as IDataObject).item === index + 1,
+				(item) => (item.pairedItem as { item?: number } | undefined)?.item === index + 1,
 			);
 			if (isList(value)) {
 				assert.deepEqual(
