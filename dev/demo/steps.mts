@@ -7,6 +7,7 @@ import type { Sandbox } from '../sandbox/index.mts';
 import { runWorkflow, type RunResult, type WorkflowNode } from '../harness/engine.mts';
 import type { TriggerInstance } from '../harness/trigger.mts';
 import { AI_EXAMPLE, aiNodes, runAiSummary, type AiSummaryFacts } from './aiSummary.mts';
+import { optOutCampaign } from './campaign.mts';
 import { NotRun, bytesOf, check, kb, outputOf, sha256, table, text, waitFor } from './checks.mts';
 import {
 	byOperation,
@@ -21,6 +22,8 @@ import {
 
 /** What the demo established, for tests and for anyone scripting around it. */
 export interface DemoFacts {
+	/** The §30A campaign: the text sent, the numbers texted, its Summary, the rows on its error output. */
+	campaign?: { text: string; sent: string[]; summary: IDataObject; failedRows: IDataObject[] };
 	sms?: Array<{
 		recipient: string;
 		status: string;
@@ -558,6 +561,10 @@ async function aiSummary(demo: DemoRun): Promise<void> {
 
 /** The steps in the order they run, each with its title in the report. */
 export const DEMO_STEPS: Array<[string, (demo: DemoRun) => Promise<void>]> = [
+	[
+		'SMS campaign: a §30A advertisement that skips opted-out numbers, with its Summary',
+		optOutCampaign,
+	],
 	['Scheduled SMS campaign, with delivery reports into the trigger', smsCampaign],
 	['Call ended → call record → recording', callEnded],
 	['Nightly call-record export', nightlyExport],

@@ -212,6 +212,11 @@ export interface RunOptions {
 	subNodes?: Array<[string, string, NodeConnectionType]>;
 	/** The start node's name (default "Start"): a trigger's, so that `$('<trigger>')` in later nodes finds it. */
 	startName?: string;
+	/**
+	 * Items pinned on nodes by name (n8n's pinData): such a node outputs them without running, as in
+	 * n8n's editor. Pinned on Test Start nodes (START_TYPE), they stand in for n8n's own nodes.
+	 */
+	pinData?: Record<string, INodeExecutionData[]>;
 }
 
 export interface RunResult {
@@ -269,6 +274,7 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	};
 	const logsBefore = capturedLogs.length;
 	const runExecutionData = createRunExecutionData({
+		...(options.pinData ? { resultData: { runData: {}, pinData: options.pinData } } : {}),
 		executionData: {
 			nodeExecutionStack: [
 				{

@@ -21,7 +21,7 @@ export interface MethodCall {
 	/** The node's parameters while the method runs (what the editor has filled in so far). */
 	parameters?: IDataObject;
 	timezone?: string;
-	/** What n8n hands the editor beyond the defaults (a Data Table provider: dataTables.mts). */
+	/** What n8n hands the editor beyond the defaults. */
 	additionalData?: Partial<IWorkflowExecuteAdditionalData>;
 }
 

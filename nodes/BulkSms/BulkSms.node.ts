@@ -10,7 +10,6 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { builderHints } from '../shared/builderHints';
 import { virtualnumSmsApiTest } from '../shared/credentialTests';
-import { searchDataTables } from '../shared/dataTables';
 import { resourceProperties, routeOperation } from '../shared/router';
 import { resourceFields, resources } from './actions/resources';
 import * as sendAndWait from './actions/message/sendAndWait.operation';
@@ -43,7 +42,7 @@ export class BulkSms implements INodeType {
 
 	methods = {
 		credentialTest: { virtualnumSmsApiTest },
-		listSearch: { searchSenders, searchDataTables },
+		listSearch: { searchSenders },
 		loadOptions: { getTimeZones },
 	};
 

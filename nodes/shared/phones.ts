@@ -376,6 +376,32 @@ export function splitPhoneList(raw: unknown): string[] {
 }
 
 /**
+ * A list of phone numbers as `splitPhoneList` reads it, for `readPhone` to read each: a value that
+ * is not text (a numeric column's 541110010, a boolean) is kept as it is, so that what is refused
+ * is what was there; an empty one (null) is an empty entry, ''. Nested arrays are flattened.
+ */
+export function phoneListValues(raw: unknown): unknown[] {
+	if (raw === undefined || raw === null) return [];
+	if (typeof raw !== 'string' && !Array.isArray(raw)) return [raw];
+	// A table's 50,000 numbers (Skip Opted-Out Numbers): one array, no copy per value.
+	const values: unknown[] = [];
+	// Not trimmed: JavaScript's trim takes a byte-order mark with the spaces, and the reading says it saw one.
+	const text = (part: string) => (part.trim() === '' ? '' : part);
+	const add = (value: unknown): void => {
+		if (Array.isArray(value)) for (const inner of value) add(inner);
+		else if (typeof value !== 'string') values.push(value ?? '');
+		else if (!LIST_SEPARATOR.test(value)) values.push(text(value));
+		else for (const part of listEntries(value)) values.push(text(part));
+	};
+	add(raw);
+	let first = 0;
+	while (first < values.length && values[first] === '') first++;
+	let last = values.length - 1;
+	while (last >= first && values[last] === '') last--;
+	return first === 0 && last === values.length - 1 ? values : values.slice(first, last + 1);
+}
+
+/**
  * A required list of phone numbers, each returned as digits. `speedDial` also accepts `*1234`
  * entries (kept as they are), for the destinations of a virtual number.
  */
@@ -519,10 +545,7 @@ export function phoneToSend(digits: string, style: NumberStyle = DEFAULT_NUMBER_
  * Why digits cannot be a phone number one can send to, or undefined when they can: too few or too
  * many digits, or a national number of the wrong length.
  */
-export function notAPhone(
-	digits: string,
-	countryCode: string = DEFAULT_COUNTRY_CODE,
-): string | undefined {
+function notAPhone(digits: string, countryCode: string = DEFAULT_COUNTRY_CODE): string | undefined {
 	if (digits.length < 7) return 'has fewer than 7 digits';
 	if (digits.length > PHONE_LIMITS.maxDigits)
 		return `has more than ${PHONE_LIMITS.maxDigits} digits`;

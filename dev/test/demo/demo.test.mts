@@ -20,8 +20,8 @@ import { timed } from '../busy.mts';
 const aiInstall = installStatus(['@n8n/n8n-nodes-langchain', 'n8n-nodes-base']);
 const AI_STEP = 'Call ended → transcript → AI summary → CRM note (stub model)';
 const allPassed = aiInstall.available
-	? '✓ 7 of 7 steps passed'
-	: '✓ 6 of 7 steps passed (1 not run)';
+	? '✓ 8 of 8 steps passed'
+	: '✓ 7 of 8 steps passed (1 not run)';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -48,6 +48,12 @@ describe('npm run demo (runDemo)', () => {
 			result.steps.map((step) => [step.title, step.ok, step.error, step.notRun]),
 			[
 				[
+					'SMS campaign: a §30A advertisement that skips opted-out numbers, with its Summary',
+					true,
+					undefined,
+					undefined,
+				],
+				[
 					'Scheduled SMS campaign, with delivery reports into the trigger',
 					true,
 					undefined,
@@ -67,6 +73,24 @@ describe('npm run demo (runDemo)', () => {
 			`the demo took ${result.ms} ms` +
 				(run.busy ? ` (${run.cpu.toFixed(0)} ms of CPU, load ${run.load})` : ''),
 		);
+	});
+
+	test('campaign: the advertisement went only to those who did not opt out, the Summary counts each recipient once', () => {
+		const campaign = result.facts.campaign!;
+		assert.equal(
+			campaign.text,
+			'פרסומת: Spring sale: 20% off everything until Sunday.\nCafe Dizengoff, 03-5551234\nלהסרה השיבו הסר',
+		);
+		assert.deepEqual(campaign.sent, ['0521234567', '0537654321']);
+		const { summary } = campaign;
+		assert.deepEqual(summary.notSent, { optedOut: 5, sameNumber: 1, outsideWindow: 0 });
+		assert.equal(Number(summary.sent) + Number(summary.scheduled), 2);
+		assert.deepEqual([summary.recipients, summary.failed, summary.failedItems], [8, 0, 1]);
+		assert.deepEqual(
+			campaign.failedRows.map((row) => [row.phone, row.name]),
+			[['call me', 'Rina']],
+		);
+		assert.match(String(campaign.failedRows[0].error), /^To: "call me" has letters/);
 	});
 
 	test('SMS: one result per recipient with a message id and segments; a delivery report for each', () => {
@@ -166,6 +190,8 @@ describe('npm run demo (runDemo)', () => {
 	test('the report says what happened, names the files, and never shows a token', () => {
 		const report = lines.join('\n');
 		for (const expected of [
+			'examples/sms-campaign-skip-opted-out.json',
+			'The Summary, the one item of the run:',
 			'examples/sms-campaign-scheduled.json',
 			'Delivery reports received by the trigger: 3',
 			'Recording saved: demo-output/',
@@ -203,10 +229,10 @@ describe('a failing step', () => {
 			['Blacklist a caller from a form'],
 		);
 		assert.match(failed[0].error!, /Add to blacklist failed: .*2023/);
-		assert.equal(result.steps.length, 7);
+		assert.equal(result.steps.length, 8);
 		const summary = aiInstall.available
-			? '✗ 6 of 7 steps passed'
-			: '✗ 5 of 7 steps passed (1 not run)';
+			? '✗ 7 of 8 steps passed'
+			: '✗ 6 of 8 steps passed (1 not run)';
 		assert.ok(lines.join('\n').includes(summary), `the report says "${summary}"`);
 	});
 });
@@ -245,7 +271,7 @@ describe('demo/run.mts (what npm run demo starts after the build)', () => {
 			),
 			run.stdout.slice(-500),
 		);
-		assert.ok(run.stdout.includes('✓ 6 of 7 steps passed (1 not run) in '));
+		assert.ok(run.stdout.includes('✓ 7 of 8 steps passed (1 not run) in '));
 	});
 
 	test('exits 1 with the reason when the demo cannot run', () => {

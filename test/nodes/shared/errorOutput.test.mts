@@ -208,7 +208,7 @@ const ROWS: Row[] = [
 		}),
 		cases: () => [
 			{ json: { to: '0501234567' } },
-			{ json: { to: 'nobody' }, fails: { message: /To: must be phone numbers/ } },
+			{ json: { to: 'nobody' }, fails: { message: /To: "nobody" has letters/ } },
 			{
 				json: { to: '0521234567', sender: 'NotOurs' },
 				fails: {

@@ -9,7 +9,6 @@ import {
 	checkPhoneList,
 	checkVirtualnum,
 	digitsOf,
-	notAPhone,
 	numberStyleOf,
 	PHONE_RULE,
 	phoneDigits,
@@ -268,12 +267,14 @@ describe('phones: one number however it is written, and the form it is sent in',
 	});
 
 	test('numbers that cannot be a phone, and the reason', () => {
-		assert.equal(notAPhone('0501234567'), undefined);
-		assert.equal(notAPhone('035551234'), undefined);
-		assert.equal(notAPhone('12345'), 'has fewer than 7 digits');
-		assert.match(String(notAPhone('05012345678901')), /not a number of country code 972/);
-		assert.match(String(notAPhone('1234567890123456')), /more than 15 digits/);
-		assert.equal(notAPhone('442079460958'), undefined);
+		// readPhone says why digits cannot be a number one can send to (notAPhone's reason).
+		const why = (digits: string) => (readPhone(digits) as Partial<PhoneProblem>).problem;
+		assert.equal(why('0501234567'), undefined);
+		assert.equal(why('035551234'), undefined);
+		assert.equal(why('12345'), 'has fewer than 7 digits');
+		assert.match(String(why('05012345678901')), /not a number of country code 972/);
+		assert.match(String(why('1234567890123456')), /more than 15 digits/);
+		assert.equal(why('442079460958'), undefined);
 	});
 
 	test("the credential's setting, with its defaults", () => {
@@ -334,17 +335,12 @@ describe('readPhone: one number as people and programs write it', () => {
 	});
 
 	test("Israel's plan: a mobile or VoIP number has 9 digits after the 0, a landline 8", () => {
-		assert.equal(notAPhone('0541110010'), undefined);
-		assert.equal(notAPhone('035551234'), undefined);
-		assert.match(
-			String(notAPhone('054111001')),
-			/8 digits after the 0 or the code, starting with 5/,
-		);
-		assert.match(
-			String(notAPhone('0312345678')),
-			/9 digits after the 0 or the code, starting with 3/,
-		);
-		assert.equal(notAPhone('1800123456'), undefined, 'a 1-800 number has no 0 and no code');
+		const why = (digits: string) => (readPhone(digits) as Partial<PhoneProblem>).problem;
+		assert.equal(why('0541110010'), undefined);
+		assert.equal(why('035551234'), undefined);
+		assert.match(String(why('054111001')), /8 digits after the 0 or the code, starting with 5/);
+		assert.match(String(why('0312345678')), /9 digits after the 0 or the code, starting with 3/);
+		assert.equal(why('1800123456'), undefined, 'a 1-800 number has no 0 and no code');
 	});
 
 	test('values that are no phone number are refused with what was seen, never read as nothing', () => {

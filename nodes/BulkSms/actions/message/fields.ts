@@ -6,7 +6,6 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { parameterHints } from '../../../shared/builderHints';
-import { dataTableField } from '../../../shared/dataTables';
 import { SMS_LIMITS } from '../../../shared/limits';
 import { creditPathOption } from '../../../shared/transport/smsApi';
 import { SERVICE_TIME_ZONE_OPTION } from '../../methods/loadOptions';
@@ -132,7 +131,10 @@ const optOutsOption: INodeProperties = {
 	placeholder: 'Add Opted-Out Numbers',
 	description:
 		'Numbers that refused further messages get no message: each gets an item "Not sent: opted out". ' +
-		'Matched however the number is written (0541110010 and +972-54-111-0010 are one number).',
+		'Matched however the number is written (0541110010, 541110010 and +972-54-111-0010 are one number).',
+	hint:
+		'A value that cannot be one phone number stops the run before anything is sent, naming its row; ' +
+		'an empty cell is skipped',
 	options: [
 		{
 			displayName: 'Opted-Out Numbers',
@@ -143,6 +145,8 @@ const optOutsOption: INodeProperties = {
 					name: 'from',
 					type: 'options',
 					default: 'list',
+					// No Data Table choice: n8n serves its Data Tables only to its own nodes. Read one
+					// with n8n's Data table node and choose An Earlier Node's Items.
 					options: [
 						{
 							name: 'List',
@@ -155,12 +159,6 @@ const optOutsOption: INodeProperties = {
 							description:
 								"A field of every item an earlier node output (e.g. n8n's Data table node), read without an expression",
 						},
-						{
-							name: 'Data Table',
-							value: 'dataTable',
-							description:
-								'A column of an n8n Data Table (where n8n lets community nodes read Data Tables)',
-						},
 					],
 				},
 				{
@@ -172,27 +170,11 @@ const optOutsOption: INodeProperties = {
 					description:
 						'Numbers separated by commas or new lines, or an array from an expression. Read once per run.',
 					hint:
-						'n8n 2.40 lets only its own Data table node read Data Tables: read the table with ' +
-						'it (Get, Return All) and map its numbers here',
+						"For an n8n Data Table, read it with n8n's Data table node (Get, Return All) and " +
+						"choose An Earlier Node's Items",
 					displayOptions: { show: { from: ['list'] } },
 				},
 				...nodeItemsFields,
-				{
-					...dataTableField({
-						displayName: 'Data Table',
-						name: 'dataTable',
-						description: 'The table holding the opted-out numbers. Read once per run.',
-					}),
-					displayOptions: { show: { from: ['dataTable'] } },
-				},
-				{
-					displayName: 'Column',
-					name: 'column',
-					type: 'string',
-					default: 'phone',
-					description: 'The column holding the numbers',
-					displayOptions: { show: { from: ['dataTable'] } },
-				},
 			],
 		},
 	],

@@ -25,9 +25,13 @@ export interface Entry {
 	identity: string;
 	/** The Batch Size of its item: no batch holding it is larger. */
 	batchSize: number;
+	/** What the phone reader read differently from what was written (phones.ts), for the item. */
+	read?: string;
+	/** When the service holds the message until a later time (Send At, the sending window): ISO 8601. */
+	scheduledFor?: string;
 	notSent?: NotSent;
-	/** Send Once per Number: the input item whose message to the same number is sent. */
-	sentWithItem?: number;
+	/** Send Once per Number: the earlier input item with a message to the same number. */
+	sameNumberAs?: number;
 	/** Outside the sending window (Do Not Send): when it opens next, ISO 8601. */
 	nextOpening?: string;
 	outcome?: Outcome;
@@ -106,6 +110,8 @@ export function newEntry(
 	estimate: SegmentEstimate,
 	identity: string,
 	batchSize: number,
+	read?: string,
+	scheduledFor?: string,
 ): Entry {
 	return {
 		itemIndex,
@@ -113,8 +119,10 @@ export function newEntry(
 		estimate,
 		identity,
 		batchSize,
+		read,
+		scheduledFor,
 		notSent: undefined,
-		sentWithItem: undefined,
+		sameNumberAs: undefined,
 		nextOpening: undefined,
 		outcome: undefined,
 	};
@@ -197,6 +205,8 @@ export class PerRecipient implements SendOutput {
 			result.encoding = entry.estimate.encoding;
 			// One credit per SMS part (the provider's pricing); the service's total_charge, when given, is the fact.
 			result.estimatedCredits = entry.estimate.segments;
+			if (entry.scheduledFor) result.scheduledFor = entry.scheduledFor;
+			if (entry.read) result.read = entry.read;
 			if (batch.waitedSec) result.rateLimitWaitSec = batch.waitedSec;
 		}
 	}
@@ -226,9 +236,21 @@ export class PerRecipient implements SendOutput {
 				output.push(errorItem(node, failure, item.itemIndex));
 				continue;
 			}
-			for (const entry of item.entries) output.push(entryItem(node, entry, retry, run.campaignId));
+			for (const entry of item.entries)
+				output.push(entryItem(node, entry, retry, run.campaignId, this.sentWith(entry)));
 		}
 		return output;
+	}
+
+	/**
+	 * Send Once per Number: the earlier item whose message to the same number was sent, or undefined
+	 * when it was not (refused, or lost with its batch): no item claims a message that never went.
+	 */
+	private sentWith(entry: Entry): number | undefined {
+		const earlier = entry.sameNumberAs;
+		if (earlier === undefined) return undefined;
+		const first = this.plans[earlier]?.entries.find((e) => e.identity === entry.identity);
+		return first?.outcome?.kind === 'sent' ? earlier : undefined;
 	}
 }
 
@@ -250,15 +272,19 @@ function shareEchoedText(result: IDataObject, message: SmsMessage, previous?: ID
 /** Fields whose value is usually the same in every result of a batch. */
 const ECHOED_ALIKE = ['service', 'status', 'sendtime'] as const;
 
-/** The output item of one recipient; `campaignId`: the run's (Campaign options), in every item. */
+/**
+ * The output item of one recipient; `campaignId`: the run's (Campaign options), in every item;
+ * `sentWithItem`: Send Once per Number's earlier item, when its message was sent.
+ */
 export function entryItem(
 	node: INode,
 	entry: Entry,
 	retry: boolean,
 	campaignId?: string,
+	sentWithItem?: number,
 ): INodeExecutionData {
 	const { outcome, itemIndex, message } = entry;
-	if (entry.notSent) return notSentItem(entry, entry.notSent, campaignId);
+	if (entry.notSent) return notSentItem(entry, entry.notSent, campaignId, sentWithItem);
 	if (outcome?.kind === 'sent') {
 		if (retry) outcome.result.attempt = outcome.attempt;
 		if (campaignId !== undefined) {
@@ -271,6 +297,7 @@ export function entryItem(
 	const details = {
 		recipient: message.dest,
 		sender: message.sender,
+		...(entry.read ? { read: entry.read } : {}),
 		...(retry && outcome ? { attempt: outcome.attempt } : {}),
 	};
 	if (outcome?.kind === 'refused') {
@@ -322,15 +349,22 @@ const NOT_SENT_STATUS: Record<NotSent, string> = {
 };
 
 /** A recipient the run did not send to (campaign.ts says why): not an error; nothing sent, nothing charged. */
-function notSentItem(entry: Entry, why: NotSent, campaignId?: string): INodeExecutionData {
+function notSentItem(
+	entry: Entry,
+	why: NotSent,
+	campaignId?: string,
+	sentWithItem?: number,
+): INodeExecutionData {
 	const json: IDataObject = {
 		status: NOT_SENT_STATUS[why],
 		dest: entry.message.dest,
 		inputItem: entry.itemIndex,
 	};
-	if (entry.sentWithItem !== undefined) json.sentWithItem = entry.sentWithItem;
+	if (entry.sameNumberAs !== undefined) json.sameNumberAs = entry.sameNumberAs;
+	if (sentWithItem !== undefined) json.sentWithItem = sentWithItem;
 	json.estimatedCredits = 0;
 	if (entry.nextOpening) json.nextOpening = entry.nextOpening;
+	if (entry.read) json.read = entry.read;
 	if (campaignId !== undefined) json.campaignId = campaignId;
 	return { json, pairedItem: { item: entry.itemIndex } };
 }

@@ -5,11 +5,17 @@
  * (output.ts: One Item per Recipient, or summary.ts) once checked. A failure names the item, the
  * field, the rule and the value, and fails that item only.
  */
+import { DateTime } from 'luxon';
 import type { IDataObject, IExecuteFunctions, IGetNodeParameterOptions } from 'n8n-workflow';
 
 import { withCampaignId } from '../../../shared/campaignId';
 import { InputChecks } from '../../../shared/checks';
-import { formatSmsSendtime, isValidTimeZone, serviceZone } from '../../../shared/dates';
+import {
+	DATE_FORMATS,
+	formatSmsSendtime,
+	isValidTimeZone,
+	serviceZone,
+} from '../../../shared/dates';
 import { asNodeError, type NodeError } from '../../../shared/errors';
 import {
 	estimateSegments,
@@ -19,14 +25,14 @@ import {
 	SMS_SENDER_RULES,
 } from '../../../shared/limits';
 import {
-	checkPhoneList,
 	DEFAULT_NUMBER_STYLE,
 	type NumberStyle,
-	notAPhone,
 	numberStyleOf,
 	PHONE_FIX,
-	phoneIdentity,
+	type PhoneReading,
+	phoneListValues,
 	phoneToSend,
+	readPhone,
 } from '../../../shared/phones';
 import { readCreditPath, SMS_CREDENTIAL, type SmsMessage } from '../../../shared/transport/smsApi';
 import { SERVICE_TIME_ZONE_OPTION, WORKFLOW_TIME_ZONE } from '../../methods/loadOptions';
@@ -41,10 +47,11 @@ import {
 } from './output';
 import { Summary } from './summary';
 
-/** A recipient of an item: the number however it was written (phones.ts), and the form sent. */
+/** A recipient of an item: the number however it was written (phones.ts), the form sent, what was read. */
 interface Recipient {
 	identity: string;
 	dest: string;
+	read?: string;
 }
 
 interface SendOptions {
@@ -65,6 +72,8 @@ interface ItemSettings {
 	batchSize: number;
 	inFlight: number;
 	sendtime?: string;
+	/** The Send At sent, when it is after the run: ISO 8601 in the service's zone. */
+	scheduledFor?: string;
 	callbackUrl?: string;
 	creditPath?: string;
 	/** Messages longer than this (in characters) are refused; 0: no limit. */
@@ -95,7 +104,7 @@ export async function readRun(this: IExecuteFunctions, continueOnFail: boolean):
 	let campaign: Campaign | undefined;
 	let refused: NodeError | undefined;
 	try {
-		campaign = await readCampaign(this, countryCode, context.serviceZone);
+		campaign = readCampaign(this, countryCode, context.serviceZone);
 	} catch (error) {
 		refused = asNodeError(this.getNode(), error, 0);
 		if (!continueOnFail) throw refused;
@@ -188,20 +197,34 @@ function readItem(
 	);
 	const estimate = checker.estimate(text);
 	const entries = new Array<Entry>(recipients.length);
+	const { batchSize, scheduledFor } = settings;
 	for (let index = 0; index < recipients.length; index++) {
-		const { identity, dest } = recipients[index];
+		const { identity, dest, read } = recipients[index];
 		const message: SmsMessage = { service: 'send_sms', dest, sender, message: text };
 		if (settings.sendtime) message.sendtime = settings.sendtime;
 		if (settings.callbackUrl) message.callback_url = settings.callbackUrl;
-		entries[index] = newEntry(itemIndex, message, estimate, identity, settings.batchSize);
+		entries[index] = newEntry(
+			itemIndex,
+			message,
+			estimate,
+			identity,
+			batchSize,
+			read,
+			scheduledFor,
+		);
 	}
 	item.entries = entries;
 	return settings;
 }
 
+/** The fix of a recipient that cannot be one number, in the user's words. */
+const RECIPIENT_FIX = `${PHONE_FIX}; separate several numbers with commas, semicolons or new lines`;
+
 /**
- * The recipients of an item (identity, and the form Send Numbers As sends), in order: a number
- * listed twice, in any form (`0501234567, +972-50-123-4567`), is one message and one charge.
+ * The recipients of an item (identity, the form Send Numbers As sends, what was read), in order,
+ * each read by the one phone reader (phones.ts: `541110010`, `054-111-0010 ext 5`, other scripts'
+ * digits, invisible marks): a number listed twice, in any form (`0501234567, +972-50-123-4567`),
+ * is one message and one charge. A value that cannot be one number fails the item, quoted.
  */
 function readRecipients(
 	check: InputChecks,
@@ -209,19 +232,38 @@ function readRecipients(
 	value: unknown,
 	style: NumberStyle,
 ): Recipient[] {
-	const numbers = checkPhoneList(check, field, value);
+	if (!Array.isArray(value)) check.required(field, value);
+	const entries = phoneListValues(value);
+	if (entries.length === 0) check.fail(field, 'needs at least one phone number', value);
 	const recipients: Recipient[] = [];
 	// One number, the usual item of a large send: nothing to tell apart, no set built.
-	const seen = numbers.length > 1 ? new Set<string>() : undefined;
-	for (const digits of numbers) {
-		const why = notAPhone(digits, style.countryCode);
-		if (why) check.fail(field, `${digits} ${why}, so it cannot be a phone number: ${PHONE_FIX}`);
-		const identity = phoneIdentity(digits, style.countryCode);
-		if (seen?.has(identity)) continue;
-		seen?.add(identity);
-		recipients.push({ identity, dest: phoneToSend(digits, style) });
+	const seen = entries.length > 1 ? new Set<string>() : undefined;
+	for (let index = 0; index < entries.length; index++) {
+		if (entries[index] === '')
+			check.fail(field, `has an empty entry at position ${index + 1} of the list`, value);
+		const reading = readPhone(entries[index], style.countryCode);
+		if ('problem' in reading)
+			check.fail(
+				field,
+				`"${reading.seen}" ${reading.problem}, so it cannot be a phone number: ${RECIPIENT_FIX}`,
+			);
+		if (seen?.has(reading.identity)) continue;
+		seen?.add(reading.identity);
+		recipients.push({
+			identity: reading.identity,
+			dest: destOf(reading, style),
+			read: reading.read,
+		});
 	}
 	return recipients;
+}
+
+/**
+ * The form a number is sent in (Send Numbers As), or its digits as written when it was read as
+ * another country's number (written with +), so that what is sent is the number matched.
+ */
+function destOf({ digits, identity }: PhoneReading, style: NumberStyle): string {
+	return identity.startsWith(style.countryCode) ? phoneToSend(digits, style) : digits;
 }
 
 /** A message over the account's limit is refused before any request (the service would split and charge it). */
@@ -424,10 +466,12 @@ function checkOptions(
 					1,
 					messageLength.max,
 				);
+	const sendAt = readSendtime(context, check, options, runContext.serviceZone);
 	const settings: ItemSettings = {
 		batchSize,
 		inFlight,
-		sendtime: readSendtime(context, check, options, runContext.serviceZone),
+		sendtime: sendAt?.sendtime,
+		scheduledFor: sendAt?.scheduledFor,
 		maxLength,
 		oncePerNumber: options.sendOncePerNumber === true,
 	};
@@ -449,14 +493,15 @@ function checkOptions(
 /**
  * Send At on the service's clock. A text without an offset is read in the Time Zone option's zone:
  * the Service Time Zone by default (the wall clock typed is the one the service gets), the
- * workflow's or a named one when chosen; every other form is a point in time, converted.
+ * workflow's or a named one when chosen; every other form is a point in time, converted. With it,
+ * when it is after the run: the time the service holds the messages until (`scheduledFor`).
  */
 function readSendtime(
 	context: IExecuteFunctions,
 	check: InputChecks,
 	options: SendOptions,
 	serviceZoneSetting: unknown,
-): string | undefined {
+): { sendtime: string; scheduledFor?: string } | undefined {
 	const zoneOption = String(options.timeZone ?? '').trim();
 	const named = zoneOption === SERVICE_TIME_ZONE_OPTION ? '' : zoneOption;
 	const inputZone = named === WORKFLOW_TIME_ZONE ? context.getTimezone() : named;
@@ -470,5 +515,10 @@ function readSendtime(
 	}
 	const zone = serviceZone(check, serviceZoneSetting);
 	const allowPast = options.allowPastTime === true;
-	return formatSmsSendtime(check, value, zone, allowPast, Date.now(), inputZone || zone);
+	const now = Date.now();
+	const sendtime = formatSmsSendtime(check, value, zone, allowPast, now, inputZone || zone);
+	const at = DateTime.fromFormat(sendtime, DATE_FORMATS.smsSendtime, { zone });
+	// A time past (Allow Past Time) goes out at once: it is sent, not scheduled.
+	if (at.toMillis() <= now) return { sendtime };
+	return { sendtime, scheduledFor: at.toISO({ suppressMilliseconds: true }) ?? undefined };
 }

@@ -42,6 +42,15 @@ interface Shared {
 	callback_url?: string;
 	estimate: SegmentEstimate;
 	batchSize: number;
+	/** When the service holds these messages until later, ISO 8601. */
+	scheduledFor?: string;
+}
+
+/** Messages the service holds until a later time: how many, and the first and last time they go out. */
+interface Scheduled {
+	count: number;
+	first?: { at: number; iso: string };
+	last?: { at: number; iso: string };
 }
 
 export class Summary implements SendOutput {
@@ -62,6 +71,8 @@ export class Summary implements SendOutput {
 		outsideWindow: 0,
 	};
 	private readonly sent = noneSent();
+	/** Of the messages sent, those the service holds until a later time (Send At, the sending window). */
+	private readonly scheduled: Scheduled = { count: 0 };
 	/** The sum of the service's total_charge, when it gives one. */
 	private charged?: number;
 	private last?: Shared;
@@ -90,7 +101,7 @@ export class Summary implements SendOutput {
 	}
 
 	private keep(entry: Entry): void {
-		const { message, estimate, batchSize } = entry;
+		const { message, estimate, batchSize, scheduledFor } = entry;
 		let shared = this.last;
 		if (
 			!shared ||
@@ -99,10 +110,12 @@ export class Summary implements SendOutput {
 			shared.sendtime !== message.sendtime ||
 			shared.callback_url !== message.callback_url ||
 			shared.estimate !== estimate ||
-			shared.batchSize !== batchSize
+			shared.batchSize !== batchSize ||
+			shared.scheduledFor !== scheduledFor
 		) {
 			const { sender, sendtime, callback_url } = message;
-			shared = { sender, message: message.message, sendtime, callback_url, estimate, batchSize };
+			const text = message.message;
+			shared = { sender, message: text, sendtime, callback_url, estimate, batchSize, scheduledFor };
 			this.last = shared;
 		}
 		this.dests.push(message.dest);
@@ -133,7 +146,7 @@ export class Summary implements SendOutput {
 				continue;
 			}
 			const { message_id, total_charge } = outcome.result;
-			this.countSent(batch.entries[index].estimate, total_charge);
+			this.countSent(batch.entries[index], total_charge);
 			this.messageIds[batch.start + index] = message_id;
 			this.sentIn.set(batch, outcome.attempt);
 			outcome.result = { message_id, total_charge };
@@ -141,8 +154,9 @@ export class Summary implements SendOutput {
 		if (allSent) batch.entries = NO_ENTRIES;
 	}
 
-	private countSent(estimate: SegmentEstimate, totalCharge: unknown): void {
+	private countSent({ estimate, scheduledFor }: Entry, totalCharge: unknown): void {
 		countSent(this.sent, estimate.segments);
+		if (scheduledFor !== undefined) countScheduled(this.scheduled, scheduledFor);
 		const charge = Number(totalCharge);
 		if (Number.isFinite(charge) && totalCharge !== undefined)
 			this.charged = (this.charged ?? 0) + charge;
@@ -195,13 +209,26 @@ export class Summary implements SendOutput {
 			if (shared.sendtime) message.sendtime = shared.sendtime;
 			if (shared.callback_url) message.callback_url = shared.callback_url;
 			const identity = phoneIdentity(dest, this.countryCode);
-			const { estimate, batchSize } = shared;
-			entries[index - start] = newEntry(this.itemOf[index], message, estimate, identity, batchSize);
+			const { estimate, batchSize, scheduledFor } = shared;
+			const item = this.itemOf[index];
+			entries[index - start] = newEntry(
+				item,
+				message,
+				estimate,
+				identity,
+				batchSize,
+				undefined,
+				scheduledFor,
+			);
 		}
 		return entries;
 	}
 
-	/** An error item for each input item or recipient that failed, then the summary item. */
+	/**
+	 * An error item for each input item or recipient that failed, then the summary item, which
+	 * counts every recipient once, by the first reason it was not sent or by what became of its
+	 * message: `recipients` is `sent` + `scheduled` + `failed` + the `notSent` reasons.
+	 */
 	items(
 		node: INode,
 		run: SendRun,
@@ -212,25 +239,27 @@ export class Summary implements SendOutput {
 		const failed = creditFailure
 			? this.creditErrorItems(node, creditFailure, output)
 			: this.errorItems(node, run, retry, output);
-		const sending = creditFailure === undefined;
 		const { sent, credits } = this.sent;
 		const { first, last } = this.messageIdRange();
-		const notSent = sending ? this.notSent : { optedOut: 0, sameNumber: 0, outsideWindow: 0 };
+		const { optedOut, sameNumber, outsideWindow } = this.notSent;
+		const scheduled = this.scheduled;
 		const json: IDataObject = {
 			campaignId: run.campaignId,
-			recipients: sending
-				? this.count + notSent.optedOut + notSent.sameNumber + notSent.outsideWindow
-				: 0,
-			sent,
-			notSent: { ...notSent },
+			recipients: this.count + optedOut + sameNumber + outsideWindow,
+			// Gone out now; the messages the service holds until later are `scheduled`.
+			sent: sent - scheduled.count,
+			scheduled: scheduled.count,
+			notSent: { optedOut, sameNumber, outsideWindow },
 			failed,
-			failedItems: sending ? this.failedItems.length : this.itemCount,
+			failedItems: creditFailure ? this.itemCount : this.failedItems.length,
 			smsParts: credits,
 			// One credit per SMS part (the provider's pricing); chargedCredits: the service's total_charge.
 			estimatedCredits: credits,
 			chargedCredits: this.charged ?? null,
 			firstMessageId: first ?? null,
 			lastMessageId: last ?? null,
+			firstScheduledFor: scheduled.first?.iso ?? null,
+			lastScheduledFor: scheduled.last?.iso ?? null,
 			tries: run.attempt,
 		};
 		const pairedItem = Array.from({ length: this.itemCount }, (_, item) => ({ item }));
@@ -238,12 +267,15 @@ export class Summary implements SendOutput {
 		return output;
 	}
 
-	/** The credit check failed: every input item is an error item (its own failure, or the credit's). */
+	/**
+	 * The credit check failed: every input item is an error item (its own failure, or the credit's).
+	 * Returns the recipients not sent for it: all those to send.
+	 */
 	private creditErrorItems(node: INode, failure: NodeError, errors: INodeExecutionData[]): number {
 		const failures = new Map(this.failedItems.map((item) => [item.itemIndex, item.failure]));
 		for (let index = 0; index < this.itemCount; index++)
 			errors.push(errorItem(node, failures.get(index) ?? failure, index));
-		return 0;
+		return this.count;
 	}
 
 	/**
@@ -289,4 +321,14 @@ export class Summary implements SendOutput {
 		}
 		return { first, last };
 	}
+}
+
+/** Counts a message the service holds until `iso` (ISO 8601 with its offset), keeping the first and last time. */
+function countScheduled(scheduled: Scheduled, iso: string): void {
+	scheduled.count++;
+	// Most messages share one time: compared by the text before it is parsed.
+	if (iso === scheduled.last?.iso || iso === scheduled.first?.iso) return;
+	const at = Date.parse(iso);
+	if (!scheduled.first || at < scheduled.first.at) scheduled.first = { at, iso };
+	if (!scheduled.last || at > scheduled.last.at) scheduled.last = { at, iso };
 }

@@ -3,27 +3,23 @@
  * sandbox: what the service receives and what each output item says.
  *
  * Skip Opted-Out Numbers: a number that opted out gets no message however either side writes it,
- * and an item "Not sent: opted out" paired to its input item; the list or table is read once per
- * run; a table n8n withholds, a missing table or column sends nothing.
+ * and an item "Not sent: opted out" paired to its input item; a row that cannot be one number
+ * stops the run before anything is sent, naming the row and the value; a saved workflow that still
+ * reads a Data Table gets the error n8n's refusal gave it.
  *
  * Advertisement: what the service receives, what each output item says was sent, the length and
- * the SMS parts counted on the text that goes out, and a missing advertiser or contact refused
- * before any request.
+ * the SMS parts counted on the text that goes out, and a missing advertiser or contact, a keyword
+ * the reply reader would not recognise, or a field that is not one line, refused before any request.
  *
  * Campaign ID: in each output item and in the Delivery Report URL, carried to the delivery reports.
- *
- * Sending Window, on the service's clock: a run outside it is scheduled for the next opening (Send
- * At as the service receives it) or not sent, as the user picks; a window that is never open is
- * refused before any request. The windows are built from today's weekday in the service's zone, so
- * each test means the same whenever it runs.
+ * The Sending Window's tests are in campaign.window.test.mts, what the run accounts for in
+ * campaign.accounting.test.mts.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
-import { MemoryDataTables } from '../../../../../dev/harness/dataTables.mts';
 import { runWorkflow } from '../../../../../dev/harness/engine.mts';
 import {
 	credentialsFor,
@@ -99,7 +95,7 @@ describe('Bulk SMS → Send → Campaign → Skip Opted-Out Numbers', () => {
 
 	test("from a list an expression gives (an earlier node's items), with numbers as numbers and empty values", async () => {
 		const result = await runCampaign(sandbox, RECIPIENTS, {
-			campaign: fromList('={{ [972541110010, null, "", "note: none"] }}'),
+			campaign: fromList('={{ [972541110010, null, "", "  ", "050-999-9999"] }}'),
 		});
 		assertSkipped(jsons(result, NODE));
 	});
@@ -127,105 +123,98 @@ describe('Bulk SMS → Send → Campaign → Skip Opted-Out Numbers', () => {
 		assert.equal(sentMessages(sandbox).length, 0);
 	});
 
-	test('from a Data Table (where n8n serves it): read once for the whole run, 1,000 rows a page', async () => {
-		const tables = new MemoryDataTables({ servesEveryNode: true });
-		const table = tables.create(
-			'SMS opt-outs',
-			['phone', 'text'],
-			[
-				{ phone: '0541110010', text: 'הסר' },
-				{ phone: null, text: 'empty' },
-			],
-		);
-		const result = await runCampaign(
-			sandbox,
-			RECIPIENTS,
-			{ campaign: fromTable(table) },
-			{ tables },
-		);
-		assertSkipped(jsons(result, NODE));
-		assert.deepEqual(tables.calls, [`getColumns ${table}`, `getManyRowsAndCount ${table}`]);
-	});
-
-	test('an empty table skips no one', async () => {
-		const tables = new MemoryDataTables({ servesEveryNode: true });
-		const table = tables.create('SMS opt-outs', ['phone']);
-		await runCampaign(sandbox, RECIPIENTS.slice(3), { campaign: fromTable(table) }, { tables });
-		assert.equal(sentMessages(sandbox).length, 2);
-	});
-
-	test('a table of 100,000 opted-out numbers: read once, the one recipient not in it is sent to', async () => {
-		const tables = new MemoryDataTables({ servesEveryNode: true });
-		const rows = Array.from({ length: 100_000 }, (_, i) => ({
-			phone: `+972-53-${String(i).padStart(7, '0')}`,
-		}));
-		const table = tables.create('SMS opt-outs', ['phone'], rows);
-		const recipients = ['0530000000', '0530099999', '0531000000'];
-		const started = Date.now();
-		const result = await runCampaign(
-			sandbox,
-			recipients,
-			{ campaign: fromTable(table) },
-			{ tables },
-		);
-		const took = Date.now() - started;
+	test("opted-out numbers as people keep them: a lost leading 0, an extension, other scripts' digits, invisible marks", async () => {
+		const recipients = [
+			'0541110010',
+			'0541110011',
+			'0541110012',
+			'0541110013',
+			'0541110014',
+			'0521234567',
+		];
+		const result = await runCampaign(sandbox, recipients, {
+			campaign: fromList([
+				'541110010',
+				'054-111-0011 ext 5',
+				'٠٥٤١١١٠٠١٢',
+				'０５４１１１００１３',
+				'\u200f+972\u200e 54-111-0014',
+			]),
+		});
 		assert.deepEqual(
 			jsons(result, NODE).map((item) => item.status),
-			['Not sent: opted out', 'Not sent: opted out', 'Message in Action'],
+			[...Array<string>(5).fill('Not sent: opted out'), 'Message in Action'],
 		);
-		assert.equal(tables.calls.filter((call) => call.startsWith('getMany')).length, 100);
-		assert.ok(took < 20_000, `took ${took} ms`);
+		assert.deepEqual(
+			sentMessages(sandbox).map((m) => m.dest),
+			['0521234567'],
+		);
 	});
 
-	test('n8n 2.40 refuses its Data Tables to this node: a clear error, nothing sent', async () => {
-		const tables = new MemoryDataTables();
-		const table = tables.create('SMS opt-outs', ['phone'], [{ phone: '0541110010' }]);
+	test('a list row that cannot be one number: the run refused before anything is sent, naming the row and the value', async () => {
 		const result = await runCampaign(
 			sandbox,
 			RECIPIENTS,
-			{ campaign: fromTable(table) },
-			{ tables },
+			{ campaign: fromList('0541110010, N/A, 054-111-001,, 0521234567 / 0541110011') },
+			{ onError: 'continueErrorOutput' },
 		);
-		const error = failure(result, NODE);
-		assert.equal(
-			error.message,
-			'n8n refused the Data Table of "Skip Opted-Out Numbers" to this node',
-		);
-		assert.match(String(error.description), /Read the table with a Data table node/);
 		assert.equal(sentMessages(sandbox).length, 0);
-	});
-
-	test('a table or a column that does not exist: an error naming it, nothing sent', async () => {
-		const tables = new MemoryDataTables({ servesEveryNode: true });
-		const table = tables.create('SMS opt-outs', ['number']);
-		const noTable = await runCampaign(
-			sandbox,
-			RECIPIENTS,
-			{ campaign: fromTable('gone') },
-			{ tables },
+		const [success, errors] = result.outputs(NODE);
+		assert.equal(success.length, 0);
+		assert.equal(errors.length, RECIPIENTS.length);
+		assert.equal(
+			errors[0].json.error,
+			'Skip Opted-Out Numbers: entry 2 of the list is not one phone number: "N/A" has letters ("N")',
 		);
 		assert.match(
-			failure(noTable, NODE).message,
-			/^The Data Table chosen in "Skip Opted-Out Numbers" \(ID gone\) could not be opened/,
+			String(errors[0].json.errorDescription),
+			/^Nothing was sent: a refusal that cannot be read could be anyone's\..* 2 more cannot be read: entry 3 of the list: "054-111-001" is not a number of country code 972.*; entry 5 of the list: "0521234567 \/ 0541110011" holds 2 phone numbers, not one\.$/,
 		);
-		const noColumn = await runCampaign(
-			sandbox,
-			RECIPIENTS,
-			{ campaign: fromTable(table) },
-			{ tables },
-		);
+		assert.deepEqual((errors[0].json.errorDetails as IDataObject).unreadRows, [
+			'entry 2 of the list: "N/A" has letters ("N")',
+			(errors[0].json.errorDetails as { unreadRows: string[] }).unreadRows[1],
+			'entry 5 of the list: "0521234567 / 0541110011" holds 2 phone numbers, not one',
+		]);
+	});
+
+	test("an earlier node's item that cannot be one number: refused, naming the node, the item and the field; an empty cell is no row", async () => {
+		const optedOut = ['0541110010', '', null, 'call me', '050-999-9999'];
+		const result = await runWorkflow({
+			startName: 'Opt-outs',
+			nodes: [
+				{
+					name: NODE,
+					type: 'bulkSms',
+					parameters: sendParameters({ campaign: fromNodeItems('Opt-outs', 'optedOut') }),
+				},
+			],
+			input: RECIPIENTS.map((to, index) => ({ json: { to, optedOut: optedOut[index] } })),
+			credentials: credentialsFor('bulkSms', sandbox),
+		});
 		assert.equal(
-			failure(noColumn, NODE).message,
-			'The Data Table chosen in "Skip Opted-Out Numbers" has no column "phone"',
+			failure(result, NODE).message,
+			'Skip Opted-Out Numbers: item 3 of "Opt-outs" (field "optedOut") is not one phone number: "call me" has letters ("call")',
 		);
 		assert.equal(sentMessages(sandbox).length, 0);
 	});
 
-	test('an n8n without Data Tables: the option is named', async () => {
-		const result = await runCampaign(sandbox, RECIPIENTS, { campaign: fromTable('table1') });
+	test('a saved workflow with Numbers From: Data Table (no longer offered): the error n8n gave it, nothing sent', async () => {
+		const result = await runCampaign(
+			sandbox,
+			RECIPIENTS,
+			{ campaign: fromTable('UjJHVYs5Ksg7Pv6M') },
+			{ onError: 'continueErrorOutput' },
+		);
+		const [success, errors] = result.outputs(NODE);
+		assert.equal(success.length, 0);
+		assert.equal(errors.length, RECIPIENTS.length, 'every input item on the error output');
 		assert.equal(
-			failure(result, NODE).message,
-			`"Skip Opted-Out Numbers" needs n8n's Data Tables, which this n8n does not offer to this node`,
+			errors[0].json.error,
+			'n8n refused the Data Table of "Skip Opted-Out Numbers" to this node',
+		);
+		assert.match(
+			String(errors[0].json.errorDescription),
+			/^Nothing was sent\. n8n serves its Data Tables only to its own nodes.* An Earlier Node's Items/,
 		);
 		assert.equal(sentMessages(sandbox).length, 0);
 	});
@@ -314,6 +303,66 @@ describe('Bulk SMS → Send → Campaign → Advertisement', () => {
 		});
 	}
 
+	test('an Opt-Out Reply Keyword the reply reader would not recognise is refused, naming the rule; STOP and הסרה are not', async () => {
+		for (const keyword of ['STOPPP', 'Bye']) {
+			const result = await runCampaign(sandbox, ['0541110010'], {
+				campaign: { advertisement: details({ keyword }) },
+			});
+			assert.match(
+				failure(result, NODE).message,
+				keyword === 'STOPPP'
+					? /^Opt-Out Reply Keyword: is read as a refusal only by forgiving repeated letters \("stoppp"\): use a word recipients reply with to refuse/
+					: /^Opt-Out Reply Keyword: is not a refusal the reader recognises: use a word recipients reply with to refuse/,
+			);
+		}
+		assert.equal(sentMessages(sandbox).length, 0);
+		for (const keyword of ['STOP', 'הסרה']) {
+			const result = await runCampaign(sandbox, ['0541110010'], {
+				campaign: { advertisement: details({ keyword }) },
+			});
+			assert.equal(result.error, undefined, result.error?.message);
+		}
+		assert.equal(sentMessages(sandbox).length, 2);
+	});
+
+	for (const [field, extra, what] of [
+		[
+			'Advertiser Name',
+			{ advertiser: 'Cafe\nלהסרה השיבו STOP' },
+			'character 5 is a line break \\(U\\+000A\\)',
+		],
+		[
+			'Contact Details',
+			{ contact: '03-5551234 \u202Eרסה ובישה' },
+			'character 12 is a direction control \\(U\\+202E\\)',
+		],
+		[
+			'Opt-Out Link',
+			{ link: 'https://ex.co/rm\u2028להסרה: x' },
+			'character 17 is a line separator \\(U\\+2028\\)',
+		],
+		[
+			'Advertiser Name',
+			{ advertiser: 'Cafe\tDizengoff' },
+			'character 5 is a control character \\(U\\+0009\\)',
+		],
+	] as const) {
+		test(`${field} that is not one line (${what.replace(/\\/g, '')}): refused before anything is sent, naming the field`, async () => {
+			const result = await runCampaign(sandbox, ['0541110010'], {
+				campaign: { advertisement: details(extra) },
+			});
+			const error = failure(result, NODE);
+			assert.match(
+				error.message,
+				new RegExp(
+					`^${field}: must be one line of plain text: ${what}, which would put text on another line`,
+				),
+			);
+			assert.match(error.message, /\(got ".*<U\+[0-9A-F]{4}>.*"\)$/, 'the character shown');
+			assert.equal(sentMessages(sandbox).length, 0);
+		});
+	}
+
 	test('the 600-character limit counts the added text: the message alone fits, the advertisement does not', async () => {
 		const message = 'x'.repeat(560);
 		const result = await runCampaign(
@@ -329,90 +378,6 @@ describe('Bulk SMS → Send → Campaign → Advertisement', () => {
 			/^Message: is 611 characters long with the advertisement.s added text, more than the 600/,
 		);
 	});
-});
-
-const ZONE = 'Asia/Jerusalem';
-const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
-const dayOf = (date: DateTime) => DAYS[date.weekday - 1];
-
-const window = (
-	hours: Array<{ days: string[]; from: string; until: string }>,
-	outside?: string,
-) => ({
-	sendingWindow: { hours },
-	...(outside ? { outsideWindow: outside } : {}),
-});
-
-describe('Bulk SMS → Send → Campaign → Sending Window', () => {
-	test('open now (every day, all day): sent at once, no Send At', async () => {
-		const result = await runCampaign(sandbox, ['0541110010'], {
-			campaign: window([{ days: DAYS, from: '00:00', until: '24:00' }]),
-		});
-		assert.equal(jsons(result, NODE)[0].status, 'Message in Action');
-		assert.equal(sentMessages(sandbox)[0].sendtime, undefined);
-	});
-
-	test('closed today: scheduled for the next opening, tomorrow 08:00 on the service clock', async () => {
-		const tomorrow = DateTime.now().setZone(ZONE).plus({ days: 1 }).startOf('day');
-		const result = await runCampaign(sandbox, ['0541110010', '0541110011'], {
-			campaign: window([{ days: [dayOf(tomorrow)], from: '08:00', until: '09:30' }]),
-		});
-		const expected = tomorrow.set({ hour: 8 }).toFormat('dd/MM/yyyy HH:mm');
-		assert.deepEqual(
-			sentMessages(sandbox).map((m) => m.sendtime),
-			[expected, expected],
-		);
-		assert.equal(jsons(result, NODE).length, 2);
-	});
-
-	test('a Send At outside the window moves to the opening after it', async () => {
-		const tomorrow = DateTime.now().setZone(ZONE).plus({ days: 1 }).startOf('day');
-		await runCampaign(sandbox, ['0541110010'], {
-			options: { sendAt: tomorrow.set({ hour: 22 }).toFormat("yyyy-MM-dd'T'HH:mm:ss") },
-			campaign: window([{ days: DAYS, from: '08:00', until: '21:00' }]),
-		});
-		const expected = tomorrow.plus({ days: 1 }).set({ hour: 8 }).toFormat('dd/MM/yyyy HH:mm');
-		assert.equal(sentMessages(sandbox)[0].sendtime, expected);
-	});
-
-	test('Do Not Send: nothing sent, each recipient an item with the next opening', async () => {
-		const tomorrow = DateTime.now().setZone(ZONE).plus({ days: 1 }).startOf('day');
-		const result = await runCampaign(sandbox, ['0541110010', '0541110011'], {
-			campaign: window([{ days: [dayOf(tomorrow)], from: '14:00', until: '15:00' }], 'skip'),
-		});
-		assert.equal(sentMessages(sandbox).length, 0);
-		assert.deepEqual(jsons(result, NODE)[1], {
-			status: 'Not sent: outside the sending window',
-			dest: '0541110011',
-			inputItem: 1,
-			estimatedCredits: 0,
-			nextOpening: tomorrow.set({ hour: 14 }).toISO({ suppressMilliseconds: true }),
-			campaignId: 'test-execution',
-		});
-	});
-
-	for (const [what, hours, message] of [
-		[
-			'From after Until',
-			[{ days: DAYS, from: '21:00', until: '08:00' }],
-			/^Sending Window: opens at 21:00 and closes at 08:00: From must come before Until/,
-		],
-		['no days', [{ days: [], from: '08:00', until: '21:00' }], /^Sending Window: has no open hour/],
-		['no opening hours', [], /^Sending Window: has no open hour/],
-		[
-			'a time that is no time',
-			[{ days: DAYS, from: '8am', until: '21:00' }],
-			/^Sending Window → From: must be a time of day such as 08:00/,
-		],
-	] as const) {
-		test(`a window never open (${what}) is refused before any request`, async () => {
-			const result = await runCampaign(sandbox, ['0541110010'], {
-				campaign: window(hours as never),
-			});
-			assert.match(failure(result, NODE).message, message);
-			assert.equal(sentMessages(sandbox).length, 0);
-		});
-	}
 });
 
 describe('Bulk SMS → Send → Campaign → Campaign ID', () => {

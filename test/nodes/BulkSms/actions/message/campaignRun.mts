@@ -1,10 +1,9 @@
 /**
  * What the Campaign tests share: Send's parameters with Campaign options, one run of Bulk SMS
- * through n8n's engine against the sandbox, with a stand-in of n8n's Data Tables when given.
+ * through n8n's engine against the sandbox.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { MemoryDataTables } from '../../../../../dev/harness/dataTables.mts';
 import {
 	runWorkflow,
 	type RunResult,
@@ -40,9 +39,10 @@ export function sendParameters({
 }
 
 export interface CampaignRunOptions {
-	tables?: MemoryDataTables;
 	onError?: WorkflowNode['onError'];
 	typeVersion?: number;
+	/** The credential's fields beside the sandbox's (e.g. its Service Time Zone). */
+	credentials?: IDataObject;
 }
 
 /** Runs Send once for `recipients` (one input item each, `{ to }`). */
@@ -63,8 +63,7 @@ export async function runCampaign(
 			},
 		],
 		input: recipients.map((to) => ({ json: { to } })),
-		credentials: credentialsFor('bulkSms', sandbox),
-		additionalData: options.tables?.additionalData(),
+		credentials: credentialsFor('bulkSms', sandbox, options.credentials),
 	});
 }
 

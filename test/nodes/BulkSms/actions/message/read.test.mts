@@ -170,7 +170,7 @@ describe('Bulk SMS → Message → Send: items read and checked', () => {
 				errors.map(([paired]) => paired),
 				[{ item: 4 }, { item: 5 }, { item: 6 }],
 			);
-			assert.match(String(errors[0][1]), /^phone \(input field\): must be phone numbers/);
+			assert.match(String(errors[0][1]), /^phone \(input field\): "call me" has letters/);
 			assert.match(String(errors[1][1]), /^phone \(input field\): is required/);
 			assert.match(String(errors[2][1]), /^text \(input field\): is required/);
 		});
@@ -439,19 +439,19 @@ describe('Bulk SMS → Message → Send: items read and checked', () => {
 				'a phone number with letters',
 				{},
 				{ to: '050123abc' },
-				/To: must be phone numbers .*each with digits and no letters.*\(got "050123abc"\)/,
+				/To: "050123abc" has letters \("abc"\), so it cannot be a phone number: write each number/,
 			],
 			[
 				'a phone number with no digits',
 				{},
 				{ to: '+-' },
-				/To: (must be phone numbers|needs at least one phone number)/,
+				/To: "\+-" has no digits, so it cannot be a phone number/,
 			],
 			[
 				'one bad number among good ones',
 				{},
 				{ to: `${phone(9)}, call me` },
-				/To: .*\(got "call me"\)/,
+				/To: "call me" has letters \("call"\)/,
 			],
 			['no phone number', {}, { to: ' , ; ' }, /To: needs at least one phone number/],
 			[

@@ -303,12 +303,12 @@ for (const profile of ['contract', 'field'] as const) {
 				const items = result.items(NODE);
 				assert.match(
 					String(items[1].json.error),
-					/^To: 12345 has fewer than 7 digits, so it cannot be a phone number: write each number/,
+					/^To: "12345" has fewer than 7 digits, so it cannot be a phone number: write each number/,
 				);
 				assert.match(String(items[1].json.errorDescription), /"To" field of item 1/);
 				assert.match(
 					String(items[2].json.error),
-					/^To: 05012345678901 is not a number of country code 972/,
+					/^To: "05012345678901" is not a number of country code 972/,
 				);
 				assert.deepEqual(items[2].pairedItem, { item: 2 });
 			});

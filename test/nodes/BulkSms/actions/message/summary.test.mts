@@ -41,6 +41,7 @@ describe('Bulk SMS → Send → Campaign → Output: Summary', () => {
 			campaignId: 'spring-sale',
 			recipients: 5,
 			sent: 3,
+			scheduled: 0,
 			notSent: { optedOut: 1, sameNumber: 1, outsideWindow: 0 },
 			failed: 0,
 			failedItems: 0,
@@ -49,6 +50,8 @@ describe('Bulk SMS → Send → Campaign → Output: Summary', () => {
 			chargedCredits: 3,
 			firstMessageId: sent[0].message_id,
 			lastMessageId: sent[2].message_id,
+			firstScheduledFor: null,
+			lastScheduledFor: null,
 			tries: 1,
 		});
 		assert.deepEqual(
@@ -246,7 +249,7 @@ describe('Bulk SMS → Send → Output: Summary, batch by batch', { concurrency:
 		);
 	});
 
-	test('Check Credit First under the error output: every item on the error output, nothing sent', async () => {
+	test('Check Credit First under the error output: every item on the error output, nothing sent, every recipient counted failed', async () => {
 		sandbox.control.setCredit(5);
 		const result = await send({
 			output: 'summary',
@@ -259,9 +262,7 @@ describe('Bulk SMS → Send → Output: Summary, batch by batch', { concurrency:
 			errors.map((item) => item.pairedItem),
 			DESTS.map((_, item) => ({ item })),
 		);
-		assert.deepEqual(
-			[success[0].json.recipients, success[0].json.sent, success[0].json.failedItems],
-			[0, 0, 6],
-		);
+		const { recipients, sent, failed, failedItems } = success[0].json;
+		assert.deepEqual([recipients, sent, failed, failedItems], [6, 0, 6, 6]);
 	});
 });
