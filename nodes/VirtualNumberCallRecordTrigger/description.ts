@@ -19,7 +19,8 @@ import {
 	serviceZone,
 	toDateTime,
 } from '../shared/dates';
-import { checkPhoneList, phoneForms } from '../shared/phones';
+import { phoneForms } from '../shared/phones';
+import { checkPhoneList } from '../shared/phoneLists';
 import { recordingFormatField } from '../shared/recordings';
 import { VIRTUALNUM_CREDENTIAL } from '../shared/transport/virtualnumApi';
 

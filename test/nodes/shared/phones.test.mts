@@ -6,7 +6,6 @@ import { InputChecks } from '../../../nodes/shared/checks.ts';
 import { prng } from '../../../dev/harness/prng.mts';
 import {
 	checkPhone,
-	checkPhoneList,
 	checkVirtualnum,
 	digitsOf,
 	numberStyleOf,
@@ -18,10 +17,10 @@ import {
 	phoneToSend,
 	readPhone,
 	samePhone,
-	splitPhoneList,
 	type PhoneProblem,
 	type PhoneReading,
 } from '../../../nodes/shared/phones.ts';
+import { checkPhoneList, splitPhoneList } from '../../../nodes/shared/phoneLists.ts';
 
 const node = {
 	id: '1',

@@ -30,10 +30,10 @@ import {
 	numberStyleOf,
 	PHONE_FIX,
 	type PhoneReading,
-	phoneListValues,
 	phoneToSend,
 	readPhone,
 } from '../../../shared/phones';
+import { phoneListValues } from '../../../shared/phoneLists';
 import { readCreditPath, SMS_CREDENTIAL, type SmsMessage } from '../../../shared/transport/smsApi';
 import { SERVICE_TIME_ZONE_OPTION, WORKFLOW_TIME_ZONE } from '../../methods/loadOptions';
 import { type Campaign, campaignText, readCampaign, RecipientChecks } from './campaign';

@@ -5,7 +5,8 @@ import { InputChecks } from '../../../shared/checks';
 import { messageOf } from '../../../shared/errors';
 import { maskSecrets } from '../../../shared/masking';
 import { lockNumbers } from '../../../shared/numberLock';
-import { checkVirtualnum, splitPhoneList } from '../../../shared/phones';
+import { checkVirtualnum } from '../../../shared/phones';
+import { splitPhoneList } from '../../../shared/phoneLists';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
 import {
 	DEFAULT_OPTION,

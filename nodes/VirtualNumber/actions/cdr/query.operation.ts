@@ -4,7 +4,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { withoutEmptyFields } from '../../../shared/asTool';
 import { InputChecks } from '../../../shared/checks';
-import { PHONES_FOR_MODEL, checkPhoneList, phoneForms } from '../../../shared/phones';
+import { PHONES_FOR_MODEL, phoneForms } from '../../../shared/phones';
+import { checkPhoneList } from '../../../shared/phoneLists';
 import {
 	addCallTimesWithOffset,
 	savedServiceZone,

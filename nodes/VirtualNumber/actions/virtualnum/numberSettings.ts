@@ -7,7 +7,7 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import { LIMITS, type InputChecks } from '../../../shared/checks';
 import { VN_LIMITS } from '../../../shared/limits';
-import { checkPhoneList } from '../../../shared/phones';
+import { checkPhoneList } from '../../../shared/phoneLists';
 
 const DAYS = [
 	'sunday',
