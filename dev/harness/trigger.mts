@@ -37,7 +37,8 @@
  *   static data and saves it afterwards (LiveWebhooks); a request to the test URL uses the test
  *   registration's copy and saves nothing. Incoming HTTP is parsed like n8n's webhook server
  *   (typeVersion 1: JSON, form, XML, text; raw body kept; 422 on unparseable JSON), answered like
- *   `onReceived` (`responseData: 'noData'` → empty body), and every started execution runs on
+ *   `onReceived` (`responseData: 'noData'` → empty body), behind n8n's compression middleware and
+ *   sent as Express sends (n8nHttp.mts), and every started execution runs on
  *   n8n-core's WorkflowExecute, downstream nodes and their expressions included.
  */
 import { randomUUID } from 'node:crypto';
@@ -71,6 +72,7 @@ import { Workflow, createRunExecutionData } from 'n8n-workflow';
 import { NodeTypes, PACKAGE, additionalDataFor, loadPackage } from './engine.mts';
 import { isNodeClassInstance, resolveNatively } from './n8nCompat.mts';
 import { capturedLogs } from './logger.mts';
+import { compressLikeN8n, sendLikeExpress } from './n8nHttp.mts';
 
 export const TRIGGER_TYPE = `${PACKAGE}.virtualNumberTrigger`;
 /** What n8n allows in a webhook request by default (N8N_PAYLOAD_SIZE_MAX, 16 MB). */
@@ -890,11 +892,7 @@ function answerLastNodeLikeN8n(res: http.ServerResponse, outcome: WebhookOutcome
 		status(code: number): unknown;
 		json(body: unknown): unknown;
 	};
-	const fallback = (code: number, body: unknown) => {
-		res.statusCode = code;
-		res.setHeader('Content-Type', 'application/json');
-		res.end(JSON.stringify(body));
-	};
+	const fallback = (code: number, body: unknown) => sendLikeExpress(res, code, body);
 	const status = typeof express.status === 'function' ? express.status.bind(res) : undefined;
 	const json =
 		typeof express.json === 'function'
@@ -962,11 +960,11 @@ function answerResponseNodeLikeN8n(
 	const body = response.body as unknown;
 	if (typeof body === 'string') {
 		if (typeof express.send === 'function') express.send(body);
-		else if (!res.headersSent) res.end(body);
+		else sendLikeExpress(res, res.statusCode, body);
 		return;
 	}
 	if (typeof express.json === 'function') express.json(body);
-	else if (!res.headersSent) res.end(body === undefined ? undefined : JSON.stringify(body));
+	else sendLikeExpress(res, res.statusCode, body);
 }
 
 /** n8n's answer to a webhook call in responseMode onReceived (webhook-helpers, webhook-on-received-response-extractor). */
@@ -976,18 +974,7 @@ function answerLikeN8n(
 	description: IWebhookDescription,
 ): void {
 	if (result.noWebhookResponse || res.headersSent) return;
-	const send = (body: unknown) => {
-		if (body === undefined) {
-			res.writeHead(200).end();
-			return;
-		}
-		const text = typeof body === 'string' ? body : JSON.stringify(body);
-		res
-			.writeHead(200, {
-				'Content-Type': typeof body === 'string' ? 'text/html; charset=utf-8' : 'application/json',
-			})
-			.end(text);
-	};
+	const send = (body: unknown) => sendLikeExpress(res, 200, body);
 	if (result.workflowData === undefined) {
 		send(
 			result.webhookResponse !== undefined
@@ -1131,6 +1118,7 @@ export class TriggerHost {
 	}
 
 	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+		await compressLikeN8n(req, res); // n8n's first middleware, on every route
 		const url = new URL(req.url ?? '/', this.baseUrl);
 		const match = /^\/(webhook|webhook-test)\/([^/]+)\/(.+?)\/?$/.exec(url.pathname);
 		const instance = match ? this.instances.get(match[2]) : undefined;

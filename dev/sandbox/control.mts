@@ -79,6 +79,8 @@ export interface SandboxSettings {
 	callbackDelayMs?: number;
 	/** How many times a call's start callback is sent (1 to 10; integrators report repeats). */
 	callStartRepeats?: number;
+	/** The Accept-Encoding of callbacks ('' none; e.g. `gzip, br`): core.mts. */
+	callbackAcceptEncoding?: string;
 	/** false: create_virtualnum_call answers 3012 and create_virtualnum_call_v2 3035. */
 	callsAllowed?: boolean;
 	/** false: get_cdr_metadata_by_call_uuid has no speech_recognition section. */
@@ -263,6 +265,8 @@ function configure(core: Core, settings: SandboxSettings): Required<SandboxSetti
 			throw new Error('callStartRepeats must be a whole number from 1 to 10');
 		core.config.callStartRepeats = repeats;
 	}
+	if (settings.callbackAcceptEncoding !== undefined)
+		core.config.callbackAcceptEncoding = String(settings.callbackAcceptEncoding);
 	if (settings.callsAllowed !== undefined)
 		core.state.account.callsAllowed = Boolean(settings.callsAllowed);
 	if (settings.speechRecognition !== undefined)
@@ -274,6 +278,7 @@ function configure(core: Core, settings: SandboxSettings): Required<SandboxSetti
 		callbackStyle: core.config.callbackStyle,
 		callbackDelayMs: core.config.callbackDelayMs,
 		callStartRepeats: core.config.callStartRepeats ?? 1,
+		callbackAcceptEncoding: core.config.callbackAcceptEncoding ?? '',
 		callsAllowed: core.state.account.callsAllowed,
 		speechRecognition: core.state.account.speechRecognition,
 		recordingBytes: core.state.recordingBytes,
@@ -498,7 +503,7 @@ const ROUTES = [
 	'POST   /_sandbox/credit           body: { credit }',
 	'POST   /_sandbox/flush',
 	'POST   /_sandbox/settle',
-	'POST   /_sandbox/config           body: { callbackStyle?, callbackDelayMs?, callStartRepeats?, callsAllowed?, speechRecognition?, recordingBytes?, apiToken? }',
+	'POST   /_sandbox/config           body: { callbackStyle?, callbackDelayMs?, callStartRepeats?, callbackAcceptEncoding?, callsAllowed?, speechRecognition?, recordingBytes?, apiToken? }',
 	'POST   /_sandbox/tokens           body: { user_id }',
 	'GET    /_sandbox/state/{virtualnums|pool|users|tags|blacklist|prompts|senders|messages|cdrs}',
 	'GET    /_sandbox/state/virtualnum ?virtualnum=...',

@@ -42,6 +42,8 @@ export interface SandboxOptions extends ProfileSettings {
 	smsPort?: number;
 	callbackDelayMs?: number;
 	callbackStyle?: CallbackStyle;
+	/** The Accept-Encoding of callbacks ('' none, the default; `gzip, br`): core.mts. */
+	callbackAcceptEncoding?: string;
 	seed?: SeedOptions;
 	log?: (line: string) => void;
 }
@@ -119,6 +121,7 @@ async function createCore(
 		{
 			callbackStyle: options.callbackStyle ?? 'json',
 			callbackDelayMs: options.callbackDelayMs ?? 50,
+			callbackAcceptEncoding: options.callbackAcceptEncoding ?? '',
 		},
 		log,
 		options.seed ?? {},
