@@ -198,6 +198,10 @@ class FakeResponse {
 		return this;
 	}
 
+	getHeader(name: string) {
+		return this.headers[name.toLowerCase()];
+	}
+
 	writeHead(code: number, headers?: Record<string, string>) {
 		this.statusCode = code;
 		for (const [name, value] of Object.entries(headers ?? {})) this.setHeader(name, value);
