@@ -7,7 +7,13 @@
  * answer, the Deadline and the trigger's own routing rules stay in the trigger
  * (nodes/VirtualNumberTrigger/callback/).
  */
-import { readPhone, phoneIdentity, DEFAULT_COUNTRY_CODE } from './phones';
+import {
+	DEFAULT_COUNTRY_CODE,
+	phoneIdentity,
+	readPhone,
+	type PhoneProblem,
+	type PhoneReading,
+} from './phones';
 
 // ---- Respond With and n8n's response mode ---------------------------------------------------
 
@@ -87,7 +93,7 @@ export interface AllowList {
 }
 
 /** Version 1 of the trigger answered any phone number: its saved workflows keep that unless they choose otherwise. */
-export function defaultAllowed(triggerVersion: number): AllowList['allowed'] {
+function defaultAllowed(triggerVersion: number): AllowList['allowed'] {
 	return triggerVersion >= 1.1 ? 'israel' : 'any';
 }
 
@@ -103,7 +109,7 @@ export function allowListOf(options: Record<string, unknown>, triggerVersion: nu
 const ISRAELI_LINE = /^(?:[23489]\d{7}|5\d{8}|7[2-9]\d{7})$/;
 
 /** Comma-separated digit prefixes as the user typed them (`+44, 1-800`). */
-export function prefixesOf(text: string): string[] {
+function prefixesOf(text: string): string[] {
 	return text
 		.split(/[,;\n]+/)
 		.map((prefix) => prefix.replace(/\D/g, ''))
@@ -116,7 +122,7 @@ const ISRAELI_SPECIAL = /^1\d{9}$/;
 const NANP_PREMIUM = /^1(?:900|976)\d{7}$/;
 
 /** Why the destination is refused under the allow-list, or undefined when it may be answered. */
-function refusedByList(digits: string, identity: string, list: AllowList): string | undefined {
+function refusedByList({ digits, identity }: PhoneReading, list: AllowList): string | undefined {
 	if (list.allowed === 'any') return undefined;
 	if (list.prefixes.some((prefix) => digits.startsWith(prefix) || identity.startsWith(prefix)))
 		return undefined;
@@ -146,7 +152,7 @@ export interface OwnNumbers {
 	account: readonly string[];
 }
 
-/** Where the trigger keeps the account's numbers for the Route Incoming Call node: the workflow's global static data. */
+/** Where the trigger keeps the account's numbers (for the Route Incoming Call node too): global static data. */
 export const ACCOUNT_NUMBERS_KEY = 'virtualnumAccountNumbers';
 
 /** The account's numbers a trigger kept (by the trigger's name), as identities; none when it kept none. */
@@ -157,9 +163,15 @@ export function keptAccountNumbers(global: Record<string, unknown>, trigger: str
 }
 
 /** Why the destination would loop back into the account, or undefined. Listed whole, it is the user's choice. */
-function loopOf(identity: string, own: OwnNumbers, prefixes: string[]): string | undefined {
+function loopOf(
+	{ identity }: PhoneReading,
+	own: OwnNumbers,
+	prefixes: string[],
+): string | undefined {
 	if (prefixes.some((prefix) => phoneIdentity(prefix) === identity)) return undefined;
-	if (own.dialled !== undefined && phoneIdentity(own.dialled) === identity)
+	// As the callback sent it (version 1 keeps its formatting): read as every number is.
+	const dialled = own.dialled === undefined ? undefined : readPhone(own.dialled);
+	if (dialled !== undefined && !('problem' in dialled) && dialled.identity === identity)
 		return 'is the virtual number that was dialled: the call would come back to it';
 	if (own.account.includes(identity)) return 'is a virtual number of this account';
 	return undefined;
@@ -168,7 +180,12 @@ function loopOf(identity: string, own: OwnNumbers, prefixes: string[]): string |
 // ---- One destination, checked ---------------------------------------------------------------
 
 /** What a destination comes to: the digits to answer, or why the call keeps the number's own routing. */
-export type Checked = { digits: string } | { refused: string };
+type Checked = { digits: string } | { refused: string };
+
+/** Why a value (from `from`) is no phone number, in the words of the log, `routeRefused` and the settings' errors. */
+export function notAPhoneNumber({ seen, problem }: PhoneProblem, from?: string): string {
+	return `"${seen}"${from === undefined ? '' : ` from ${from}`} is not a phone number: it ${problem}`;
+}
 
 /**
  * A destination as the workflow, a node or a rule gave it, read as a phone number (readPhone: a
@@ -183,17 +200,14 @@ export function checkDestination(
 	own: OwnNumbers,
 ): Checked {
 	const reading = readPhone(value);
-	if ('problem' in reading)
-		return {
-			refused: `"${reading.seen}" from ${from} is not a phone number: it ${reading.problem}`,
-		};
-	const { digits, identity } = reading;
-	const loop = loopOf(identity, own, list.prefixes);
-	if (loop !== undefined)
-		return {
-			refused: `refused ${digits} from ${from}: it ${loop} (no loops; list it in Also Allowed Prefixes to allow it)`,
-		};
-	const refused = refusedByList(digits, identity, list);
+	if ('problem' in reading) return { refused: notAPhoneNumber(reading, from) };
+	const { digits } = reading;
+	const loop = loopOf(reading, own, list.prefixes);
+	if (loop !== undefined) {
+		const allow = 'no loops; list it in Also Allowed Prefixes to allow it';
+		return { refused: `refused ${digits} from ${from}: it ${loop} (${allow})` };
+	}
+	const refused = refusedByList(reading, list);
 	if (refused !== undefined)
 		return { refused: `refused ${digits} from ${from}: it ${refused} (Allowed Destinations)` };
 	return { digits };

@@ -15,6 +15,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
+import { notAPhoneNumber } from '../../shared/callRouting';
 import { DEFAULT_COUNTRY_CODE, phoneIdentity, readPhone } from '../../shared/phones';
 import type { CallerPattern, OpeningPeriod, RoutingRule, RoutingRules } from '../types';
 
@@ -59,7 +60,7 @@ function callerPattern(entry: string): CallerPattern | string {
 		};
 	}
 	const reading = readPhone(entry);
-	if ('problem' in reading) return `"${reading.seen}" is not a phone number: it ${reading.problem}`;
+	if ('problem' in reading) return notAPhoneNumber(reading);
 	return { identity: reading.identity, prefix: false };
 }
 
@@ -72,7 +73,7 @@ function destinationOf(node: INode, field: string, value: unknown): string {
 		fail(
 			node,
 			field,
-			`"${reading.seen}" is not a phone number: it ${reading.problem}`,
+			notAPhoneNumber(reading),
 			"Write the number to route the calls to, e.g. 0501234567, or leave it empty for the number's own routing.",
 		);
 	return text;
@@ -100,7 +101,7 @@ function readRule(node: INode, rule: IDataObject, index: number): RoutingRule {
 			fail(
 				node,
 				`${field}, Virtual Number`,
-				`"${reading.seen}" is not a phone number: it ${reading.problem}`,
+				notAPhoneNumber(reading),
 				'Write the virtual number the rule is for, or leave it empty for every number.',
 			);
 		dialled = reading.identity;
