@@ -52,7 +52,7 @@ import { finished } from '../harness/n8n/executions.mts';
 import { runRealBench, type RealRun } from './realRun.mts';
 import { profileFlags, readCosts, type Windows } from './routeCallProfile.mts';
 import { ROOT_DIR } from '../harness/n8n/install.mts';
-import { chain, node, waitUntil, type NodeJson } from '../harness/n8n/workflows.mts';
+import { bulkSmsSend, chain, node, waitUntil, type NodeJson } from '../harness/n8n/workflows.mts';
 
 const { values } = parseArgs({
 	options: {
@@ -664,20 +664,7 @@ async function backgroundCampaigns(n8n: N8nServer, sandbox: Sandbox) {
 		chain('Bench: background campaign', [
 			webhook('bench-campaign', 'lastNode', { responseData: 'noData' }),
 			node('Recipients', 'n8n-nodes-base.code', 2, { jsCode: recipients }),
-			node(
-				'Bulk SMS',
-				'n8n-nodes-virtualnum.bulkSms',
-				1,
-				{
-					resource: 'message',
-					operation: 'send',
-					sender: { __rl: true, mode: 'id', value: 'Shop24' },
-					to: '={{ $json.phone }}',
-					message: 'Your order is ready.',
-					options: {},
-				},
-				{ credentials: { virtualnumSmsApi: { id: sms.id, name: 'SMS sandbox' } } },
-			),
+			bulkSmsSend(sms.id),
 		]),
 	);
 	let running = true;
