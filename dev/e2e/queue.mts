@@ -3,7 +3,8 @@
  * Redis, then n8n as one main process, one webhook processor and two workers (all on 127.0.0.1,
  * this package installed as a community package in each), and proves with the sandbox: trigger
  * registration and a burst of 1,000 callbacks, a 10,000-recipient send, a recording in database
- * binary mode, Send and Wait answered through the webhook processor, the CRM sync example into Postgres, a worker killed mid-burst, a main-process
+ * binary mode, Send and Wait answered through the webhook processor, Route Call's answer to clients
+ * that ask for compression, the CRM sync example into Postgres, a worker killed mid-burst, a main-process
  * restart, and the polling Call Record Trigger across another main restart. Everything it started
  * is stopped by process id, also on failure or interruption.
  */
@@ -16,6 +17,7 @@ import { mainRestart, workerCrash } from './lib/crash.mts';
 import { CRM_DATABASE, crmSync } from './lib/crm.mts';
 import { pollTriggerAcrossMainRestart } from './lib/pollTrigger.mts';
 import { routeNodeRuns } from './lib/routeNode.mts';
+import { compressedClientRuns } from './lib/routeRules.mts';
 import { startPostgres, type Postgres } from './lib/postgres.mts';
 import { installExitHandlers } from '../harness/n8n/processes.mts';
 import { startRedis, type Redis } from './lib/redis.mts';
@@ -90,6 +92,8 @@ try {
 	// Route Incoming Call's answer, relayed from the worker to the webhook processor holding the call.
 	const webhooks = { url: cluster.webhookUrl, rest: cluster.rest.bind(cluster) };
 	await routeNodeRuns(webhooks, sandbox, run.credentials.vn, check, log);
+	// Every Respond With to a client that asks for gzip or br, answered through the webhook processor.
+	await compressedClientRuns(webhooks, sandbox, run.credentials.vn, check, log);
 	await recordingInDatabase(run, RECORDING_BYTES);
 	const crash = await workerCrash(run, redis, CRASH_CALLS);
 	await mainRestart(run, [burst, crash.trigger], crash);

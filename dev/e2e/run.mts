@@ -12,6 +12,7 @@ import { pollTriggerSingle } from './lib/pollTrigger.mts';
 import { fieldTriggerEvents } from './lib/fieldTrigger.mts';
 import { triggerSafetyRuns } from './lib/triggerSafety.mts';
 import { routeNodeAllNumbersRuns, routeNodeRuns } from './lib/routeNode.mts';
+import { compressedClientRuns, routeRulesRuns } from './lib/routeRules.mts';
 import { editorRuns } from './lib/showcase.mts';
 import { errorBranchRuns } from './lib/errorBranch.mts';
 import { runExamples } from './lib/examples.mts';
@@ -119,6 +120,8 @@ try {
 		triggerSafety: () => triggerSafetyRuns(server, sandbox, vnCredential.id, check, log),
 		routeNode: () => routeNodeRuns(server, sandbox, vnCredential.id, check, log),
 		routeNodeAllNumbers: () => routeNodeAllNumbersRuns(server, check, log),
+		routeRules: () => routeRulesRuns(server, sandbox, vnCredential.id, check, log),
+		compressedClients: () => compressedClientRuns(server, sandbox, vnCredential.id, check, log),
 		errorBranch: () => errorBranchRuns(server, sandbox, smsCredential.id, check, log),
 		retryAndRedirects: () => retryAndRedirects(server, sandbox, ids, check, log),
 		sendAndWait: () => sendAndWaitRuns(server, sandbox, smsCredential.id, check, log),

@@ -3,7 +3,8 @@
  * kinder than n8n: `TriggerHost` stands for n8n's webhook server on loopback, hosting trigger
  * workflows (`host.add(…)`). Each workflow's static data, activation, deactivation, restart and test
  * listening follow n8n's two activation paths (triggerWorkflow.mts); each request is parsed, run and
- * answered as n8n's webhook server does it (triggerWebhook.mts).
+ * answered as n8n's webhook server does it, behind its compression middleware (triggerWebhook.mts,
+ * n8nHttp.mts).
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -21,6 +22,7 @@ import type {
 
 import { NodeTypes, additionalDataFor, loadPackage } from './engine.mts';
 import { capturedLogs } from './logger.mts';
+import { compressLikeN8n } from './n8nHttp.mts';
 import { parseLikeN8n, parseQuery, readBody } from './triggerWebhook.mts';
 import { TRIGGER_TYPE, TriggerInstance, type TriggerOptions } from './triggerWorkflow.mts';
 
@@ -151,6 +153,7 @@ export class TriggerHost {
 	}
 
 	private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+		await compressLikeN8n(req, res); // n8n's first middleware, on every route
 		const url = new URL(req.url ?? '/', this.baseUrl);
 		const match = /^\/(webhook|webhook-test)\/([^/]+)\/(.+?)\/?$/.exec(url.pathname);
 		const instance = match ? this.instances.get(match[2]) : undefined;

@@ -26,6 +26,7 @@ import type {
 import { createRunExecutionData } from 'n8n-workflow';
 
 import { isNodeClassInstance } from './n8nCompat.mts';
+import { sendLikeExpress } from './n8nHttp.mts';
 import type { TriggerInstance } from './triggerWorkflow.mts';
 
 /** What n8n allows in a webhook request by default (N8N_PAYLOAD_SIZE_MAX, 16 MB). */
@@ -82,6 +83,10 @@ class FakeResponse {
 	setHeader(name: string, value: string) {
 		this.headers[name.toLowerCase()] = String(value);
 		return this;
+	}
+
+	getHeader(name: string) {
+		return this.headers[name.toLowerCase()];
 	}
 
 	writeHead(code: number, headers?: Record<string, string>) {
@@ -357,11 +362,7 @@ function answerLastNodeLikeN8n(res: http.ServerResponse, outcome: WebhookOutcome
 		status(code: number): unknown;
 		json(body: unknown): unknown;
 	};
-	const fallback = (code: number, body: unknown) => {
-		res.statusCode = code;
-		res.setHeader('Content-Type', 'application/json');
-		res.end(JSON.stringify(body));
-	};
+	const fallback = (code: number, body: unknown) => sendLikeExpress(res, code, body);
 	const status = typeof express.status === 'function' ? express.status.bind(res) : undefined;
 	const json =
 		typeof express.json === 'function'
@@ -429,11 +430,11 @@ function answerResponseNodeLikeN8n(
 	const body = response.body as unknown;
 	if (typeof body === 'string') {
 		if (typeof express.send === 'function') express.send(body);
-		else if (!res.headersSent) res.end(body);
+		else sendLikeExpress(res, res.statusCode, body);
 		return;
 	}
 	if (typeof express.json === 'function') express.json(body);
-	else if (!res.headersSent) res.end(body === undefined ? undefined : JSON.stringify(body));
+	else sendLikeExpress(res, res.statusCode, body);
 }
 
 /** n8n's answer to a webhook call in responseMode onReceived (webhook-helpers, webhook-on-received-response-extractor). */
@@ -443,18 +444,7 @@ function answerLikeN8n(
 	description: IWebhookDescription,
 ): void {
 	if (result.noWebhookResponse || res.headersSent) return;
-	const send = (body: unknown) => {
-		if (body === undefined) {
-			res.writeHead(200).end();
-			return;
-		}
-		const text = typeof body === 'string' ? body : JSON.stringify(body);
-		res
-			.writeHead(200, {
-				'Content-Type': typeof body === 'string' ? 'text/html; charset=utf-8' : 'application/json',
-			})
-			.end(text);
-	};
+	const send = (body: unknown) => sendLikeExpress(res, 200, body);
 	if (result.workflowData === undefined) {
 		send(
 			result.webhookResponse !== undefined

@@ -1,7 +1,9 @@
 // Outgoing callbacks (call start/end, SMS delivery status). Sent with node:http on fresh connections
-// so that nothing lingers after close(); every attempt is recorded with the answer it got.
+// so that nothing lingers after close(); every attempt is recorded with the answer it got, decoded
+// by its Content-Encoding when the callbacks ask for compressed answers (core.mts).
 import http from 'node:http';
 import https from 'node:https';
+import zlib from 'node:zlib';
 import type { Core } from './core.mts';
 import type { CallbackRecord } from './state.mts';
 
@@ -29,7 +31,7 @@ function request(
 	headers: Record<string, string>,
 	body: string | undefined,
 	signal: AbortSignal,
-): Promise<{ status: number; body: string }> {
+): Promise<{ status: number; body: string; encoding?: string }> {
 	return new Promise((resolve, reject) => {
 		const client = url.protocol === 'https:' ? https : http;
 		const req = client.request(
@@ -42,12 +44,23 @@ function request(
 					if (size < MAX_RECORDED_BODY) chunks.push(chunk);
 					size += chunk.length;
 				});
-				res.on('end', () =>
-					resolve({
-						status: res.statusCode ?? 0,
-						body: Buffer.concat(chunks).toString('utf8').slice(0, MAX_RECORDED_BODY),
-					}),
-				);
+				res.on('end', () => {
+					const encoding = res.headers['content-encoding'];
+					try {
+						const body = decoded(Buffer.concat(chunks), encoding).toString('utf8');
+						resolve({
+							status: res.statusCode ?? 0,
+							body: body.slice(0, MAX_RECORDED_BODY),
+							encoding,
+						});
+					} catch (error) {
+						reject(
+							new Error(
+								`an answer with Content-Encoding ${encoding} that does not decode: ${String(error)}`,
+							),
+						);
+					}
+				});
 				res.on('error', reject);
 			},
 		);
@@ -55,6 +68,15 @@ function request(
 		req.on('error', reject);
 		req.end(body);
 	});
+}
+
+/** An answer's body as a client that asked for compression reads it: by its Content-Encoding only. */
+function decoded(body: Buffer, encoding: string | undefined): Buffer {
+	const coding = (encoding ?? '').trim().toLowerCase();
+	if (coding === 'gzip' || coding === 'x-gzip') return zlib.gunzipSync(body);
+	if (coding === 'br') return zlib.brotliDecompressSync(body);
+	if (coding === 'deflate') return zlib.inflateSync(body);
+	return body;
 }
 
 export interface CallbackHow {
@@ -130,6 +152,8 @@ export function sendCallback(
 				record.body = payload;
 			}
 			if (body !== undefined) record.headers['content-length'] = String(Buffer.byteLength(body));
+			const accept = core.config.callbackAcceptEncoding ?? '';
+			if (accept !== '') record.headers['accept-encoding'] = accept;
 			record.url = url.toString();
 			record.query = readQuery(url);
 			const answer = await withSlot(() =>
@@ -137,6 +161,7 @@ export function sendCallback(
 			);
 			record.responseStatus = answer.status;
 			record.responseBody = answer.body;
+			if (answer.encoding !== undefined) record.responseEncoding = answer.encoding;
 		} catch (error) {
 			record.error = (error as Error).message;
 		}

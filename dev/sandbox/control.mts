@@ -77,6 +77,8 @@ export interface SandboxSettings {
 	callbackDelayMs?: number;
 	/** How many times a call's start callback is sent (1 to 10; integrators report repeats). */
 	callStartRepeats?: number;
+	/** The Accept-Encoding of callbacks ('' none; e.g. `gzip, br`): core.mts. */
+	callbackAcceptEncoding?: string;
 	/** false: create_virtualnum_call answers 3012 and create_virtualnum_call_v2 3035. */
 	callsAllowed?: boolean;
 	/** false: get_cdr_metadata_by_call_uuid has no speech_recognition section. */
@@ -261,6 +263,8 @@ function configure(core: Core, settings: SandboxSettings): Required<SandboxSetti
 			throw new Error('callStartRepeats must be a whole number from 1 to 10');
 		core.config.callStartRepeats = repeats;
 	}
+	if (settings.callbackAcceptEncoding !== undefined)
+		core.config.callbackAcceptEncoding = String(settings.callbackAcceptEncoding);
 	if (settings.callsAllowed !== undefined)
 		core.state.account.callsAllowed = Boolean(settings.callsAllowed);
 	if (settings.speechRecognition !== undefined)
@@ -272,6 +276,7 @@ function configure(core: Core, settings: SandboxSettings): Required<SandboxSetti
 		callbackStyle: core.config.callbackStyle,
 		callbackDelayMs: core.config.callbackDelayMs,
 		callStartRepeats: core.config.callStartRepeats ?? 1,
+		callbackAcceptEncoding: core.config.callbackAcceptEncoding ?? '',
 		callsAllowed: core.state.account.callsAllowed,
 		speechRecognition: core.state.account.speechRecognition,
 		recordingBytes: core.state.recordingBytes,

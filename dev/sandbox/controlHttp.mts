@@ -37,7 +37,7 @@ const ROUTES = [
 	'POST   /_sandbox/credit           body: { credit }',
 	'POST   /_sandbox/flush',
 	'POST   /_sandbox/settle',
-	'POST   /_sandbox/config           body: { callbackStyle?, callbackDelayMs?, callStartRepeats?, callsAllowed?, speechRecognition?, recordingBytes?, apiToken? }',
+	'POST   /_sandbox/config           body: { callbackStyle?, callbackDelayMs?, callStartRepeats?, callbackAcceptEncoding?, callsAllowed?, speechRecognition?, recordingBytes?, apiToken? }',
 	'POST   /_sandbox/tokens           body: { user_id }',
 	'GET    /_sandbox/state/{virtualnums|pool|users|tags|blacklist|prompts|senders|messages|cdrs}',
 	'GET    /_sandbox/state/virtualnum ?virtualnum=...',

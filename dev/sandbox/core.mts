@@ -19,6 +19,12 @@ export interface CoreConfig {
 	callbackDelayMs: number;
 	/** How many times a call's start callback is sent (integrators report repeats); default 1. */
 	callStartRepeats?: number;
+	/**
+	 * The Accept-Encoding callbacks are sent with ('' none, the default; `gzip, br` as Python
+	 * requests or Node fetch send it): the answer is decoded by its Content-Encoding, as those
+	 * clients do, so a compressed answer without one reads as the bytes it is.
+	 */
+	callbackAcceptEncoding?: string;
 }
 
 interface ScheduledTask {

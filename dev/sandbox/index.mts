@@ -43,6 +43,8 @@ export interface SandboxOptions extends ProfileSettings {
 	smsPort?: number;
 	callbackDelayMs?: number;
 	callbackStyle?: CallbackStyle;
+	/** The Accept-Encoding of callbacks ('' none, the default; `gzip, br`): core.mts. */
+	callbackAcceptEncoding?: string;
 	seed?: SeedOptions;
 	log?: (line: string) => void;
 }
@@ -120,6 +122,7 @@ async function createCore(
 		{
 			callbackStyle: options.callbackStyle ?? 'json',
 			callbackDelayMs: options.callbackDelayMs ?? 50,
+			callbackAcceptEncoding: options.callbackAcceptEncoding ?? '',
 		},
 		log,
 		options.seed ?? {},

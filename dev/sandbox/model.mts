@@ -200,6 +200,8 @@ export interface CallbackRecord {
 	sentAt: string;
 	responseStatus: number | null;
 	responseBody: string;
+	/** The answer's Content-Encoding, when it had one (the body is recorded decoded). */
+	responseEncoding?: string;
 	error?: string;
 }
 

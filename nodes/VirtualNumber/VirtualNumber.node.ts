@@ -25,7 +25,8 @@ export class VirtualNumber implements INodeType {
 		// 1.2: Virtual Number → Update outputs the number as read after the update, with unexpectedChanges;
 		// Download Recording waits up to 60 s for a recording not written yet (recordingWait.ts).
 		// 1.3: Call Record → Query matches every form of a number (0501234567, 972501234567); Restore
-		// Callback URLs' Dry Run also lists the trigger-like URLs it leaves alone, with why.
+		// Callback URLs' Dry Run also lists the trigger-like URLs it leaves alone, with why; Route Incoming
+		// Call's routedTo is what the trigger answers ('' when it refuses the destination), with routeRefused.
 		version: [1, 1.1, 1.2, 1.3],
 		defaultVersion: 1.3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',

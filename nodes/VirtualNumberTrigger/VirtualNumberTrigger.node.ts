@@ -18,6 +18,16 @@ import {
 	deleteRegistration,
 } from './lifecycle/registration';
 
+/**
+ * The one instruction for delivery reports: the URL ending in /sms/<token>, which carries a token
+ * made from the Secret and never the Secret itself (it travels with every message to the SMS
+ * provider). The panel shows it while an SMS event is chosen.
+ */
+const DELIVERY_REPORTS =
+	'set Options → Secret, choose SMS Delivery Status, and paste the Production URL the panel then shows ' +
+	"(it ends in /sms/ and a token made from the Secret, never the Secret itself) into the Bulk SMS node's " +
+	'Delivery Report URL.';
+
 export class VirtualNumberTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Virtual Number Trigger',
@@ -44,8 +54,8 @@ export class VirtualNumberTrigger implements INodeType {
 		eventTriggerDescription: 'Waiting for a call to one of the numbers',
 		activationMessage:
 			"The chosen virtual numbers now report their calls to this workflow; each number's previous callback URL " +
-			'is kept and put back when the workflow is deactivated. SMS delivery statuses register nothing: paste ' +
-			"the Production URL followed by ?secret= and your Secret into the Bulk SMS node's Delivery Report URL.",
+			'is kept and put back when the workflow is deactivated. SMS delivery statuses register nothing: ' +
+			DELIVERY_REPORTS,
 		triggerPanel: {
 			header: '',
 			executionsHelp: {
@@ -55,14 +65,13 @@ export class VirtualNumberTrigger implements INodeType {
 					"workflow uses are refused, so listening never takes calls away from it.<br /><br /><b>Once you're " +
 					"happy with your workflow</b>, activate it: the chosen numbers' callback URL then points at this " +
 					'workflow, and deactivating puts back the URL each number had. <b>SMS Delivery Status</b> registers ' +
-					"nothing: paste the Production URL followed by ?secret= and your Secret into the Bulk SMS node's " +
-					'Delivery Report URL.',
+					`nothing: ${DELIVERY_REPORTS}`,
 				active:
 					'The workflow is active: the chosen numbers report their calls to its production URL, and its runs ' +
 					"appear in the <a data-key='executions'>executions list</a>. Listening for a test event is refused " +
 					"on the numbers it uses (only one URL can receive a number's calls): to test, choose other numbers, " +
-					'or deactivate the workflow first. <b>SMS Delivery Status</b> registers nothing: paste the ' +
-					"Production URL followed by ?secret= and your Secret into the Bulk SMS node's Delivery Report URL.",
+					'or deactivate the workflow first. <b>SMS Delivery Status</b> registers nothing: ' +
+					DELIVERY_REPORTS,
 			},
 			activationHint:
 				"Activate the workflow to point the numbers' callback URL at it; deactivating puts back each number's " +

@@ -5,8 +5,9 @@
  * The webhooks: the spec does not show how callbacks are sent, so both methods on the same path.
  * Only the first entry has lifecycle methods (n8n's own nodes name the second `setup`), so n8n
  * registers once. Callbacks are answered with an empty body, as a callback endpoint should; with
- * Respond With a destination, n8n waits for the answer (lastNode or responseNode) and
- * callback/routeCall.ts guards it.
+ * Respond With a destination from the workflow, n8n waits for the answer (lastNode or
+ * responseNode) and callback/routeCall.ts guards it; with the routing rules the trigger answers
+ * the call start itself (n8n's onReceived, as for Nothing).
  *
  * n8n reads a webhook's path and response options from these expressions on every request. n8n 2.x
  * (since 2.40) also takes a resolver per field, a function of the parameters giving the same value
@@ -18,10 +19,12 @@
 import type { IDataObject, INodeProperties, IWebhookDescription } from 'n8n-workflow';
 
 import { parameterHints } from '../shared/builderHints';
+import { ROUTES, type Route } from '../shared/callRouting';
 import { SECRET_PARAM } from '../shared/triggerUrl';
 import { virtualnumLocator } from '../shared/virtualnums';
 import { TRIGGER_EVENTS } from './callback/events';
-import { CALL_RESPONSE, ROUTES, type Route } from './callback/routeCall';
+import { CALL_RESPONSE } from './callback/routeCall';
+import { WEEKDAYS } from './callback/routingRules';
 import { SMS_URL_PATH } from './secret';
 import { TRIGGER_LIMITS } from './settings';
 
@@ -152,6 +155,17 @@ export const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
+				displayName: 'After-Hours Destination',
+				name: 'afterHoursDestination',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 0722000199',
+				description:
+					'Where a call outside the Opening Hours goes when no routing rule takes it (e.g. a voicemail or ' +
+					"on-call line). Empty: the number's own routing.",
+				displayOptions: { show: { '/events': ['callStarted'], respondWith: ['rules'] } },
+			},
+			{
 				displayName: 'Allowed Destinations',
 				name: 'allowedDestinations',
 				type: 'options',
@@ -200,7 +214,8 @@ export const properties: INodeProperties[] = [
 				description:
 					'Comma-separated digit prefixes Route Call also answers, whatever Allowed Destinations says: compared ' +
 					'with the number as the workflow wrote it and in its 972… form (1800 for Israeli toll-free numbers, ' +
-					'44 for the United Kingdom)',
+					'44 for the United Kingdom). A virtual number of the account is never answered (the call would loop ' +
+					'and every leg is billed) unless it is listed here whole.',
 				displayOptions: { show: { '/events': ['callStarted'], respondWith: ROUTE_VALUES } },
 			},
 			{
@@ -266,6 +281,53 @@ export const properties: INodeProperties[] = [
 					'Larger requests are answered 413 and start nothing. Callbacks are a few hundred bytes.',
 			},
 			{
+				displayName: 'Opening Hours',
+				name: 'openingHours',
+				type: 'fixedCollection',
+				placeholder: 'Add Opening Hours',
+				typeOptions: { multipleValues: true },
+				default: {},
+				description:
+					"When the business is open, in the credential's Service Time Zone (wall-clock time: summer time " +
+					'changes nothing). None: always open.',
+				displayOptions: { show: { '/events': ['callStarted'], respondWith: ['rules'] } },
+				options: [
+					{
+						name: 'period',
+						displayName: 'Period',
+						values: [
+							{
+								displayName: 'Days',
+								name: 'days',
+								type: 'multiOptions',
+								default: ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday'],
+								options: Object.keys(WEEKDAYS).map((day) => ({
+									name: day[0].toUpperCase() + day.slice(1),
+									value: day,
+								})),
+							},
+							{
+								displayName: 'Opens',
+								name: 'opens',
+								type: 'string',
+								default: '08:00',
+								placeholder: 'e.g. 08:00',
+								description: '24-hour clock, HH:MM',
+							},
+							{
+								displayName: 'Closes',
+								name: 'closes',
+								type: 'string',
+								default: '17:00',
+								placeholder: 'e.g. 17:00',
+								description:
+									'24-hour clock, HH:MM (24:00 for midnight); the minute it closes is closed',
+							},
+						],
+					},
+				],
+			},
+			{
 				displayName: 'Opt-Out Keywords',
 				name: 'optOutKeywords',
 				type: 'string',
@@ -305,10 +367,78 @@ export const properties: INodeProperties[] = [
 						value: 'routeNode' satisfies Route,
 						description:
 							'The number a Virtual Number → Call → Route Incoming Call node answers, as soon as it runs ' +
-							'(within the Deadline): quicker, n8n does not wait for the run to end',
+							'(within the Deadline): for lookups that need a run (a Data Table, a CRM)',
+					},
+					{
+						name: 'Using Routing Rules',
+						value: 'rules' satisfies Route,
+						description:
+							'The destination of the first Routing Rule the call fits (its caller, the number dialled, the ' +
+							'Opening Hours), answered at once, before the workflow runs; the run gets the call and what ' +
+							'was answered (routedTo)',
 					},
 				],
 				displayOptions: { show: { '/events': ['callStarted'] } },
+			},
+			{
+				displayName: 'Routing Rules',
+				name: 'routingRules',
+				type: 'fixedCollection',
+				placeholder: 'Add Rule',
+				typeOptions: { multipleValues: true, sortable: true },
+				default: {},
+				description:
+					'Checked in order: the first rule the call fits gives its destination. A call no rule takes keeps ' +
+					"the number's own routing (outside the Opening Hours: the After-Hours Destination).",
+				displayOptions: { show: { '/events': ['callStarted'], respondWith: ['rules'] } },
+				options: [
+					{
+						name: 'rule',
+						displayName: 'Rule',
+						values: [
+							{
+								displayName: 'Callers',
+								name: 'callers',
+								type: 'string',
+								default: '',
+								placeholder: 'e.g. 0501234567, 054777*',
+								description:
+									'Comma-separated numbers, or the start of numbers followed by * (054777*, +44*), in any ' +
+									'spelling (0501234567 and +972 50-123-4567 are one number). Empty: every caller.',
+							},
+							{
+								displayName: 'Virtual Number',
+								name: 'virtualnum',
+								type: 'string',
+								default: '',
+								placeholder: 'e.g. 0722000100',
+								description:
+									'Only calls to this number of the account. Empty: calls to any of them.',
+							},
+							{
+								displayName: 'When',
+								name: 'when',
+								type: 'options',
+								default: 'always',
+								options: [
+									{ name: 'Always', value: 'always' },
+									{ name: 'During Opening Hours', value: 'open' },
+									{ name: 'Outside Opening Hours', value: 'closed' },
+								],
+							},
+							{
+								displayName: 'Destination',
+								name: 'destination',
+								type: 'string',
+								default: '',
+								placeholder: 'e.g. 0509998888',
+								description:
+									"The phone number to route the call to. Empty: the number's own routing. Allowed " +
+									'Destinations still apply.',
+							},
+						],
+					},
+				],
 			},
 			{
 				displayName: 'Secret',

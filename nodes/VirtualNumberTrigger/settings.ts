@@ -10,7 +10,8 @@ import { PHONE_LIMITS, PHONE_RULE, phoneDigits } from '../shared/phones';
 import { OPT_OUT_DEFAULT, phrasesOf } from '../shared/replies';
 import { TRIGGER_EVENTS } from './callback/events';
 import { parseIpAllowList } from './callback/request';
-import { defaultAllowed, prefixesOf, responseModeOf } from './callback/routeCall';
+import { ROUTE_DEADLINE_SEC, allowListOf, routeOf } from '../shared/callRouting';
+import { readRoutingRules } from './callback/routingRules';
 import { readSecret } from './secret';
 import type { IpRange, RouteSettings, TriggerSettings } from './types';
 
@@ -104,19 +105,20 @@ function readRequestLimits(node: INode, options: IDataObject): { ranges: IpRange
 }
 
 /**
- * Respond With: A Destination From the Workflow, or Using a 'Route Incoming Call' Node (Call
- * Started only), its field and deadline.
+ * Respond With (Call Started only): A Destination From the Workflow (its field), Using a 'Route
+ * Incoming Call' Node, or Using Routing Rules (the rules); the Deadline and which destinations may
+ * be answered apply to each.
  */
 function readRoute(
 	node: INode,
 	events: TriggerEventKey[],
 	options: IDataObject,
 ): RouteSettings | undefined {
-	const mode = responseModeOf({ events, options });
-	if (mode === 'onReceived') return undefined;
-	const byNode = mode === 'responseNode';
-	const field = byNode ? '' : String(options.destinationField ?? 'destination').trim();
-	if (!byNode && field === '') {
+	const route = routeOf({ events, options });
+	if (route === undefined) return undefined;
+	const field =
+		route === 'destination' ? String(options.destinationField ?? 'destination').trim() : '';
+	if (route === 'destination' && field === '') {
 		fail(
 			node,
 			'Destination Field',
@@ -134,12 +136,14 @@ function readRoute(
 			'The service holds the caller while it waits: keep the deadline short.',
 		);
 	}
-	const allowed = ['israel', 'international', 'any'].includes(String(options.allowedDestinations))
-		? (options.allowedDestinations as RouteSettings['allowList']['allowed'])
-		: defaultAllowed(node.typeVersion);
-	const prefixes = prefixesOf(String(options.allowedPrefixes ?? ''));
-	const deadlineMs = Math.round(seconds * 1000);
-	return { byNode, field, deadlineMs, allowList: { allowed, prefixes } };
+	return {
+		route,
+		field,
+		deadlineMs: Math.round(seconds * 1000),
+		allowList: allowListOf(options, node.typeVersion),
+		refusesAccount: node.typeVersion >= 1.1,
+		rules: route === 'rules' ? readRoutingRules(node, options) : undefined,
+	};
 }
 
 /**
@@ -192,9 +196,6 @@ function readSelectedNumbers(this: TriggerContext, node: INode): string[] {
 export const TRIGGER_LIMITS = {
 	/** Callbacks carry a handful of fields; anything far larger is not one. */
 	maxBodyKb: { default: 64, min: 1, max: 16 * 1024 },
-	/**
-	 * How long a routed call waits for the workflow's destination. The service holds the caller
-	 * meanwhile and its own limit is not shown: 3 s by default, at most 10 s.
-	 */
-	routeDeadlineSec: { default: 3, min: 0.5, max: 10 },
+	/** Route Call's Deadline (shared/callRouting.ts: the Route Incoming Call node reads it too). */
+	routeDeadlineSec: ROUTE_DEADLINE_SEC,
 } as const;

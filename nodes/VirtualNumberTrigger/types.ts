@@ -5,6 +5,7 @@
  */
 import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
+import type { AllowList, Route } from '../shared/callRouting';
 import type { UrlMode } from '../shared/triggerUrl';
 
 /** One allowed address or range, as 16 bytes (IPv4 as IPv4-mapped IPv6) and a prefix length. */
@@ -14,17 +15,54 @@ export interface IpRange {
 	prefix: number;
 }
 
+/** A caller a routing rule names: a number (its phone identity) or the start of one (`054777*`). */
+export interface CallerPattern {
+	identity: string;
+	prefix: boolean;
+}
+
+/** One routing rule as read: which calls it takes (callers, the number dialled, when) and where they go. */
+export interface RoutingRule {
+	/** Empty: every caller. */
+	callers: CallerPattern[];
+	/** The phone identity of the virtual number it is for; undefined for any. */
+	dialled?: string;
+	when: 'always' | 'open' | 'closed';
+	/** The destination as typed ('' for the number's own routing), checked as every answer is. */
+	destination: string;
+}
+
+/** Opening hours: days (luxon's weekdays, 1 Monday … 7 Sunday) and minutes after midnight, in the Service Time Zone. */
+export interface OpeningPeriod {
+	days: number[];
+	opens: number;
+	closes: number;
+}
+
+/** Respond With "Using Routing Rules", as read (callback/routingRules.ts). */
+export interface RoutingRules {
+	rules: RoutingRule[];
+	/** None: always open. */
+	hours: OpeningPeriod[];
+	/** Where a call out of hours goes that no rule took ('' for the number's own routing). */
+	afterHours: string;
+}
+
 export interface RouteSettings {
 	/**
-	 * Whether a Route Incoming Call node answers (Respond With "Using a 'Route Incoming Call' Node"):
-	 * n8n sends its plain-text answer from inside the run. Else the last node's first item does.
+	 * How the call start is answered (Respond With): the last node's item (destination), a Route
+	 * Incoming Call node from inside the run (routeNode), or the trigger's own rules (rules).
 	 */
-	byNode: boolean;
+	route: Route;
 	/** The field of the last node's first item that holds the destination (dots go deeper). */
 	field: string;
 	deadlineMs: number;
-	/** Which destinations may be answered (Allowed Destinations, Also Allowed Prefixes: callback/routeCall.ts). */
-	allowList: { allowed: 'israel' | 'international' | 'any'; prefixes: string[] };
+	/** Which destinations may be answered (Allowed Destinations, Also Allowed Prefixes: shared/callRouting.ts). */
+	allowList: AllowList;
+	/** Version 1.1: every number of the account is refused as a destination, not only the one dialled. */
+	refusesAccount: boolean;
+	/** Respond With "Using Routing Rules": the rules, read (callback/routingRules.ts). */
+	rules?: RoutingRules;
 }
 
 export interface TriggerSettings {
@@ -48,7 +86,7 @@ export interface TriggerSettings {
 	keywords: string[];
 	/** SMS Received: phrases also read as refusals, besides the reader's own (shared/replies.ts). */
 	optOutKeywords: string[];
-	/** Call Started → Respond With: A Destination From the Workflow; undefined for Nothing. */
+	/** Call Started → Respond With a destination (from the workflow, a node or the rules); undefined for Nothing. */
 	route?: RouteSettings;
 	/**
 	 * Version 1.1: one call vocabulary from every callback template (numbers as digits,

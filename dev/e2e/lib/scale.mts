@@ -10,6 +10,7 @@ import type { Cluster } from './cluster.mts';
 import { byStatus, nodeOutputs, waitForExecutions, type StoredExecution } from './executions.mts';
 import type { Postgres } from './postgres.mts';
 import {
+	bulkSmsSend,
 	callEndedTrigger,
 	chain,
 	createAndActivate,
@@ -262,20 +263,7 @@ function bulkSmsWorkflow(path: string, credentialId: string) {
 			include: 'noOtherFields',
 			options: { destinationFieldName: 'phone' },
 		}),
-		node(
-			'Bulk SMS',
-			'n8n-nodes-virtualnum.bulkSms',
-			1,
-			{
-				resource: 'message',
-				operation: 'send',
-				sender: { __rl: true, mode: 'id', value: 'Shop24' },
-				to: '={{ $json.phone }}',
-				message: 'Your order is ready.',
-				options: {},
-			},
-			{ credentials: { virtualnumSmsApi: { id: credentialId, name: 'SMS sandbox' } } },
-		),
+		bulkSmsSend(credentialId),
 	]);
 }
 

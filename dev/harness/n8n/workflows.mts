@@ -41,6 +41,24 @@ export function node(
 	return { id: randomUUID(), name, type, typeVersion, position: [0, 0], parameters, ...extra };
 }
 
+/** Bulk SMS → Message → Send: "Your order is ready." from Shop24 to each item's `phone`. */
+export function bulkSmsSend(credentialId: string): NodeJson {
+	return node(
+		'Bulk SMS',
+		'n8n-nodes-virtualnum.bulkSms',
+		1,
+		{
+			resource: 'message',
+			operation: 'send',
+			sender: { __rl: true, mode: 'id', value: 'Shop24' },
+			to: '={{ $json.phone }}',
+			message: 'Your order is ready.',
+			options: {},
+		},
+		{ credentials: { virtualnumSmsApi: { id: credentialId, name: 'SMS sandbox' } } },
+	);
+}
+
 /** n8n's own Data table node reading every row of a Data Table (Get, Return All). */
 export function dataTableRows(
 	name: string,

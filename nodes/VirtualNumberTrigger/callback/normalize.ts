@@ -12,7 +12,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { CALL_FIELDS } from '../../shared/callFields';
 import { withSafeKeys } from '../../shared/outputKeys';
-import { digitsOf } from '../../shared/phones';
+import { digitsOf, readPhone } from '../../shared/phones';
 import { OWN_PARAMS, SECRET_PARAM } from '../../shared/triggerUrl';
 import { TRIGGER_EVENTS } from './events';
 import { callEnded } from './events/callEnded';
@@ -201,9 +201,16 @@ function booleanOrNull(value: string | null): boolean | null {
 /** The numbers of the call vocabulary, which the lower-case template sends formatted (`050-1000090`). */
 const NUMBER_KEYS = ['callerNumber', 'virtualNumber', 'destinationPhone'];
 
-/** A number as the service's other callbacks and its call records give it: digits only. */
+/**
+ * A number as the service's other callbacks and its call records give it: digits only, read as
+ * every number of the package is (readPhone: any script's digits, a leading 0 a template dropped
+ * put back, an extension left out); a short code stays its digits, anything else as sent.
+ */
 function digitsOnly(value: IDataObject[string]): IDataObject[string] {
-	return typeof value === 'string' && /^[+\d\s().-]+$/.test(value) ? digitsOf(value) : value;
+	if (typeof value !== 'string') return value;
+	const reading = readPhone(value);
+	if (!('problem' in reading)) return reading.digits;
+	return /^[+\d\s().-]+$/.test(value) ? digitsOf(value) : value;
 }
 
 /**

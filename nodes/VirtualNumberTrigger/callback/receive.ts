@@ -4,8 +4,9 @@
  * Call's: routeCall.ts). GET (query string) and POST (JSON, form-encoded, XML or plain text) are
  * all read (request.ts) and become one item (normalize.ts, with the event's file in events/).
  *
- * The webhook answers at once with an empty body (the service is holding a phone call) and never
- * throws: a request that passes the checks always becomes one item, unparseable bodies included
+ * The webhook answers at once with an empty body (the service is holding a phone call), or with
+ * where the call goes when Respond With routes it (routeCall.ts), and never throws: a request
+ * that passes the checks always becomes one item, unparseable bodies included
  * (as raw text).
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
@@ -21,13 +22,21 @@ import {
 } from '../../shared/transport/virtualnumApi';
 import { carriesSecret, logLine, onSmsUrl } from '../secret';
 import { readSettings } from '../settings';
-import type { TriggerSettings } from '../types';
+import type { RouteSettings, TriggerSettings } from '../types';
 import { TRIGGER_EVENTS } from './events';
 import { callEnded } from './events/callEnded';
 import { callStarted, isFirstCallStart } from './events/callStarted';
 import { UNKNOWN, normalizeRequest, type Normalized, type NormalizedEvent } from './normalize';
-import { attempt, bodySize, ipAllowed, readRequest, textOf, type ReceivedRequest } from './request';
-import { answerWithDestination, dropLaterAnswers } from './routeCall';
+import {
+	answerPlain,
+	attempt,
+	bodySize,
+	ipAllowed,
+	readRequest,
+	textOf,
+	type ReceivedRequest,
+} from './request';
+import { answerByRules, answerWithDestination, dropLaterAnswers } from './routeCall';
 
 /** Answers the request here (n8n then sends nothing); a refusal also starts nothing. */
 function answerHere(
@@ -36,9 +45,7 @@ function answerHere(
 	text: string,
 ): IWebhookResponseData {
 	try {
-		const res = context.getResponseObject();
-		res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' });
-		res.end(text);
+		answerPlain(context.getResponseObject(), status, text);
 		return { noWebhookResponse: true };
 	} catch {
 		// No response object to set the status on: still start nothing.
@@ -219,27 +226,44 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 		return answerHere(this, ...refuse(this, request, 'a call callback sent to the SMS URL', now));
 	// Events not chosen, empty requests and repeated call starts start nothing; the answer is an empty 200.
 	if (!starts(this, settings, normalized, now)) return { webhookResponse: '' };
-	const workflowData = [[{ json: withCallTimes(normalized.item, credentials) }]];
-	if (settings.route === undefined) return { workflowData };
-	// Respond With a destination sets n8n's responseMode to lastNode or responseNode: only a call
-	// start waits for the workflow's answer; every other callback is answered here at once, empty.
-	if (normalized.event === callStarted.name) {
-		try {
-			answerWithDestination(this, settings.route, normalized.item, now);
-		} catch (error) {
-			// Without a response object to guard, n8n answers the last node's item as it is.
-			log(
-				this,
-				'warn',
-				`could not guard the routing answer (${messageOf(error) || 'unknown error'})`,
-			);
-		}
-		return { workflowData };
-	}
+	const item = withCallTimes(normalized.item, credentials);
+	if (settings.route === undefined) return { workflowData: [[{ json: item }]] };
+	// Respond With routes only a call start; every other callback is answered here at once, empty.
+	if (normalized.event === callStarted.name)
+		return routeCallStart(this, settings.route, item, { receivedAt: now, credentials });
 	const answered = answerHere(this, 200, '');
 	// In responseNode mode n8n still sends a Route Incoming Call node's answer on this response.
-	if (settings.route.byNode) attempt(() => dropLaterAnswers(this));
-	return { ...answered, workflowData };
+	if (settings.route.route === 'routeNode') attempt(() => dropLaterAnswers(this));
+	return { ...answered, workflowData: [[{ json: item }]] };
+}
+
+/**
+ * A call start under Respond With: answered here by the routing rules (the run gets what was
+ * answered), or guarded until the workflow answers it (responseMode lastNode or responseNode).
+ */
+function routeCallStart(
+	context: IWebhookFunctions,
+	route: RouteSettings,
+	item: IDataObject,
+	{ receivedAt, credentials }: { receivedAt: number; credentials: IDataObject | undefined },
+): IWebhookResponseData {
+	try {
+		if (route.route === 'rules') {
+			const zone = credentials?.serviceTimeZone;
+			const routed = answerByRules(context, route, item, { receivedAt, zone });
+			const workflowData = [[{ json: routed.item }]];
+			return routed.answered ? { workflowData, noWebhookResponse: true } : { workflowData };
+		}
+		answerWithDestination(context, route, item, receivedAt);
+	} catch (error) {
+		// Without a response object to guard, n8n answers as it would without the trigger.
+		log(
+			context,
+			'warn',
+			`could not guard the routing answer (${messageOf(error) || 'unknown error'})`,
+		);
+	}
+	return { workflowData: [[{ json: item }]] };
 }
 
 /**

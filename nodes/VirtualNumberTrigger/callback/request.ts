@@ -3,7 +3,8 @@
  * headers and client address, every read guarded (the webhook never throws); a body that n8n
  * left unparsed read here as JSON or form fields; and the limits a request is held to before it is
  * read further: its size, and its client address against the Allowed IPs option (addresses and
- * CIDR ranges, IPv4 or IPv6, read once with the settings).
+ * CIDR ranges, IPv4 or IPv6, read once with the settings). And the trigger's own answers, written
+ * here the one way every client can read.
  */
 import type { IWebhookFunctions } from 'n8n-workflow';
 
@@ -19,6 +20,25 @@ export interface ReceivedRequest {
 	rawBody?: unknown;
 	headers: Record<string, unknown>;
 	ip?: string;
+}
+
+/**
+ * Answers the request with plain text, its length given. n8n compresses every answer whose length
+ * it does not know before its headers go out (its `compression` middleware, 1 KB threshold), for a
+ * client that sent Accept-Encoding (Python requests, Node fetch, PHP curl by default): with the
+ * length, a short answer goes out as it is.
+ */
+export function answerPlain(
+	res: ReturnType<IWebhookFunctions['getResponseObject']>,
+	status: number,
+	text: string,
+): void {
+	const body = Buffer.from(text, 'utf8');
+	res.writeHead(status, {
+		'Content-Type': 'text/plain; charset=utf-8',
+		'Content-Length': String(body.length),
+	});
+	res.end(body);
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

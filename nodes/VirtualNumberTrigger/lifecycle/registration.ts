@@ -37,8 +37,10 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { ACCOUNT_NUMBERS_KEY } from '../../shared/callRouting';
 import { asNodeError, messageOf } from '../../shared/errors';
 import { numbersTurn } from '../../shared/numberLock';
+import { digitsOf, phoneIdentity } from '../../shared/phones';
 import {
 	DEFAULT_OPTION,
 	baseOf,
@@ -180,6 +182,7 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 		}
 		await giveBackIfLost.call(this, plan.updates, current, own);
 		dropLegacy.call(this, own.base); // the numbers' URLs now carry what version 0.1 kept
+		await keepAccountNumbers.call(this, settings, records);
 		const numbers = records.map((record) => text(record.virtualnum));
 		logMasked(
 			this,
@@ -193,6 +196,39 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 	} finally {
 		endTurn?.();
 	}
+}
+
+/**
+ * Route Call never answers a number of the account (shared/callRouting.ts: no loops), from version
+ * 1.1: the numbers read here are kept as phone identities in the workflow's global static data,
+ * where the callbacks and the Route Incoming Call node read them. With Selected Numbers the
+ * account's list is read for it; when that read fails, the selected numbers are kept and a warning
+ * says so. A number added to the account later is known from the next activation.
+ */
+async function keepAccountNumbers(
+	this: IHookFunctions,
+	settings: TriggerSettings,
+	records: IDataObject[],
+): Promise<void> {
+	if (!settings.route?.refusesAccount) return;
+	let account = records;
+	if (settings.scope === 'selected') {
+		try {
+			account = await readRecords.call(this, 'all', false);
+		} catch (error) {
+			logMasked(
+				this,
+				'warn',
+				`the account's numbers could not be read (${messageOf(error, { description: true })}): Route Call ` +
+					'refuses only the selected numbers and the one dialled as destinations until the next activation',
+			);
+		}
+	}
+	const numbers = account.map((record) => phoneIdentity(digitsOf(record.virtualnum)));
+	const global = this.getWorkflowStaticData('global');
+	const kept = (global[ACCOUNT_NUMBERS_KEY] ?? {}) as IDataObject;
+	// A new object, so n8n sees the change and saves it.
+	global[ACCOUNT_NUMBERS_KEY] = { ...kept, [this.getNode().name]: [...new Set(numbers)] };
 }
 
 /** The change that puts a number back as it was when activation started. */

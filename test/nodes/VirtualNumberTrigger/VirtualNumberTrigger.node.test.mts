@@ -52,14 +52,29 @@ describe('Virtual Number Trigger → the node', () => {
 		assert.equal(typeof t.nodeType.methods?.credentialTest?.virtualnumApiTest, 'function');
 		assert.equal(typeof t.nodeType.methods?.listSearch?.searchVirtualnums, 'function');
 		assert.deepEqual(description.inputs, []);
+		// One instruction for delivery reports: the URL ending in /sms/<token>, never the Secret itself.
+		const instruction =
+			/SMS delivery status(?:es)? registers? nothing: set Options → Secret, choose SMS Delivery Status, and paste the Production URL the panel then shows \(it ends in \/sms\/ and a token made from the Secret, never the Secret itself\) into the Bulk SMS node's Delivery Report URL/i;
 		assert.match(
 			String(description.activationMessage),
-			/previous callback URL is kept and put back.*SMS delivery statuses register nothing: paste the Production URL followed by \?secret= and your Secret into the Bulk SMS node's Delivery Report URL/,
+			/previous callback URL is kept and put back/,
 		);
 		const panel = description.triggerPanel as {
 			executionsHelp: { active: string; inactive: string };
 			activationHint: string;
 		};
+		for (const text of [
+			String(description.activationMessage),
+			panel.executionsHelp.inactive.replace(/<\/?b>/g, ''),
+			panel.executionsHelp.active.replace(/<\/?b>/g, ''),
+		]) {
+			assert.match(text, instruction);
+			assert.doesNotMatch(
+				text,
+				/\?secret=/,
+				'no Secret pasted into a URL that travels to the SMS provider',
+			);
+		}
 		assert.match(panel.executionsHelp.inactive, /Numbers an active workflow uses are refused/);
 		assert.match(
 			panel.executionsHelp.active,

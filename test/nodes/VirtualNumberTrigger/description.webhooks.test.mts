@@ -32,6 +32,10 @@ const OPTIONS: IDataObject[] = [
 	{},
 	{ respondWith: 'destination' },
 	{ respondWith: 'routeNode', routeDeadlineSec: 5 },
+	{
+		respondWith: 'rules',
+		routingRules: { rule: [{ callers: '0501234567', destination: '0509998888' }] },
+	},
 	{ respondWith: 'none' },
 	{ secret: 'S3cret&tail/ü' },
 	{ secret: 'x', respondWith: 'routeNode' },
@@ -87,6 +91,19 @@ describe('Virtual Number Trigger → webhooks', () => {
 			}
 		// Two call entries (response mode and data), two SMS entries (path).
 		assert.equal(compared, EVENTS.length * OPTIONS.length * 6);
+	});
+
+	test('the routing rules are answered by the trigger: n8n answers as for Nothing (onReceived, noData)', async () => {
+		const { node } = await triggerNode({
+			events: ['callStarted', 'callEnded'],
+			numbers: 'all',
+			options: { respondWith: 'rules' },
+		});
+		const parameters = node.parameters as IDataObject;
+		for (const description of TRIGGER_WEBHOOKS.slice(0, 2)) {
+			assert.equal(resolversOf(description).responseMode.resolve(parameters), 'onReceived');
+			assert.equal(resolversOf(description).responseData.resolve(parameters), 'noData');
+		}
 	});
 
 	test('the values: routing modes on the call URL, the SMS URL with its token', async () => {

@@ -449,7 +449,9 @@ export const sendProperties: INodeProperties[] = [
 				placeholder: 'e.g. https://n8n.example.com/webhook/…',
 				description:
 					"Address that receives the delivery status of each message (the service's callback_url)",
-				hint: 'Paste the Production URL of a Virtual Number Trigger to start a workflow on each delivery report',
+				hint:
+					'Paste the Production URL a Virtual Number Trigger shows with SMS Delivery Status chosen (it ends ' +
+					'in /sms/ and a token, never the Secret itself)',
 			},
 			{
 				displayName: 'Maximum Message Length',

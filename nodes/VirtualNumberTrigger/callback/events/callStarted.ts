@@ -1,14 +1,16 @@
 /**
  * Call Started: a call to one of the numbers started (callback_url_option 1). Its fields are the
  * call vocabulary's; the option "Call Started Once per Call" is this event's alone, so its memory
- * of the call IDs seen lives here. Route Call, the answer to its callback, is ../routeCall.ts.
+ * of the call IDs seen lives here. Route Call, the answer to its callback, is ../routeCall.ts and
+ * nodes/shared/callRouting.ts.
  */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
+import { CALL_STARTED_EVENT } from '../../../shared/callRouting';
 import type { TriggerEvent } from '../../types';
 
 export const callStarted: TriggerEvent = {
-	key: 'callStarted',
+	key: CALL_STARTED_EVENT,
 	name: 'call.started',
 	option: {
 		name: 'Call Started',

@@ -56,8 +56,11 @@ describe('Virtual Number Trigger → Route Call → Allowed Destinations', () =>
 		['+1 900 555 0199', 'international'],
 		['00 44 20 7946 0958', 'international'],
 		['+44 20 7946 0958', 'international'],
-		['0601234567', 'not an Israeli mobile or landline'],
-		['+972 1 900 72 1234', 'not an Israeli mobile or landline'],
+	];
+	/** Not a number one can call at all (readPhone: no Israeli number has these lengths or prefixes). */
+	const NOT_A_NUMBER = [
+		['0601234567', 'is not a number of country code 972'],
+		['+972 1 900 72 1234', 'is not a number of country code 972'],
 	];
 
 	test('by default: Israeli mobile, landline and VoIP numbers are answered', async () => {
@@ -79,6 +82,12 @@ describe('Virtual Number Trigger → Route Call → Allowed Destinations', () =>
 				'it names the refused value',
 			);
 			assert.ok(line.includes(why), `${line} says ${why}`);
+		}
+		for (const [written, why] of NOT_A_NUMBER) {
+			const from = host.logCount;
+			assert.equal(await answer(trigger(written)), '', `${written} gets the number's own routing`);
+			const line = (await linesSince(from)).find((l) => l.includes(written));
+			assert.ok(line?.includes(`is not a phone number: it ${why}`), `${line} says ${why}`);
 		}
 	});
 

@@ -4,6 +4,8 @@
  * run once it ended, whether a log line appeared, and the VIP routing against the sandbox.
  */
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import zlib from 'node:zlib';
 
 import {
 	selectedNumbers,
@@ -31,6 +33,48 @@ export async function call(t: TriggerInstance, fields: Record<string, string> = 
 		type: answer.headers.get('content-type'),
 		ms: Date.now() - began,
 	};
+}
+
+/**
+ * A callback sent as a client that asks for compression sends it (`Accept-Encoding`), read as the
+ * bytes that came: `text` is the body decoded by its Content-Encoding alone, as Python requests or
+ * Node fetch read it (a compressed body without one stays the bytes it is).
+ */
+export async function callAccepting(
+	t: TriggerInstance,
+	acceptEncoding: string,
+	fields: Record<string, string> = START,
+) {
+	const url = `${t.webhookUrl}?${new URLSearchParams(fields).toString()}`;
+	const headers = { 'accept-encoding': acceptEncoding };
+	const { status, encoding, type, raw } = await new Promise<{
+		status: number;
+		encoding?: string;
+		type?: string;
+		raw: Buffer;
+	}>((resolve, reject) =>
+		http
+			.get(url, { headers, agent: false }, (res) => {
+				const chunks: Buffer[] = [];
+				res.on('data', (chunk: Buffer) => chunks.push(chunk));
+				res.on('end', () =>
+					resolve({
+						status: res.statusCode ?? 0,
+						encoding: res.headers['content-encoding'],
+						type: res.headers['content-type'],
+						raw: Buffer.concat(chunks),
+					}),
+				);
+			})
+			.on('error', reject),
+	);
+	const decode: Record<string, (bytes: Buffer) => Buffer> = {
+		gzip: zlib.gunzipSync,
+		br: zlib.brotliDecompressSync,
+		deflate: zlib.inflateSync,
+	};
+	const text = (encoding ? decode[encoding](raw) : raw).toString('utf8');
+	return { status, encoding, type, text };
 }
 
 /** The outcome of the trigger's latest request, once its run ended (at most 3 s). */

@@ -102,6 +102,54 @@ describe('Route Incoming Call after the Virtual Number Trigger (Respond With the
 		const answer = await call(t);
 		assert.deepEqual([answer.status, answer.text], [200, '']);
 		assert.ok(await logged(from, 'refused 1900721234 from the Route Incoming Call node'));
+		// Version 1.2 says what it sent, not what the caller got.
+		assert.equal(
+			(await settled(t)).runData['Route Incoming Call 1'][0].json.routedTo,
+			'1900721234',
+		);
+	});
+
+	const ROUTE_13 = { ...ROUTE, typeVersion: 1.3 };
+	for (const [what, destination, words] of [
+		[
+			'a premium-rate number',
+			'1-900-72-1234',
+			/^refused 1900721234 from the Route Incoming Call node: .*\(Allowed Destinations\)$/,
+		],
+		[
+			'the number dialled (a loop)',
+			'+972-72-200-0100',
+			/^refused 972722000100 .* it is the virtual number that was dialled/,
+		],
+	] as const)
+		test(`version 1.3: ${what} is answered empty, and routedTo says so with routeRefused`, async () => {
+			const t = trigger([lookUp({ destination }), ROUTE_13], { allowedDestinations: 'israel' });
+			const answer = await call(t);
+			assert.deepEqual([answer.status, answer.text], [200, '']);
+			const routed = (await settled(t)).runData['Route Incoming Call 1'];
+			assert.equal(routed[0].json.routedTo, '');
+			assert.match(String(routed[0].json.routeRefused), words);
+		});
+
+	test('version 1.3: what the trigger answered, with routeRefused null', async () => {
+		const t = trigger([lookUp({ destination: '054-111-0010 ext 5' }), ROUTE_13]);
+		assert.equal((await call(t)).text, '0541110010');
+		const routed = (await settled(t)).runData['Route Incoming Call 1'][0].json;
+		assert.deepEqual([routed.routedTo, routed.routeRefused], ['0541110010', null]);
+	});
+
+	test('version 1.3: past the Deadline when it runs, routedTo is empty and the late answer is logged', async () => {
+		const from = host.logCount;
+		const t = trigger([lookUp({ destination: '0529998888' }, 900), ROUTE_13], {
+			routeDeadlineSec: 0.5,
+		});
+		assert.equal((await call(t)).text, '');
+		const routed = (await settled(t)).runData['Route Incoming Call 1'][0].json;
+		assert.deepEqual(
+			[routed.routedTo, routed.routeRefused],
+			['', 'no destination within 0.5 s (Deadline)'],
+		);
+		assert.ok(await logged(from, 'after the 0.5 s Deadline (it would have routed to 0529998888)'));
 	});
 
 	test('past the deadline: an empty answer at the deadline; the late answer is dropped', async () => {
