@@ -113,12 +113,21 @@ export const parameterHints = {
 	approverPhone: {
 		propertyHint:
 			'One phone number: the person who must approve or answer, e.g. `={{ $json.managerPhone }}`. The ' +
-			'workflow waits at this node until that person answers through the link in the SMS.',
+			'workflow waits at this node until that person answers (through the link, or by SMS reply).',
 	},
 	approvalQuestion: {
 		propertyHint:
 			'The question for the person, with the item fields it is about, e.g. ' +
-			'`=Approve refund of {{ $json.amount }} for {{ $json.customer }}?`; the answer link is added after it.',
+			'`=Approve refund of {{ $json.amount }} for {{ $json.customer }}?`; the answer link is added after ' +
+			"it. With answerBy 'smsReply' say how to answer, e.g. `=… Reply 1 to confirm, 2 to cancel`.",
+	},
+	answerBy: {
+		propertyHint:
+			"'smsReply' when people answer by texting back (appointment reminders: 1 to confirm, 2 to cancel): " +
+			'the Sender must be a virtual number that receives SMS, and a Virtual Number Trigger on SMS Received ' +
+			'with relayReplies true (same n8n API credential) must be active. The run resumes with ' +
+			'`data.outcome` (answered, unclear, optedOut, superseded) and `data.approved`. ' +
+			"'link' (default) sends a link to an answer page instead.",
 	},
 	triggerEvents: {
 		propertyHint:

@@ -19,6 +19,7 @@ import {
 	type RawAnswer,
 } from './transport/http';
 import { credentialSecrets, maskKnown } from './masking';
+import { N8N_API_LABEL, readN8nApiAnswer } from './transport/n8nApi';
 import { readSenderAnswer, SMS_IP_HINT, SMS_LABEL } from './transport/smsApi';
 import { readVirtualnumAnswer, VIRTUALNUM_LABEL } from './transport/virtualnumApi';
 
@@ -33,11 +34,17 @@ const testNode = (type: string): INode => ({
 	parameters: {},
 });
 
+/** The test's request; `headers` replaces the bearer header of the services' credentials. */
+interface TestRequest {
+	url: string;
+	qs: Record<string, string>;
+	headers?: Record<string, string>;
+}
+
 async function fetchForTest(
 	context: ICredentialTestFunctions,
 	data: ICredentialDataDecryptedObject,
-	url: string,
-	qs: Record<string, string>,
+	{ url, qs, headers }: TestRequest,
 ): Promise<RawAnswer> {
 	// CredentialTestContext offers no helper but `request`, and no authentication helper either,
 	// so the header the credential's `authenticate` describes is set here (none without a token).
@@ -46,7 +53,7 @@ async function fetchForTest(
 		method: 'GET',
 		uri: url,
 		qs,
-		headers: token ? { Authorization: `Bearer ${token}` } : {},
+		headers: headers ?? (token ? { Authorization: `Bearer ${token}` } : {}),
 		json: false,
 		simple: false,
 		resolveWithFullResponse: true,
@@ -67,17 +74,18 @@ async function runTest(
 	context: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
 	label: string,
-	build: (baseUrl: string) => { url: string; qs: Record<string, string> },
+	build: (baseUrl: string) => TestRequest,
 	read: (raw: RawAnswer, failure: FailureContext) => unknown,
 	failure: Omit<FailureContext, 'serviceLabel'>,
 ): Promise<INodeCredentialTestResult> {
 	const data = credential.data ?? {};
 	try {
 		const baseUrl = baseUrlFrom(data.baseUrl, label, failure.node);
-		const { url, qs } = build(baseUrl);
+		const request = build(baseUrl);
+		const { url } = request;
 		let raw: RawAnswer;
 		try {
-			raw = await fetchForTest(context, data, url, qs);
+			raw = await fetchForTest(context, data, request);
 		} catch (error) {
 			const code =
 				(error as { code?: string; cause?: { code?: string } }).code ??
@@ -133,4 +141,24 @@ export async function virtualnumSmsApiTest(
 	if (result.status === 'Error' && !/allowed IP list/i.test(result.message))
 		result.message = `${result.message} ${SMS_IP_HINT}`;
 	return result;
+}
+
+/** n8n's public API: lists one Data Table with the key, as the table of waiting runs is found. */
+export async function virtualnumN8nApiTest(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const apiKey = String(credential.data?.apiKey ?? '').trim();
+	return await runTest(
+		this,
+		credential,
+		N8N_API_LABEL,
+		(baseUrl) => ({
+			url: `${baseUrl.replace(/\/api\/v1$/i, '')}/api/v1/data-tables`,
+			qs: { limit: '1' },
+			headers: { 'X-N8N-API-KEY': apiKey },
+		}),
+		(raw, failure) => readN8nApiAnswer(raw, failure),
+		{ node: testNode('n8n-nodes-virtualnum.bulkSms'), operation: 'list Data Tables' },
+	);
 }
