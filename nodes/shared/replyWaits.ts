@@ -50,17 +50,24 @@ export interface ReplyWait {
 	createdAt?: string;
 }
 
-/** Table IDs by n8n address and name: found (or created) once per process. */
-const tableIds = new Map<string, string>();
+/**
+ * Table IDs by n8n address and name, found (or created) once per process: the lookup itself is kept,
+ * so that 100 runs starting at once ask n8n once, not 100 times.
+ */
+const tableIds = new Map<string, Promise<string>>();
 
 /** The table's ID: found by its exact name (the oldest of that name), or created. */
 async function tableId(this: RequestContext, api: N8nApi, name: string): Promise<string> {
 	const key = `${api.baseUrl}\n${name}`;
-	const known = tableIds.get(key);
-	if (known) return known;
-	const id = (await findTable.call(this, api, name)) ?? (await createTable.call(this, api, name));
-	tableIds.set(key, id);
-	return id;
+	let lookup = tableIds.get(key);
+	if (!lookup) {
+		lookup = (async () =>
+			(await findTable.call(this, api, name)) ?? (await createTable.call(this, api, name)))();
+		tableIds.set(key, lookup);
+		// A failed lookup is not kept: the next run asks again.
+		void lookup.catch(() => tableIds.delete(key));
+	}
+	return await lookup;
 }
 
 async function findTable(this: RequestContext, api: N8nApi, name: string) {
@@ -104,15 +111,19 @@ async function createTable(this: RequestContext, api: N8nApi, name: string): Pro
 		path: '/data-tables',
 		body: { name, columns: COLUMNS.map((column) => ({ ...column })) },
 		what: `create the Data Table "${name}"`,
-		accept: [409],
+		accept: [409, 500],
 		sideEffect: true,
 	});
-	// 409: another run created it at the same moment.
-	if (statusCode === 409) {
-		const found = await findTable.call(this, api, name);
-		if (found) return found;
-	}
-	return String((value as IDataObject).id);
+	if (statusCode < 300) return String((value as IDataObject).id);
+	// Another process created it at the same moment: n8n answers 409, or 500 when both passed its
+	// name check and the database's unique index refused the second.
+	const found = await findTable.call(this, api, name);
+	if (found) return found;
+	throw new NodeOperationError(
+		this.getNode(),
+		`n8n could not create the Data Table "${name}" (HTTP ${statusCode})`,
+		{ description: 'Create it in n8n (Data Tables), or check the n8n log.' },
+	);
 }
 
 /**
@@ -125,9 +136,12 @@ async function onTable<T>(
 	name: string,
 	request: (id: string) => Promise<T | 'gone'>,
 ): Promise<T> {
-	const first = await request(await tableId.call(context, api, name));
+	const known = await tableId.call(context, api, name);
+	const first = await request(known);
 	if (first !== 'gone') return first;
-	tableIds.delete(`${api.baseUrl}\n${name}`);
+	// Deleted since it was found: found or created again (unless another caller already did).
+	const key = `${api.baseUrl}\n${name}`;
+	if ((await tableIds.get(key)?.catch(() => undefined)) === known) tableIds.delete(key);
 	const again = await request(await tableId.call(context, api, name));
 	if (again !== 'gone') return again;
 	throw new NodeOperationError(context.getNode(), `The Data Table "${name}" could not be found`);
@@ -222,8 +236,18 @@ export async function removeReplyWait(this: RequestContext, api: N8nApi, name: s
 	await takeRows.call(this, api, name, [['id', 'eq', id]], 'remove the waiting run');
 }
 
-/** Removes the rows of runs whose Limit Wait Time has passed: n8n went on with them already. */
+/** When each table's expired rows were last removed, in this process. */
+const lastSweep = new Map<string, number>();
+const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * Removes the rows of runs whose Limit Wait Time has passed (n8n went on with them already), at
+ * most once a minute per process: 100 questions at once are not 100 sweeps.
+ */
 export async function removeExpiredReplyWaits(this: RequestContext, api: N8nApi, name: string) {
+	const key = `${api.baseUrl}\n${name}`;
+	if (Date.now() - (lastSweep.get(key) ?? 0) < SWEEP_EVERY_MS) return;
+	lastSweep.set(key, Date.now());
 	await takeRows.call(
 		this,
 		api,

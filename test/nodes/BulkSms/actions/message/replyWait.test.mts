@@ -16,6 +16,14 @@ import { startN8nStandIn, type N8nStandIn } from '../../../../../dev/harness/n8n
 
 const NODE = 'Ask';
 const TABLE = 'Virtual Number SMS Reply Waits';
+const COLUMNS = [
+	{ name: 'phone', type: 'string' },
+	{ name: 'sender', type: 'string' },
+	{ name: 'resumeUrl', type: 'string' },
+	{ name: 'executionId', type: 'string' },
+	{ name: 'expiresAt', type: 'date' },
+	{ name: 'reasked', type: 'boolean' },
+];
 
 function parameters(overrides: IDataObject = {}): IDataObject {
 	return {
@@ -155,18 +163,27 @@ describe('Send and Wait for Response by SMS reply: the asking run', () => {
 	});
 
 	test('a newer question to the same person from the same number supersedes the older run at once; other conversations and live rows stay', async () => {
-		await run();
-		const id = table()!.id;
+		// A table of its own, seeded: the first question on it sweeps its expired rows.
+		const name = 'Supersede test';
+		const own = {
+			id: 'SuPeRsEdEtEsT001',
+			name,
+			projectId: 'p',
+			columns: COLUMNS,
+			rows: [],
+			nextId: 1,
+			createdAt: '',
+		};
+		n8n.tables.set(own.id, own);
 		const older = { state: { virtualnumRelay: 'resumed' as const }, received: [] as unknown[] };
 		n8n.runs.set('41', older);
 		const seed = (row: IDataObject) =>
-			table()!.rows.push({
-				id: table()!.nextId++,
+			(own.rows as IDataObject[]).push({
+				id: own.nextId++,
 				reasked: false,
 				expiresAt: null,
 				...row,
-			} as never);
-		table()!.rows.length = 0;
+			});
 		seed({
 			phone: '972541110010',
 			sender: '972501234567',
@@ -194,19 +211,16 @@ describe('Send and Wait for Response by SMS reply: the asking run', () => {
 			expiresAt: past,
 		});
 
-		const result = await run({}, { phone: '054-111-0010' });
+		const result = await run({ options: { replyWaitsTable: name } }, { phone: '054-111-0010' });
 		assert.equal(result.status, 'waiting');
 		assert.deepEqual(older.received, [
 			{ virtualnumRelay: 1, kind: 'superseded', by: 'test-execution' },
 		]);
 		assert.deepEqual(
-			rows()
-				.map((row) => row.executionId)
-				.sort(),
+			(own.rows as IDataObject[]).map((row) => row.executionId).sort(),
 			['42', '43', 'test-execution'],
 			'the older row claimed, the expired one removed, the other sender and person kept',
 		);
-		assert.equal(table()!.id, id, 'the table found again by its name');
 	});
 
 	test('a run still running when told it is superseded is asked again until it waits', async () => {
