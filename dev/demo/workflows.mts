@@ -67,8 +67,8 @@ export interface ExampleWorkflow {
 	active?: boolean;
 }
 
-/** The typeVersions of this package's nodes (the Virtual Number node has 1, 1.1 and 1.2; Bulk SMS 1 and 1.1). */
-const NODE_VERSIONS = [1, 1.1, 1.2];
+/** The typeVersions of this package's nodes (the Virtual Number node has 1 to 1.3; Bulk SMS 1 and 1.1). */
+const NODE_VERSIONS = [1, 1.1, 1.2, 1.3];
 
 /** Node fields the runner reproduces (or that do not change a run). Any other setting is refused, so a run never silently differs from the file. */
 const NODE_FIELDS = new Set([

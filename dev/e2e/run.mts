@@ -22,6 +22,7 @@ import { aiAgentRuns } from './lib/aiAgent.mts';
 import { campaignRuns } from './lib/campaigns.mts';
 import { campaignLedgerRuns } from './lib/campaignLedger.mts';
 import { callRecordsWholeRuns } from './lib/callRecordsWhole.mts';
+import { dealWonRuns } from './lib/dealWon.mts';
 import { fileURLToPath } from 'node:url';
 import { installExitHandlers } from '../harness/n8n/processes.mts';
 import { ensureE2eInstall } from '../harness/n8n/install.mts';
@@ -126,6 +127,7 @@ try {
 		campaignLedger: () => campaignLedgerRuns(server, sandbox, credentials, check, log),
 		aiAgent: () => aiAgentRuns(server, sandbox, ids, check, log),
 		callRecordsWhole: () => callRecordsWholeRuns(server, sandbox, vnCredential.id, check, log),
+		dealWon: () => dealWonRuns(server, sandbox, vnCredential.id, check, log),
 	};
 	const unknown = ONLY.filter((name) => !(name in scenarios));
 	if (unknown.length > 0)

@@ -185,14 +185,16 @@ export interface WorkflowNode {
 	retryOnFail?: boolean;
 	maxTries?: number;
 	waitBetweenTries?: number;
+	/** Node settings → Always Output Data (an empty item when the node outputs none). */
+	alwaysOutputData?: boolean;
 	/** The node's version (default 1; n8n's own nodes, e.g. HTTP Request 4.2, need theirs). */
 	typeVersion?: number;
 }
 
 export interface RunOptions {
 	nodes: WorkflowNode[];
-	/** Pairs [from, to] of node names, main output 0 to main input 0. */
-	connections?: Array<[string, string]>;
+	/** Pairs [from, to] of node names, main output 0 to main input 0; [from, to, output] from another main output (an If's false branch). */
+	connections?: Array<[string, string] | [string, string, number]>;
 	/** Items fed to the first node (a Test Start node is added in front when the first node is not one). */
 	input?: INodeExecutionData[];
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
@@ -299,6 +301,7 @@ function workflowNodes(
 			credentials: node.credentials ?? defaultCredentials(loader, node.type),
 			...(node.continueOnFail ? { onError: 'continueRegularOutput' } : {}),
 			...(node.onError ? { onError: node.onError } : {}),
+			...(node.alwaysOutputData ? { alwaysOutputData: true } : {}),
 			...(node.retryOnFail
 				? {
 						retryOnFail: true,
@@ -317,13 +320,15 @@ type Connections = Record<
 
 /** The given connections (the start node feeding the first node), or the nodes in a chain. */
 function connectionsOf(nodes: INode[], options: RunOptions, startName: string): Connections {
-	const pairs = options.connections ?? chain(nodes.map((n) => n.name));
-	if (options.connections) pairs.unshift([startName, options.nodes[0].name]);
+	const pairs: Array<[string, string] | [string, string, number]> = options.connections
+		? [[startName, options.nodes[0].name], ...options.connections]
+		: chain(nodes.map((n) => n.name));
 	const connections: Connections = {};
-	for (const [from, to] of pairs) {
+	for (const [from, to, output = 0] of pairs) {
 		connections[from] ??= {};
-		connections[from].main ??= [[]];
-		connections[from].main[0].push({ node: to, type: 'main', index: 0 });
+		const main = (connections[from].main ??= []);
+		while (main.length <= output) main.push([]);
+		main[output]!.push({ node: to, type: 'main', index: 0 });
 	}
 	for (const [from, to, type] of options.subNodes ?? []) {
 		connections[from] ??= {};

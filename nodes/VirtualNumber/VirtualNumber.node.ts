@@ -24,8 +24,10 @@ export class VirtualNumber implements INodeType {
 		// 1.1 opens on Call Record → Query; version 1 keeps Account → Test Connection (see resourceFields).
 		// 1.2: Virtual Number → Update outputs the number as read after the update, with unexpectedChanges;
 		// Download Recording waits up to 60 s for a recording not written yet (recordingWait.ts).
-		version: [1, 1.1, 1.2],
-		defaultVersion: 1.2,
+		// 1.3: Call Record → Query matches every form of a number (0501234567, 972501234567); Restore
+		// Callback URLs' Dry Run also lists the trigger-like URLs it leaves alone, with why.
+		version: [1, 1.1, 1.2, 1.3],
+		defaultVersion: 1.3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Manage virtual numbers, place click-to-call calls, query call records, ' +

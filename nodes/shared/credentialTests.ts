@@ -19,8 +19,9 @@ import {
 	type RawAnswer,
 } from './transport/http';
 import { credentialSecrets, maskKnown } from './masking';
+import { UNAUTHORIZED_CODE } from './statusCodes';
 import { N8N_API_LABEL, readN8nApiAnswer } from './transport/n8nApi';
-import { readSenderAnswer, SMS_IP_HINT, SMS_LABEL } from './transport/smsApi';
+import { readSenderAnswer, SMS_LABEL, withSmsIpHint } from './transport/smsApi';
 import { readVirtualnumAnswer, VIRTUALNUM_LABEL } from './transport/virtualnumApi';
 
 const TEST_TIMEOUT_MS = 30_000;
@@ -70,6 +71,28 @@ async function fetchForTest(
 	return { statusCode: response.statusCode, headers: response.headers ?? {}, body };
 }
 
+/**
+ * How a failure of the test reads: one message, never two pieces of advice that contradict. A
+ * refusal of the caller (a text of docs/errors.md's table, or HTTP 401) comes with the advice its
+ * transport gives it, the same as in a node's error; `unsaid` is what any other failure of a
+ * request adds (the SMS service's IP allow-list).
+ */
+interface TestAdvice {
+	unsaid?: (message: string) => string;
+}
+
+/** The test's failure message for an error a transport threw. */
+function failureMessage(error: unknown, advice: TestAdvice): string {
+	const { message, description, httpCode } = error as {
+		message: string;
+		description?: string | null;
+		httpCode?: string | null;
+	};
+	const text = description ? `${message}. ${description}` : message;
+	const refusal = String(httpCode) === String(UNAUTHORIZED_CODE);
+	return refusal || !advice.unsaid ? text : advice.unsaid(text);
+}
+
 async function runTest(
 	context: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
@@ -77,10 +100,17 @@ async function runTest(
 	build: (baseUrl: string) => TestRequest,
 	read: (raw: RawAnswer, failure: FailureContext) => unknown,
 	failure: Omit<FailureContext, 'serviceLabel'>,
+	advice: TestAdvice = {},
 ): Promise<INodeCredentialTestResult> {
 	const data = credential.data ?? {};
+	let baseUrl: string;
 	try {
-		const baseUrl = baseUrlFrom(data.baseUrl, label, failure.node);
+		baseUrl = baseUrlFrom(data.baseUrl, label, failure.node);
+	} catch (error) {
+		// Nothing was sent: the Base URL is the one cause.
+		return { status: 'Error', message: failureMessage(error, {}) };
+	}
+	try {
 		const request = build(baseUrl);
 		const { url } = request;
 		let raw: RawAnswer;
@@ -90,20 +120,17 @@ async function runTest(
 			const code =
 				(error as { code?: string; cause?: { code?: string } }).code ??
 				(error as { cause?: { code?: string } }).cause?.code;
-			return {
-				status: 'Error',
-				message:
-					`Could not reach ${new URL(url).origin}${code ? ` (${code})` : ''}: check ` +
-					`the Base URL and that n8n can reach that host.`,
-			};
+			const message =
+				`Could not reach ${new URL(url).origin}${code ? ` (${code})` : ''}: check ` +
+				`the Base URL and that n8n can reach that host.`;
+			return { status: 'Error', message: advice.unsaid ? advice.unsaid(message) : message };
 		}
 		if (isRedirect(raw.statusCode))
 			throw redirectFailure({ ...failure, serviceLabel: label }, raw, url);
 		read(raw, { ...failure, serviceLabel: label });
 		return { status: 'OK', message: 'Connection successful' };
 	} catch (error) {
-		const { message, description } = error as { message: string; description?: string | null };
-		return { status: 'Error', message: description ? `${message}. ${description}` : message };
+		return { status: 'Error', message: failureMessage(error, advice) };
 	}
 }
 
@@ -126,7 +153,7 @@ export async function virtualnumSmsApiTest(
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
 	const accountToken = String(credential.data?.accountToken ?? '').trim();
-	const result = await runTest(
+	return await runTest(
 		this,
 		credential,
 		SMS_LABEL,
@@ -136,11 +163,9 @@ export async function virtualnumSmsApiTest(
 		}),
 		(raw, failure) => readSenderAnswer(raw, failure),
 		{ node: testNode('n8n-nodes-virtualnum.bulkSms'), operation: 'get_sender_list' },
+		// An address filter may refuse in any form (a 403, a page, a dropped connection).
+		{ unsaid: withSmsIpHint },
 	);
-	// An address filter may refuse in any form (a 401 or 403, a page, a dropped connection): every failure names it.
-	if (result.status === 'Error' && !/allowed IP list/i.test(result.message))
-		result.message = `${result.message} ${SMS_IP_HINT}`;
-	return result;
 }
 
 /** n8n's public API: lists one Data Table with the key, as the table of waiting runs is found. */

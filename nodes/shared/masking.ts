@@ -101,6 +101,19 @@ export function maskSecrets(text: string, secrets: Array<string | undefined> = [
 	return maskUrlPasswords(maskSmsTokens(maskParameters(maskKnown(text, secrets))));
 }
 
+/** Whether a text holds a masked secret: a value this package showed, given back to it. */
+export function holdsMask(text: string): boolean {
+	return text.includes(MASK);
+}
+
+/**
+ * Whether `shown` is `original` as this package shows it (`maskSecrets`), given back unchanged:
+ * the field was copied from an output, and what it stands for is `original`, not the masked text.
+ */
+export function isMaskedCopyOf(shown: string, original: string): boolean {
+	return shown !== original && holdsMask(shown) && maskSecrets(original) === shown;
+}
+
 /** A JSON-able value with every string in it masked (keys included). */
 function maskValue<T>(value: T, secrets: Array<string | undefined>): T {
 	if (value === undefined || value === null) return value;

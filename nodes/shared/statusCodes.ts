@@ -386,9 +386,14 @@ export function describeStatusCode(operation: string, code: number): StatusCodeI
 }
 
 /** What a refusal of the caller means, and the one thing to do about it. */
-interface RefusalAdvice {
+export interface RefusalAdvice {
 	meaning: string;
 	hint: string;
+	/**
+	 * The text names the one cause: no other advice is added to it (the SMS service's reminder of
+	 * its IP allow-list, which would contradict "the token and the IP are not the problem").
+	 */
+	soleCause?: true;
 }
 
 /** One advice per situation, whichever words the service used (docs/errors.md, "Refusals"). */
@@ -396,6 +401,7 @@ const REFUSAL_ADVICE = {
 	ip: {
 		meaning: 'The IP address of your n8n server is not in the allowed IP list of the account',
 		hint: "Add the IP of your n8n server to the account's allowed IP list (its public address)",
+		soleCause: true,
 	},
 	tokenMissing: {
 		meaning: 'The service requires an access token and none was sent',
@@ -414,6 +420,7 @@ const REFUSAL_ADVICE = {
 	suspended: {
 		meaning: 'The account is suspended',
 		hint: 'Contact the provider to reactivate the account; the token and the IP are not the problem',
+		soleCause: true,
 	},
 	tokenRefused: {
 		meaning: 'The access token was refused (missing, expired or not valid)',

@@ -12,6 +12,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { maskSecrets } from './masking';
 import { readAllPages } from './paging';
 import { PHONE_LIMITS, phonePatternSource } from './phones';
 import type { RequestContext } from './transport/http';
@@ -105,6 +106,19 @@ export async function getVirtualnum(
 		);
 	}
 	return record;
+}
+
+/**
+ * A number record as a node outputs it: the secrets of its callback URL masked. A Virtual Number
+ * Trigger's URL carries its Secret (`secret=`), with which anyone could forge its calls; a CRM's
+ * URL may carry its own token. Every version outputs it so: a secret never lands in execution data
+ * or a model's context. Virtual Number → Update takes the masked URL back as "unchanged".
+ */
+export function recordAsShown(record: IDataObject): IDataObject {
+	const url = record.callback_url;
+	if (typeof url !== 'string' || url === '') return record;
+	const shown = maskSecrets(url);
+	return shown === url ? record : { ...record, callback_url: shown };
 }
 
 /**

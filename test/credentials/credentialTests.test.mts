@@ -183,6 +183,35 @@ describe('Virtual Number SMS API credential test', () => {
 		});
 	}
 
+	test('a suspended account: one message, to contact the provider, with no reminder of the IP list', async () => {
+		for (const [status, body] of [
+			[401, 'Unauthorized - Account Suspended'],
+			[200, 'Token invalid: the account is suspended'],
+		] as const) {
+			server.answer({ status, body });
+			const result = await testCredential('bulkSms', 'virtualnumSmsApi', {
+				baseUrl: server.url,
+				accessToken: TOKEN,
+			});
+			assert.equal(result.status, 'Error');
+			assert.match(
+				result.message,
+				/^Bulk SMS refused get_sender_list: The account is suspended\. Contact the provider to reactivate the account; the token and the IP are not the problem\. The service said: ".+"\.$/,
+			);
+			assert.doesNotMatch(result.message, /allowed IP list|token to check/);
+		}
+	});
+
+	test('a credential without a Base URL names the Base URL only: nothing was sent', async () => {
+		const result = await testCredential('bulkSms', 'virtualnumSmsApi', {
+			baseUrl: '',
+			accessToken: TOKEN,
+		});
+		assert.equal(result.status, 'Error');
+		assert.match(result.message, /Base URL/);
+		assert.doesNotMatch(result.message, /allowed IP list/);
+	});
+
 	test('an unreachable host (a firewall may drop refused addresses) names the IP list too', async () => {
 		const result = await testCredential('bulkSms', 'virtualnumSmsApi', {
 			baseUrl: 'http://127.0.0.1:9',

@@ -1,10 +1,13 @@
 /**
  * examples/ai/call-record-with-recording-to-crm.json: the Call Record Trigger with Include →
- * Recording and Transcript → an AI summary (Basic LLM Chain with an OpenAI chat model) → a note to
- * the CRM (HTTP Request). Here: n8n's import check, the flow, the AI and CRM nodes as the installed
- * n8n 2.40.7 defines them, and the example's trigger polled through n8n's PollContext against the
- * sandbox with the recording written late: the call is held, then emitted once with its recording
- * and the transcript the summary reads, with the fields the pinned item shows.
+ * Recording and Transcript → n8n's If (a transcript?) → an AI summary (Basic LLM Chain with an
+ * OpenAI chat model) → a note to the CRM (HTTP Request); a call without a transcript goes to the CRM
+ * marked "no transcript", never to the model (which would invent a summary). Here: n8n's import
+ * check, the flow, the AI, If and CRM nodes as the installed n8n 2.40.7 defines them, the example's
+ * trigger polled through n8n's PollContext against the sandbox with the recording written late (the
+ * call is held, then emitted once with its recording and the transcript the summary reads, with the
+ * fields the pinned item shows), and the trigger's own items with and without a transcript through
+ * n8n's If node and the no-transcript CRM step. The whole run in n8n: dev/e2e/lib/callRecordsWhole.mts.
  */
 // The sandbox writes call times on this process's clock; the trigger reads them in the service's zone.
 process.env.TZ = 'Asia/Jerusalem';
@@ -13,13 +16,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 
-import type { IDataObject, INodeType } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeType } from 'n8n-workflow';
 
-import { loadPackage } from '../../dev/harness/engine.mts';
+import { loadPackage, runWorkflow } from '../../dev/harness/engine.mts';
 import {
+	InstalledNodeTypes,
 	installedDescription,
 	installedDescriptionsPresent,
+	installStatus,
+	loadInstalledNodes,
 } from '../../dev/harness/n8nInstall.mts';
+import { startCrm } from '../../dev/harness/n8n/standInCrm.mts';
 import { PollHost } from '../../dev/harness/poll.mts';
 import { startSandbox, type Sandbox } from '../../dev/sandbox/index.mts';
 import { EXAMPLES_DIR, isOurs, type ExampleWorkflow } from '../../dev/demo/workflows.mts';
@@ -29,6 +36,8 @@ const FILE = `${EXAMPLES_DIR}ai/call-record-with-recording-to-crm.json`;
 const workflow = JSON.parse(readFileSync(FILE, 'utf8')) as ExampleWorkflow;
 const node = (name: string) => workflow.nodes.find((candidate) => candidate.name === name)!;
 const TRIGGER = 'Call records with recording';
+const IF = 'Has a transcript?';
+const NO_TRANSCRIPT = 'Add to CRM: no transcript';
 const DELAY_MS = 1500;
 
 describe('examples/ai/call-record-with-recording-to-crm.json', () => {
@@ -36,13 +45,23 @@ describe('examples/ai/call-record-with-recording-to-crm.json', () => {
 		checkStructure(t, workflow);
 	});
 
-	test('the flow: call record with recording and transcript → summary (with its model) → CRM note', () => {
-		const next = (from: string, type = 'main') =>
-			workflow.connections[from]?.[type]?.[0]?.map((target) => target.node);
-		assert.deepEqual(next(TRIGGER), ['Summarize the call']);
+	test('the flow: call record → a transcript? → summary (with its model) → CRM note; else the CRM, no summary', () => {
+		const next = (from: string, type = 'main', output = 0) =>
+			workflow.connections[from]?.[type]?.[output]?.map((target) => target.node);
+		assert.deepEqual(next(TRIGGER), [IF]);
+		assert.deepEqual(next(IF), ['Summarize the call'], 'true: summarised');
+		assert.deepEqual(next(IF, 'main', 1), [NO_TRANSCRIPT], 'false: to the CRM as it is');
 		assert.deepEqual(next('Summarize the call'), ['Add note to CRM']);
 		assert.deepEqual(next('OpenAI Chat Model', 'ai_languageModel'), ['Summarize the call']);
+		assert.equal(next(NO_TRANSCRIPT), undefined);
 		assert.deepEqual(node(TRIGGER).parameters.include, ['recording', 'transcript']);
+		assert.equal(node(NO_TRANSCRIPT).parameters.url, node('Add note to CRM').parameters.url);
+		assert.match(String(node(NO_TRANSCRIPT).parameters.jsonBody), /note: 'no transcript'/);
+		assert.deepEqual(
+			workflow.pinData![TRIGGER].map((item) => item.json.transcript === null),
+			[false, true],
+			'a pinned call of each kind',
+		);
 		assert.match(
 			String(node('Summarize the call').parameters.text),
 			/\{\{ \$json\.transcript \}\}/,
@@ -125,4 +144,98 @@ describe('examples/ai/call-record-with-recording-to-crm.json', () => {
 			assert.equal((await trigger.tick()).emitted, false, 'emitted once');
 		});
 	});
+
+	describe("the trigger's calls with and without a transcript, through n8n's If node", () => {
+		let sandbox: Sandbox;
+		before(async () => {
+			sandbox = await startSandbox({ profile: 'contract' });
+		});
+		after(async () => await sandbox.close());
+
+		test('a call with a transcript goes to the summary; one without goes to the CRM marked "no transcript"', async (t) => {
+			const status = installStatus(['n8n-nodes-base']);
+			if (!status.available) return t.skip(status.reason);
+			const nodeTypes = new InstalledNodeTypes(
+				await loadPackage(),
+				loadInstalledNodes({
+					'n8n-nodes-base.if': {
+						pkg: 'n8n-nodes-base',
+						file: 'dist/nodes/If/If.node.js',
+						exported: 'If',
+					},
+					'n8n-nodes-base.httpRequest': {
+						pkg: 'n8n-nodes-base',
+						file: 'dist/nodes/HttpRequest/HttpRequest.node.js',
+						exported: 'HttpRequest',
+					},
+				}),
+			);
+			const [withTranscript, without] = await callsWithAndWithoutTranscript(sandbox);
+			assert.match(String(withTranscript.json.transcript), /Hello, I am calling about/);
+			assert.equal(without.json.transcript, null);
+			const ifRun = await runWorkflow({
+				nodes: [exampleNode(IF)],
+				input: [withTranscript, without],
+				nodeTypes,
+			});
+			assert.equal(ifRun.error, undefined, ifRun.error?.message);
+			const [summarised, notSummarised] = ifRun.outputs(IF);
+			assert.deepEqual(
+				summarised.map((item) => item.json.callId),
+				[withTranscript.json.callId],
+			);
+			assert.deepEqual(
+				notSummarised.map((item) => item.json.callId),
+				[without.json.callId],
+			);
+			const crm = await startCrm();
+			try {
+				const crmNode = exampleNode(NO_TRANSCRIPT);
+				crmNode.parameters = { ...crmNode.parameters, url: crm.url };
+				const crmRun = await runWorkflow({ nodes: [crmNode], input: notSummarised, nodeTypes });
+				assert.equal(crmRun.error, undefined, crmRun.error?.message);
+				assert.deepEqual(crm.notes, [
+					{
+						phone: without.json.callerNumber,
+						callId: without.json.callId,
+						startTime: without.json.startTime,
+						recordingStatus: 'included',
+						note: 'no transcript',
+						transcript: null,
+					},
+				]);
+			} finally {
+				await crm.close();
+			}
+		});
+	});
 });
+
+/** A node of the example as the engine runs it. */
+function exampleNode(name: string) {
+	const { type, typeVersion, parameters } = node(name);
+	return { name, type, typeVersion, parameters: parameters as IDataObject };
+}
+
+/** Two answered, recorded calls emitted by the example's trigger: the second with speech recognition off. */
+async function callsWithAndWithoutTranscript(sandbox: Sandbox): Promise<INodeExecutionData[]> {
+	const trigger = await PollHost.create({
+		parameters: node(TRIGGER).parameters,
+		credentials: { virtualnumApi: { baseUrl: sandbox.vnUrl, accessToken: sandbox.tokens.vn } },
+	});
+	await trigger.activate();
+	const emitted: INodeExecutionData[] = [];
+	for (const speechRecognition of [true, false]) {
+		sandbox.control.configure({ speechRecognition });
+		let call;
+		do
+			({ call } = await sandbox.control.placeCall({
+				virtualnum: '0722000100',
+				caller: '0541110010',
+			}));
+		while (!call.has_recording);
+		const { items } = await trigger.tick();
+		emitted.push(items.at(-1)!);
+	}
+	return emitted;
+}

@@ -39,6 +39,7 @@ const EXPECTED_FILES = [
 	'call-records-poll-to-sheet.json',
 	'call-started-route-vip.json',
 	'click-to-call-from-webhook.json',
+	'crm-deal-won-value-to-call.json',
 	'crm-sync-call-records.json',
 	'nightly-call-record-export.json',
 	'sms-campaign-scheduled.json',
@@ -103,7 +104,16 @@ const CORE_ACTIONS: Record<string, { examples: string[]; version: number; creden
 		],
 		version: 1.1,
 	},
-	'n8n-nodes-base.if': { examples: ['sms-opt-out-to-data-table.json'], version: 2.2 },
+	'n8n-nodes-base.if': {
+		examples: ['sms-opt-out-to-data-table.json', 'crm-deal-won-value-to-call.json'],
+		version: 2.2,
+	},
+	// A webhook's answers: the CRM learns what became of its request (stored, no call, refused).
+	'n8n-nodes-base.switch': { examples: ['crm-deal-won-value-to-call.json'], version: 3.2 },
+	'n8n-nodes-base.respondToWebhook': {
+		examples: ['crm-deal-won-value-to-call.json'],
+		version: 1.5,
+	},
 	'n8n-nodes-base.set': {
 		examples: ['sms-ledger-daily-summary.json'],
 		version: 3.4,

@@ -1,6 +1,8 @@
 /**
  * Calls delivered whole, in the real n8n: examples/ai/call-record-with-recording-to-crm.json run
- * from its pinned call with a (scripted) model, the CRM receiving the summary; then the same
+ * from its two pinned calls with a (scripted) model: the call with a transcript summarised, the CRM
+ * receiving the summary; the call without one never given to the model, the CRM receiving it marked
+ * "no transcript"; then the same
  * example published as a user would (its Call Record Trigger polling every 15 s) with the field
  * profile's recording written RECORDING_DELAY_S after the call: the call is held, then emitted
  * once with its recording as binary data; a second call held while n8n restarts is emitted once
@@ -57,7 +59,13 @@ interface Setup {
 	check: Check;
 	log: Log;
 }
-type Note = { callId?: string; note?: string; phone?: string; recordingStatus?: string };
+type Note = {
+	callId?: string;
+	note?: string;
+	phone?: string;
+	recordingStatus?: string;
+	transcript?: string | null;
+};
 
 /** The example as a user imports it: their credentials, the CRM's address. */
 function loadExample(setup: Setup): Example {
@@ -65,7 +73,10 @@ function loadExample(setup: Setup): Example {
 	for (const node of workflow.nodes)
 		for (const [type, ref] of Object.entries(node.credentials ?? {}))
 			node.credentials![type] = { id: setup.credentials[type], name: ref.name };
-	workflow.nodes.find((node) => node.name === 'Add note to CRM')!.parameters.url = setup.crm.url;
+	// Both CRM steps: the summary's and the one of a call without a transcript.
+	for (const node of workflow.nodes)
+		if (String(node.parameters.url ?? '').startsWith('https://crm.example.com/'))
+			node.parameters.url = setup.crm.url;
 	delete workflow.id;
 	return workflow;
 }
@@ -94,25 +105,34 @@ export async function callRecordsWholeRuns(
 	log(`calls delivered whole: took ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
-/** (a) The example from its pinned call: the model reads the transcript, the CRM gets the summary. */
+/**
+ * (a) The example from its two pinned calls: the model reads the one transcript, the CRM gets its
+ * summary; the call without a transcript reaches the CRM marked "no transcript", unsummarised.
+ */
 async function pinnedRun({ n8n, model, crm, check, ...setup }: Setup): Promise<void> {
 	const workflow = loadExample({ n8n, model, crm, check, ...setup });
 	const execution = await runFromPinned(n8n, workflow, TRIGGER);
 	const pinned = (workflow.pinData[TRIGGER][0] as { json: { transcript: string } }).json;
 	const prompt = model.requests.map((r) => r.messages.map(textOf).join('\n')).join('\n');
-	const note = crm.notes[0] as Note | undefined;
+	const notes = crm.notes as Note[];
+	const summarised = notes.find((note) => note.callId === '1733049840.1337');
+	const unsummarised = notes.find((note) => note.callId === '1733050920.1338');
 	check(
 		execution?.status === 'success' &&
 			model.requests.length === 1 &&
-			prompt.includes(pinned.transcript.split('\n')[0]),
-		`${FILE}: ran from its pinned call in n8n, the model received the transcript (${execution?.status ?? 'no execution'}, ${model.requests.length} model request)`,
+			prompt.includes(pinned.transcript.split('\n')[0]) &&
+			!prompt.includes('0541110010'),
+		`${FILE}: ran from its pinned calls in n8n, the model received the one transcript and nothing of the call without one (${execution?.status ?? 'no execution'}, ${model.requests.length} model request)`,
 	);
 	check(
-		crm.notes.length === 1 &&
-			note?.note === SUMMARY &&
-			note.callId === '1733049840.1337' &&
-			note.recordingStatus === 'included',
-		`${FILE}: the CRM received the model's summary as the note (${JSON.stringify(note)})`,
+		notes.length === 2 && summarised?.note === SUMMARY && summarised.recordingStatus === 'included',
+		`${FILE}: the CRM received the model's summary as the note of the call with a transcript (${JSON.stringify(summarised)})`,
+	);
+	check(
+		unsummarised?.note === 'no transcript' &&
+			unsummarised.transcript === null &&
+			unsummarised.phone === '0541110010',
+		`${FILE}: the call without a transcript reached the CRM marked "no transcript", with no summary (${JSON.stringify(unsummarised)})`,
 	);
 	crm.notes.length = 0;
 }

@@ -35,7 +35,8 @@ interface Example {
 	pinData?: Record<string, Array<{ json: unknown }>>;
 	[key: string]: unknown;
 }
-function loadExample(file: string, credentials: Record<string, string>): Example {
+/** An example as a user imports it: its credentials by the ids n8n gave them. */
+export function loadExample(file: string, credentials: Record<string, string>): Example {
 	const workflow = JSON.parse(readExample(file)) as Example;
 	for (const node of workflow.nodes) {
 		for (const [type, ref] of Object.entries(node.credentials ?? {})) {

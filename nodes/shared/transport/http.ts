@@ -20,7 +20,12 @@ import { NodeApiError, sleep } from 'n8n-workflow';
 import { messageOf, neverConnected } from '../errors';
 import { credentialSecrets, maskError, maskKnown } from '../masking';
 import { networkCodeOf } from '../n8nCompat';
-import { RATE_LIMITED_CODE, UNAUTHORIZED_CODE, UNAUTHORIZED_TEXTS } from '../statusCodes';
+import {
+	RATE_LIMITED_CODE,
+	UNAUTHORIZED_CODE,
+	UNAUTHORIZED_TEXTS,
+	type RefusalAdvice,
+} from '../statusCodes';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -453,7 +458,7 @@ export function isDataObject(value: unknown): value is IDataObject {
 // ---- the 401 plain-text answers of both services, each turned into what to do ----------------
 
 /** The refusal text the answer is, if it is one (the texts of UNAUTHORIZED_TEXTS), whatever the HTTP status. */
-function knownRefusal(decoded: DecodedAnswer) {
+export function knownRefusal(decoded: DecodedAnswer): RefusalAdvice | undefined {
 	if (decoded.kind !== 'text') return undefined;
 	const text = decoded.text.slice(0, 512).trim();
 	return UNAUTHORIZED_TEXTS.find(({ pattern }) => pattern.test(text));

@@ -24,6 +24,7 @@ import {
 	type RawAnswer,
 	type RequestContext,
 	isRefusal,
+	knownRefusal,
 	rateLimitedAnswer,
 	unauthorizedFailure,
 } from './http';
@@ -342,21 +343,30 @@ export function creditBalance(answer: IDataObject): number | undefined {
 
 /**
  * The SMS service also checks the caller's IP against the account's allowed list (its public
- * documentation says so; the contract does not), so every refusal of the caller says so.
+ * documentation says so; the contract does not), and may refuse in any form (a token text, a 403,
+ * a page, a dropped connection): every failure names the list, except a refusal that names its one
+ * cause (the IP list itself; a suspended account, where "the token and the IP are not the problem").
  */
-export const SMS_IP_HINT =
+const SMS_IP_HINT =
 	'The SMS service also checks the IP address n8n calls from: the public ' +
 	"IP of your n8n server must be on the account's allowed IP list.";
 
+/** A failure's text with SMS_IP_HINT after it, unless it already names the allowed IP list. */
+export function withSmsIpHint(text: string): string {
+	return /allowed IP list/i.test(text) ? text : [text, SMS_IP_HINT].filter(Boolean).join(' ');
+}
+
 function withIpHint<T extends { description: string | null | undefined }>(error: T): T {
-	if (!/allowed IP list/i.test(error.description ?? ''))
-		error.description = [error.description, SMS_IP_HINT].filter(Boolean).join(' ');
+	error.description = withSmsIpHint(error.description ?? '');
 	return error;
 }
 
 function checkHttp(raw: RawAnswer, failure: FailureContext): DecodedAnswer {
 	const decoded = decodeAnswer(raw.body);
-	if (isRefusal(raw, decoded)) throw withIpHint(unauthorizedFailure(failure, decoded));
+	if (isRefusal(raw, decoded)) {
+		const error = unauthorizedFailure(failure, decoded);
+		throw knownRefusal(decoded)?.soleCause ? error : withIpHint(error);
+	}
 	const rateLimited = rateLimitedAnswer(failure, raw);
 	if (rateLimited) throw rateLimited;
 	if (raw.statusCode < 200 || raw.statusCode >= 300) {

@@ -51,14 +51,15 @@ async function resolved(
 }
 
 describe('Virtual Number node versions: the default resource', () => {
-	test('new nodes get version 1.2; versions 1 and 1.1 stay loadable', async () => {
+	test('new nodes get version 1.3; versions 1 to 1.2 stay loadable', async () => {
 		const { description } = await nodeType();
-		assert.deepEqual(description.version, [1, 1.1, 1.2]);
-		assert.equal(description.defaultVersion, 1.2);
+		assert.deepEqual(description.version, [1, 1.1, 1.2, 1.3]);
+		assert.equal(description.defaultVersion, 1.3);
 	});
 
-	test('version 1.2 opens on Call Record → Query too', async () => {
+	test('versions 1.2 and 1.3 open on Call Record → Query too', async () => {
 		assert.equal((await resolved(1.2, {}))?.resource, 'cdr');
+		assert.equal((await resolved(1.3, {}))?.resource, 'cdr');
 	});
 
 	test('version 1: Account → Test Connection is saved as no parameters, and read back as it', async () => {

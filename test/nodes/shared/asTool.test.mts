@@ -185,6 +185,16 @@ describe('Bulk SMS as a tool: errors name the argument the model filled', () => 
 
 describe('Virtual Number as a tool: compact outputs', () => {
 	const getMany = { resource: 'virtualnum', operation: 'getAll', limit: 3 };
+	/** Get, the number given by the model. */
+	const getFromModel = {
+		resource: 'virtualnum',
+		operation: 'get',
+		virtualnum: {
+			__rl: true,
+			mode: 'id',
+			value: "={{ $fromAI('number', 'The virtual number', 'string') }}",
+		},
+	};
 
 	test('Get Many of 3 numbers: the fields that matter, a third of the size', async () => {
 		const full = jsonsOf(await run('virtualNumber', getMany, {}, 1.1));
@@ -210,6 +220,28 @@ describe('Virtual Number as a tool: compact outputs', () => {
 			await run('virtualNumberTool', { ...getMany, toolAllFields: true }, {}, 1.1),
 		);
 		assert.deepEqual(all, full);
+	});
+
+	test("a trigger's callback URL reaches the model with its secret masked, with or without Return All Fields", async () => {
+		const secretUrl =
+			'https://n8n.example.com/webhook/0f1e2d3c-4b5a-4978-8091-a2b3c4d5e6f7/webhook' +
+			'?secret=ModelMustNotSee1&vnt=live&vnt_prev=2';
+		sandbox.control.seed({ virtualnum: { virtualnum: '0722000100', callback_url: secretUrl } });
+		const get = getFromModel;
+		for (const [parameters, version] of [
+			[get, 1.3],
+			[{ ...get, toolAllFields: true }, 1.3],
+			[{ ...getMany, toolAllFields: true }, 1.1],
+		] as const) {
+			const result = await run('virtualNumberTool', parameters, { number: '0722000100' }, version);
+			const rows = jsonsOf(result);
+			assert.ok(rows.length > 0);
+			assert.doesNotMatch(JSON.stringify(result.run), /ModelMustNotSee1/);
+			const row = rows.find((candidate) => candidate.virtualnum === '0722000100');
+			if ('toolAllFields' in parameters)
+				assert.equal(row?.callback_url, secretUrl.replace('ModelMustNotSee1', '********'));
+			else assert.equal(row?.callback_url, undefined, 'not among the fields a model needs');
+		}
 	});
 
 	test('Call Record Query rows: no empty fields, startTime left out beside startedAt', async () => {
@@ -269,20 +301,7 @@ describe('Virtual Number as a tool: compact outputs', () => {
 	});
 
 	test('a number the model put in a resource locator names its argument', async () => {
-		const result = await run(
-			'virtualNumberTool',
-			{
-				resource: 'virtualnum',
-				operation: 'get',
-				virtualnum: {
-					__rl: true,
-					mode: 'id',
-					value: "={{ $fromAI('number', 'The virtual number', 'string') }}",
-				},
-			},
-			{ number: 'sales line' },
-			1.1,
-		);
+		const result = await run('virtualNumberTool', getFromModel, { number: 'sales line' }, 1.1);
 		assert.ok(result.error);
 		assert.match(result.error.message, /^The argument "number" \(the Virtual Number field\)/);
 		assert.deepEqual(sandbox.control.requests({ service: 'vn' }), []);

@@ -45,6 +45,33 @@ function tableRows(): Row[] {
 }
 
 const ROWS = tableRows();
+
+/**
+ * The pieces of advice a refusal's text gives: the row's own, the token to check, and the SMS
+ * service's reminder of its IP allow-list. One message per refusal: the row's advice, the token
+ * only where the advice is about it, and the reminder only where the service did not name the cause
+ * (never beside "the token and the IP are not the problem", nor beside the IP list's own advice).
+ */
+function adviceIn(text: string, service: 'vn' | 'sms') {
+	return {
+		tokenToCheck: /The token to check is the Access Token/.test(text),
+		ipReminder: (text.match(/also checks the IP address n8n calls from/g) ?? []).length,
+		notTheProblem: /the token and the IP are not the problem/.test(text),
+		service,
+	};
+}
+
+function expectedAdvice(row: Row, service: 'vn' | 'sms') {
+	const suspended = row.meaning === 'The account is suspended';
+	const ip = /allowed IP list/.test(row.advice);
+	const token = /Access Token/.test(row.advice);
+	return {
+		tokenToCheck: token,
+		ipReminder: service === 'sms' && !suspended && !ip ? 1 : 0,
+		notTheProblem: suspended,
+		service,
+	};
+}
 const TOKEN = 'refusal-test-token';
 
 let server: Recorder;
@@ -90,6 +117,8 @@ describe("docs/errors.md's refusal table, row by row", () => {
 				assert.ok(checked.message.includes(row.advice), checked.message);
 				if (row.meaning === 'The account is suspended')
 					assert.doesNotMatch(checked.message, /token to check/i, 'no advice about the token');
+				for (const text of [checked.message, String(result.error.description)])
+					assert.deepEqual(adviceIn(text, service), expectedAdvice(row, service), text);
 			});
 		}
 	}

@@ -27,8 +27,9 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. https://n8n.example.com',
 		description:
 			'Only numbers whose callback URL is a trigger of the n8n at this address (the start of its ' +
-			'webhook URLs). Empty: triggers of any n8n, also of workflows still active, which then stop ' +
-			'receiving calls until activated again.',
+			'webhook URLs). Empty: the URLs that carry the restore data a trigger writes, of any n8n, also ' +
+			'of workflows still active, which then stop receiving calls until activated again. A URL that ' +
+			'only looks like a trigger’s is changed only under this address.',
 	},
 	{
 		displayName: 'Numbers',
@@ -43,7 +44,9 @@ const properties: INodeProperties[] = [
 		name: 'dryRun',
 		type: 'boolean',
 		default: false,
-		description: 'Whether to only list what would be put back, changing nothing',
+		description:
+			'Whether to only list what would be put back, and the URLs that look like a trigger’s but ' +
+			'are left alone with why, changing nothing',
 	},
 ];
 
@@ -71,9 +74,16 @@ interface Scope {
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const scope = readScope.call(this, itemIndex);
 	const records = await recordsIn.call(this, scope, itemIndex);
-	const candidates = records.filter((record) => onTrigger(record, scope.address));
+	// Version 1.3 on, Dry Run also lists the trigger-like URLs it would leave alone, and why.
+	const listLeftAlone = scope.dryRun && this.getNode().typeVersion >= 1.3;
 	const output: IDataObject[] = [];
-	for (const record of candidates) {
+	for (const record of records) {
+		const ownership = ownershipOf(callbackOf(record).url, scope.address);
+		if (ownership === undefined) continue;
+		if (!ownership.ours) {
+			if (listLeftAlone) output.push(leftAlone(record, ownership.why));
+			continue;
+		}
 		const number = String(record.virtualnum);
 		try {
 			const item = await lockNumbers(
@@ -128,21 +138,60 @@ async function recordsIn(
 	});
 }
 
-/** Whether the number's callback URL is a trigger's (at the address, when one is given). */
-function onTrigger(record: IDataObject, address: string): boolean {
-	const url = callbackOf(record).url;
-	if (!isTriggerUrl(url)) return false;
-	return address === '' || `${baseOf(url).toLowerCase()}/`.startsWith(`${address}/`);
+/** Whether a URL is proven this n8n's trigger's, or why it is left alone. */
+type Ownership = { ours: true } | { ours: false; why: string };
+const OURS: Ownership = { ours: true };
+/** Why Dry Run leaves a URL alone, in the user's words. */
+const MARK_WITHOUT_PREVIOUS =
+	"it has a Virtual Number Trigger's mark (vnt=) but no readable previous callback (vnt_prev=)";
+const SHAPE_ONLY =
+	"it only has the shape of a Virtual Number Trigger's URL (…/<id>/webhook), without the " +
+	'restore data a trigger writes into its URL (vnt=)';
+const SET_ADDRESS = "set Instance Address to this n8n's address to restore it if it is";
+
+/**
+ * What proves a callback URL is a Virtual Number Trigger's that this operation may replace: it is
+ * under the Instance Address, or (no address given) it carries the restore data a trigger writes
+ * (`vnt=` and a readable `vnt_prev=`: triggerUrl.ts). A URL that only has a trigger's shape, such
+ * as a CRM's `https://hooks.crm.example/<uuid>/webhook`, is never enough: the number may report
+ * to someone else. Undefined for a URL with nothing of a trigger's (not listed at all).
+ */
+function ownershipOf(url: string, address: string): Ownership | undefined {
+	if (!isTriggerUrl(url)) return undefined;
+	if (address !== '') {
+		if (`${baseOf(url).toLowerCase()}/`.startsWith(`${address}/`)) return OURS;
+		return { ours: false, why: `it is not under the Instance Address (${address})` };
+	}
+	const { mode, previous } = marksOf(url);
+	if (mode !== undefined && previous !== undefined) return OURS;
+	const seen = mode !== undefined ? MARK_WITHOUT_PREVIOUS : SHAPE_ONLY;
+	return { ours: false, why: `${seen}, so nothing proves it is this n8n's: ${SET_ADDRESS}` };
 }
 
-/** What the number had before any trigger: the chain of trigger URLs followed back to the first. */
-function originalOf(url: string): { callback: Callback; known: boolean } {
+/** A number Dry Run leaves alone, with why. */
+function leftAlone(record: IDataObject, why: string): IDataObject {
+	const before = callbackOf(record);
+	return {
+		virtualnum: String(record.virtualnum),
+		restored: false,
+		leftAlone: true,
+		reason: `Left alone: ${why}.`,
+		before: { callback_url: maskSecrets(before.url), callback_url_option: before.option },
+	};
+}
+
+/**
+ * What the number had before any trigger: the chain of trigger URLs, each kept inside the next,
+ * followed back while they are proven ours (ownershipOf); the first URL that is not is put back.
+ */
+function originalOf(url: string, address: string): { callback: Callback; known: boolean } {
 	let current = url;
-	for (let step = 0; step < MAX_CHAIN && isTriggerUrl(current); step++) {
+	for (let step = 0; step < MAX_CHAIN; step++) {
 		const previous = marksOf(current).previous;
 		// Registered by version 0.1, which kept the previous URL in the workflow: unknown here.
 		if (!previous) return { callback: { url: '', option: DEFAULT_OPTION }, known: false };
-		if (!isTriggerUrl(previous.url)) return { callback: previous, known: true };
+		if (ownershipOf(previous.url, address)?.ours !== true)
+			return { callback: previous, known: true };
 		current = previous.url;
 	}
 	return { callback: { url: '', option: DEFAULT_OPTION }, known: false };
@@ -159,9 +208,9 @@ async function restoreOne(
 	itemIndex: number,
 ): Promise<IDataObject | undefined> {
 	const record = await getVirtualnum.call(this, number, itemIndex);
-	if (!onTrigger(record, scope.address)) return undefined;
 	const before = callbackOf(record);
-	const { callback, known } = originalOf(before.url);
+	if (ownershipOf(before.url, scope.address)?.ours !== true) return undefined;
+	const { callback, known } = originalOf(before.url, scope.address);
 	if (!scope.dryRun)
 		await virtualnumRequest.call(this, { ...callbackUpdate(record, callback), itemIndex });
 	return {

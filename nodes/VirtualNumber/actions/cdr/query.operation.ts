@@ -4,7 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { withoutEmptyFields } from '../../../shared/asTool';
 import { InputChecks } from '../../../shared/checks';
-import { PHONES_FOR_MODEL, checkPhoneList } from '../../../shared/phones';
+import { PHONES_FOR_MODEL, checkPhoneList, phoneForms } from '../../../shared/phones';
 import {
 	addCallTimesWithOffset,
 	savedServiceZone,
@@ -30,6 +30,43 @@ import {
 
 const builder = { queryMode: ['builder'] };
 const sqlMode = { queryMode: ['sql'] };
+/** Versions whose number filters match the form typed only (1.3 on: every form of the number). */
+const TYPED_FORM_VERSIONS = [1, 1.1, 1.2];
+
+/**
+ * A filter on numbers, in the builder: from version 1.3 each number matches every form the service
+ * may store it in (phoneForms), as the Call Record Trigger's filters do; before, the form typed.
+ */
+function numberFilter(field: {
+	displayName: string;
+	name: string;
+	placeholder: string;
+	what: string;
+	before: string;
+}): INodeProperties[] {
+	const { displayName, name, placeholder, what, before } = field;
+	const base = { displayName, name, type: 'string' as const, default: '', placeholder };
+	return [
+		{
+			...base,
+			description:
+				`Only calls ${what}, comma-separated, each in any form: 0541110010, +972-54-111-0010 ` +
+				'and 972541110010 find the same calls',
+			displayOptions: { show: builder, hide: { '@version': TYPED_FORM_VERSIONS } },
+		},
+		{
+			...base,
+			description: `Only calls ${what} (comma-separated, ${before})`,
+			displayOptions: { show: { ...builder, '@version': TYPED_FORM_VERSIONS } },
+		},
+	];
+}
+
+/** The numbers of a filter as the statement matches them: every form from version 1.3. */
+function numbersToMatch(this: IExecuteFunctions, digits: string[]): string[] {
+	if (TYPED_FORM_VERSIONS.includes(this.getNode().typeVersion)) return digits;
+	return [...new Set(digits.flatMap((number) => phoneForms(number)))];
+}
 
 const properties: INodeProperties[] = [
 	{
@@ -132,24 +169,20 @@ const properties: INodeProperties[] = [
 		description: 'Only calls with one of these statuses; none selected returns every status',
 		displayOptions: { show: builder },
 	},
-	{
+	...numberFilter({
 		displayName: 'Virtual Numbers',
 		name: 'virtualnums',
-		type: 'string',
-		default: '',
 		placeholder: 'e.g. 97235551234, 97235551235',
-		description: 'Only calls to these numbers (comma-separated, as the account lists them)',
-		displayOptions: { show: builder },
-	},
-	{
+		what: 'to these numbers',
+		before: 'as the account lists them',
+	}),
+	...numberFilter({
 		displayName: 'Caller Numbers',
 		name: 'callers',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 0501234567',
-		description: 'Only calls from these numbers (comma-separated, as the service stores them)',
-		displayOptions: { show: builder },
-	},
+		placeholder: 'e.g. 0501234567, +972 54-111-0010',
+		what: 'from these numbers',
+		before: 'as the service stores them',
+	}),
 	{
 		displayName: 'Order',
 		name: 'order',
@@ -246,9 +279,13 @@ function builderQuery(
 	}
 	const virtualnums = listOf(this.getNodeParameter('virtualnums', itemIndex, ''));
 	if (virtualnums.trim() !== '')
-		query.virtualnums = checkPhoneList(checks, 'Virtual Numbers', virtualnums);
+		query.virtualnums = numbersToMatch.call(
+			this,
+			checkPhoneList(checks, 'Virtual Numbers', virtualnums),
+		);
 	const callers = listOf(this.getNodeParameter('callers', itemIndex, ''));
-	if (callers.trim() !== '') query.callers = checkPhoneList(checks, 'Caller Numbers', callers);
+	if (callers.trim() !== '')
+		query.callers = numbersToMatch.call(this, checkPhoneList(checks, 'Caller Numbers', callers));
 	const limit = readLimit.call(this, checks);
 	if (limit !== Infinity) query.limit = limit;
 	return query;

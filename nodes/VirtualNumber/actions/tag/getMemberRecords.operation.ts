@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { ItemOperation, OperationOption } from '../../../shared/router';
+import { recordAsShown } from '../../../shared/virtualnums';
 import { additionalParametersField, tagRLC } from './fields';
 import { viewTagById } from './request';
 
@@ -20,7 +21,6 @@ export const description = updateDisplayOptions(
 );
 
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
-	return this.helpers.returnJsonArray(
-		await viewTagById.call(this, itemIndex, 'view_virtualnum_members_by_tag_id'),
-	);
+	const records = await viewTagById.call(this, itemIndex, 'view_virtualnum_members_by_tag_id');
+	return this.helpers.returnJsonArray(records.map(recordAsShown));
 };

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation, OperationOption, RepeatEffect } from '../../../shared/router';
-import { virtualnumLocator } from '../../../shared/virtualnums';
+import { recordAsShown, virtualnumLocator } from '../../../shared/virtualnums';
 import { readVirtualnum, resultObject, sendWrite } from '../../helpers/utils';
 import { VN_LIMITS } from '../../../shared/limits';
 import {
@@ -104,5 +104,5 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		if (prefix !== '') params.prefix = checks.digits('Prefix', prefix);
 	}
 	const answer = await sendWrite.call(this, 'create_virtualnum', params, itemIndex);
-	return this.helpers.returnJsonArray(resultObject(answer.result));
+	return this.helpers.returnJsonArray(recordAsShown(resultObject(answer.result)));
 };

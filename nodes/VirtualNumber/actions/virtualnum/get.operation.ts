@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
-import { getVirtualnum, virtualnumLocator } from '../../../shared/virtualnums';
+import { getVirtualnum, recordAsShown, virtualnumLocator } from '../../../shared/virtualnums';
 import { readVirtualnum } from '../../helpers/utils';
 
 const properties: INodeProperties[] = [
@@ -31,5 +31,6 @@ export const description = updateDisplayOptions(
 export const execute: ItemOperation = async function (this: IExecuteFunctions, itemIndex: number) {
 	const checks = new InputChecks(this.getNode(), itemIndex);
 	const virtualnum = readVirtualnum.call(this, checks);
-	return this.helpers.returnJsonArray(await getVirtualnum.call(this, virtualnum, itemIndex));
+	const record = await getVirtualnum.call(this, virtualnum, itemIndex);
+	return this.helpers.returnJsonArray(recordAsShown(record));
 };

@@ -12,6 +12,7 @@ import { virtualnumRequest } from '../../../shared/transport/virtualnumApi';
 import {
 	getAllVirtualnums,
 	getVirtualnumPage,
+	recordAsShown,
 	resultRows,
 	type VirtualnumStatus,
 } from '../../../shared/virtualnums';
@@ -222,5 +223,5 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 		filterBy === 'field'
 			? await filtered.call(this, checks, statusesOf(status), limit)
 			: await byStatus.call(this, itemIndex, statusesOf(status), limit);
-	return this.helpers.returnJsonArray(numbers);
+	return this.helpers.returnJsonArray(numbers.map(recordAsShown));
 };

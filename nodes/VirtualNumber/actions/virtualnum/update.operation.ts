@@ -3,13 +3,14 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import { messageOf } from '../../../shared/errors';
-import { maskSecrets } from '../../../shared/masking';
+import { holdsMask, isMaskedCopyOf, maskSecrets } from '../../../shared/masking';
 import { lockNumbers } from '../../../shared/numberLock';
 import type { ItemOperation, OperationOption } from '../../../shared/router';
 import { callbackOf, isTriggerUrl } from '../../../shared/triggerUrl';
 import {
 	SETTABLE_FIELDS,
 	getVirtualnum,
+	recordAsShown,
 	settingsAsRead,
 	updateVirtualnum,
 	virtualnumLocator,
@@ -29,7 +30,8 @@ const properties: INodeProperties[] = [
 			'Only the fields added here change. The node reads the number just before it writes and ' +
 			'sends every other setting back as read, so none is lost whether the service changes only ' +
 			'the values sent or replaces the whole record. A Virtual Number Trigger’s callback URL is ' +
-			'never sent back: it stays unless you set Callback URL.',
+			'never sent back: it stays unless you set Callback URL. A Callback URL given back as Get ' +
+			'shows it (its secret masked as ********) keeps the URL the number has.',
 		options: updateSettingFields,
 	},
 ];
@@ -73,11 +75,37 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 	const outcome = await lockNumbers(
 		this,
 		[virtualnum],
-		async () => await updateNumber.call(this, virtualnum, changes, itemIndex),
+		async () => await updateNumber.call(this, virtualnum, changes, checks),
 	);
-	if (this.getNode().typeVersion < 1.2) return this.helpers.returnJsonArray(outcome.answer);
-	return this.helpers.returnJsonArray({ ...outcome.after, unexpectedChanges: outcome.unexpected });
+	if (this.getNode().typeVersion < 1.2)
+		return this.helpers.returnJsonArray(recordAsShown(outcome.answer));
+	return this.helpers.returnJsonArray({
+		...recordAsShown(outcome.after),
+		unexpectedChanges: outcome.unexpected,
+	});
 };
+
+/**
+ * The changes without a Callback URL given back as the node shows it (mapped from Get: its secret
+ * masked): the number keeps the URL it has, the masked text is never written. A masked URL that
+ * is not the number's is refused before anything is written: its secret is unknown here.
+ */
+function withoutMaskedUrl(changes: IDataObject, before: IDataObject, checks: InputChecks) {
+	const given = changes.callback_url;
+	if (typeof given !== 'string' || !holdsMask(given)) return changes;
+	const current = callbackOf(before).url;
+	if (given === current) return changes;
+	if (!isMaskedCopyOf(given, current))
+		checks.fail(
+			'Callback URL',
+			'holds a masked secret (********) and is not the callback URL the number has: enter the ' +
+				'whole URL with its secret, or leave Callback URL out to keep the current one',
+			given,
+		);
+	const kept = { ...changes };
+	delete kept.callback_url;
+	return kept;
+}
 
 /**
  * Read, write, read again, with this process's other changes of the number waiting (numberLock.ts).
@@ -86,10 +114,14 @@ export const execute: ItemOperation = async function (this: IExecuteFunctions, i
 async function updateNumber(
 	this: IExecuteFunctions,
 	virtualnum: string,
-	changes: IDataObject,
-	itemIndex: number,
+	requested: IDataObject,
+	checks: InputChecks,
 ): Promise<Outcome> {
+	const itemIndex = checks.itemIndex;
 	const before = await getVirtualnum.call(this, virtualnum, itemIndex);
+	const changes = withoutMaskedUrl(requested, before, checks);
+	// Only the URL given back as shown: nothing to change, nothing written.
+	if (Object.keys(changes).length === 0) return { answer: before, after: before, unexpected: [] };
 	const params = { ...settingsAsRead(before), ...changes };
 	// A trigger's URL read here may be stale by the time it is written (its workflow deactivated
 	// in another process meanwhile): written back, it would point the number at a dead webhook.

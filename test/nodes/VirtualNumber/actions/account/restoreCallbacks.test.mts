@@ -1,8 +1,10 @@
 /**
  * Account → Restore Callback URLs: after a package (or an n8n) was removed while trigger workflows
  * were published, the numbers still call dead webhooks. The operation finds every number whose
- * callback URL is a Virtual Number Trigger's (whatever n8n), and puts back what that URL says it
- * replaced, keeping every other setting; Instance Address and Numbers narrow it, Dry Run changes nothing.
+ * callback URL is proven a Virtual Number Trigger's (the restore data a trigger writes, whatever
+ * n8n; or, with Instance Address, under that address), and puts back what that URL says it
+ * replaced, keeping every other setting; Instance Address and Numbers narrow it, Dry Run changes
+ * nothing. URLs that only look like a trigger's: restoreCallbacksProof.test.mts.
  * Under both readings of update_virtualnum, and once with a real activation through the trigger's
  * lifecycle that is never deactivated.
  */
@@ -41,8 +43,8 @@ const SEEDED: Record<string, { url: string; option: number }> = {
 	'0722000105': { url: CHAINED, option: 3 }, // suspended
 };
 
-const restore = (parameters: IDataObject = {}) =>
-	run({ resource: 'account', operation: 'restoreCallbacks', ...parameters }, { typeVersion: 1.2 });
+const restore = (parameters: IDataObject = {}, typeVersion = 1.2) =>
+	run({ resource: 'account', operation: 'restoreCallbacks', ...parameters }, { typeVersion });
 
 const callback = (number: string) => {
 	const record = sandbox.control.virtualnum(number)!;
@@ -74,15 +76,19 @@ for (const [reading, behaviours] of Object.entries(READINGS)) {
 			sandbox.control.clearRequests();
 		});
 
-		test("every trigger's URL, of any n8n, gives back what it replaced; the rest untouched", async () => {
+		test("every URL with a trigger's restore data, of any n8n, gives back what it replaced; the rest untouched", async () => {
 			const items = jsons(await restore());
 			assert.deepEqual(
 				items.map((item) => item.virtualnum),
-				['0722000100', '0722000101', '0722000103', '0722000105'],
+				['0722000100', '0722000101', '0722000105'],
 			);
 			assert.deepEqual(callback('0722000100'), { url: CRM, option: 3 });
 			assert.deepEqual(callback('0722000101'), { url: '', option: 2 });
-			assert.deepEqual(callback('0722000103'), { url: '', option: 2 }, 'version 0.1: cleared');
+			assert.deepEqual(
+				callback('0722000103'),
+				{ url: OLD, option: 3 },
+				'version 0.1 wrote no restore data: without Instance Address nothing proves it is ours',
+			);
 			assert.deepEqual(
 				callback('0722000105'),
 				{ url: CRM, option: 3 },
@@ -105,17 +111,31 @@ for (const [reading, behaviours] of Object.entries(READINGS)) {
 				after: { callback_url: CRM.replace('CrmSecret1', '********'), callback_url_option: 3 },
 				previousKnown: true,
 			});
-			assert.equal(items[2].previousKnown, false);
 			assert.doesNotMatch(JSON.stringify(items), /TopSecret77|CrmSecret1/);
 		});
 
-		test('Instance Address: only the triggers of that n8n', async () => {
+		test('Instance Address: only the triggers of that n8n, each giving back what it replaced', async () => {
 			const items = jsons(await restore({ n8nAddress: `${N8N_B}/` }));
 			assert.deepEqual(
 				items.map((item) => item.virtualnum),
 				['0722000101', '0722000105'],
 			);
 			assert.equal(callback('0722000100').url, A_LIVE);
+			// B's trigger had replaced A's, which is not under the address: A's is put back, not its CRM.
+			assert.deepEqual(callback('0722000105'), { url: A_LIVE, option: 1 });
+		});
+
+		test('Instance Address: a URL of version 0.1 under it is ours, and cleared', async () => {
+			const items = jsons(await restore({ n8nAddress: N8N_A }));
+			assert.deepEqual(
+				items.map((item) => [item.virtualnum, item.previousKnown]),
+				[
+					['0722000100', true],
+					['0722000103', false],
+				],
+			);
+			assert.deepEqual(callback('0722000103'), { url: '', option: 2 });
+			assert.deepEqual(callback('0722000100'), { url: CRM, option: 3 });
 		});
 
 		test('Numbers: only those; a number not in the account is named', async () => {
@@ -131,7 +151,7 @@ for (const [reading, behaviours] of Object.entries(READINGS)) {
 
 		test('Dry Run lists the same numbers and changes nothing', async () => {
 			const items = jsons(await restore({ dryRun: true }));
-			assert.equal(items.length, 4);
+			assert.equal(items.length, 3);
 			assert.ok(items.every((item) => item.restored === false));
 			assert.deepEqual(vnRequests(sandbox, 'update_virtualnum'), []);
 			assert.equal(callback('0722000100').url, A_LIVE);
@@ -154,7 +174,7 @@ for (const [reading, behaviours] of Object.entries(READINGS)) {
 			const items = jsons(await restore());
 			assert.deepEqual(
 				items.map((item) => item.virtualnum),
-				['0722000101', '0722000103', '0722000105'],
+				['0722000101', '0722000105'],
 			);
 		});
 

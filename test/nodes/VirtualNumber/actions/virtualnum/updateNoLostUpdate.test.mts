@@ -89,7 +89,7 @@ for (const [reading, behaviours] of Object.entries(READINGS)) {
 			assert.equal(number.callback_url, TRIGGER_URL, 'the trigger still receives the calls');
 			assert.equal(number.callback_url_option, 3);
 			assert.equal(number.email, 'new@example.com');
-			assert.equal(item.callback_url, TRIGGER_URL);
+			assert.equal(item.callback_url, TRIGGER_URL.replace('TopSecret77', '********'), 'masked');
 			if (behaviours.length === 0) {
 				assert.equal(writes.length, 1, 'nothing to put back');
 				assert.deepEqual(item.unexpectedChanges, []);
