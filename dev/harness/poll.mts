@@ -12,7 +12,9 @@
  *   node with the items (WorkflowExecute passes a poll node's input through outside manual mode).
  *   A poll that returns null saves nothing; an error goes to `__emitError` (n8n records a failed
  *   execution and keeps polling).
- * - A restart loses whatever the in-memory static data holds beyond the saved copy.
+ * - A restart loses whatever the in-memory static data holds beyond the saved copy (`live`).
+ * - `getPollBudgetMs()`: n8n-core's PollContext default (5 minutes, the default poller), or
+ *   `pollBudgetMs` when a test sets it (n8n's durable scheduler gives a poll 36 s by default).
  * - Fetch Test Event (`fetchTestEvent`) runs the workflow in manual mode from the trigger node:
  *   WorkflowExecute calls `poll()` with a PollContext in mode 'manual', on a copy of the saved
  *   static data, and saves nothing (n8n saves no static data of manual runs).
@@ -59,6 +61,8 @@ function copy<T>(value: T): T {
 export class PollHost {
 	/** The static data as the database holds it. */
 	saved: IDataObject;
+	/** The budget n8n gives each poll (`getPollBudgetMs`); n8n-core's default when unset. */
+	pollBudgetMs?: number;
 	private workflow?: Workflow;
 	private readonly node: INode;
 
@@ -88,6 +92,11 @@ export class PollHost {
 	/** The cursor the database holds (the node's part of the saved static data). */
 	get savedCursor(): IDataObject | undefined {
 		return this.saved[`node:${NODE_NAME}`] as IDataObject | undefined;
+	}
+
+	/** The node's static data as n8n holds it in memory between polls (more than `saved` until a poll emits). */
+	get live(): IDataObject | undefined {
+		return this.workflow?.staticData[`node:${NODE_NAME}`] as IDataObject | undefined;
 	}
 
 	private build(staticData: IDataObject): Workflow {
@@ -173,6 +182,10 @@ export class PollHost {
 			(error) => {
 				failure = error;
 			},
+			undefined,
+			undefined,
+			undefined,
+			this.pollBudgetMs === undefined ? undefined : () => this.pollBudgetMs!,
 		) as unknown as IPollFunctions;
 		const nodeType = this.nodeTypes.getByNameAndVersion(POLL_TYPE, 1);
 		try {

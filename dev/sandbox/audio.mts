@@ -21,10 +21,11 @@ function toneBlock(frequency: number): Buffer {
 	return block;
 }
 
-function wavHeader(dataBytes: number): Buffer {
+/** `announced: false` writes the sizes a streaming recorder leaves open (0xFFFFFFFF). */
+function wavHeader(dataBytes: number, announced = true): Buffer {
 	const header = Buffer.alloc(44);
 	header.write('RIFF', 0, 'ascii');
-	header.writeUInt32LE(36 + dataBytes, 4);
+	header.writeUInt32LE(announced ? 36 + dataBytes : 0xffffffff, 4);
 	header.write('WAVE', 8, 'ascii');
 	header.write('fmt ', 12, 'ascii');
 	header.writeUInt32LE(16, 16); // PCM fmt chunk size
@@ -35,7 +36,7 @@ function wavHeader(dataBytes: number): Buffer {
 	header.writeUInt16LE(2, 32); // block align
 	header.writeUInt16LE(16, 34); // bits per sample
 	header.write('data', 36, 'ascii');
-	header.writeUInt32LE(dataBytes, 40);
+	header.writeUInt32LE(announced ? dataBytes : 0xffffffff, 40);
 	return header;
 }
 
@@ -46,9 +47,9 @@ export function wavSize(bytes: number): number {
 }
 
 /** Streams a WAV tone of exactly wavSize(bytes) bytes. */
-export function* wavChunks(bytes: number, frequency: number): Generator<Buffer> {
+export function* wavChunks(bytes: number, frequency: number, announced = true): Generator<Buffer> {
 	const total = wavSize(bytes);
-	yield wavHeader(total - 44);
+	yield wavHeader(total - 44, announced);
 	const block = toneBlock(frequency);
 	let left = total - 44;
 	while (left > 0) {

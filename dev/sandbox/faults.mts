@@ -37,8 +37,11 @@ export type FaultSpec =
 	| { kind: 'redirect'; status: RedirectStatus; location?: string }
 	/** 200 with a text body labelled audio/wav (a status served as a file). */
 	| { kind: 'notAudio'; text?: string }
-	/** 200 with a generated WAV of `bytes` bytes, streamed (a file larger than any limit). */
-	| { kind: 'largeFile'; bytes: number }
+	/**
+	 * 200 with a generated WAV of `bytes` bytes, streamed (a file larger than any limit); with
+	 * `announced: false` its header gives no length (a streaming WAV), so only the bytes tell.
+	 */
+	| { kind: 'largeFile'; bytes: number; announced?: boolean }
 	/** 429 with `Retry-After`: in seconds, or as an HTTP date `retryAfterSec` from now. */
 	| { kind: 'rateLimit'; retryAfterSec?: number; httpDate?: boolean }
 	/** Headers (200, a Content-Length that is never reached), then nothing: the body never ends. */
@@ -73,7 +76,13 @@ const ECHO_PLACES = new Set(['unauthorized', 'status', 'html', 'smsItem', 'sende
 export type RedirectStatus = 301 | 302 | 307 | 308;
 const REDIRECT_STATUSES = new Set([301, 302, 307, 308]);
 
-export type Fault = FaultSpec & { server?: 'vn' | 'sms'; operation?: string; count?: number };
+/** `callId`: only requests for this call (`call_uuid`), e.g. one call's recording among many. */
+export type Fault = FaultSpec & {
+	server?: 'vn' | 'sms';
+	operation?: string;
+	callId?: string;
+	count?: number;
+};
 
 export interface PendingFault {
 	id: number;
@@ -132,6 +141,8 @@ export function validateFault(input: unknown): Fault {
 		throw new Error('server must be "vn" or "sms"');
 	if (fault.count !== undefined && (!Number.isInteger(fault.count) || (fault.count as number) < 1))
 		throw new Error('count must be a positive integer');
+	if (fault.callId !== undefined && (typeof fault.callId !== 'string' || fault.callId === ''))
+		throw new Error('callId must be a call_uuid');
 	if (fault.kind === 'unauthorized' && !TEXTS.has(String(fault.text)))
 		throw new Error(`text must be one of ${[...TEXTS].join(', ')}`);
 	if (
@@ -176,11 +187,12 @@ export class FaultQueue {
 	}
 
 	/** The first pending fault matching the request, consumed by one. */
-	take(server: 'vn' | 'sms', operation: string): Fault | undefined {
+	take(server: 'vn' | 'sms', operation: string, callId?: string): Fault | undefined {
 		const index = this.pending.findIndex(
 			(p) =>
 				(p.fault.server === undefined || p.fault.server === server) &&
-				(p.fault.operation === undefined || p.fault.operation === operation),
+				(p.fault.operation === undefined || p.fault.operation === operation) &&
+				(p.fault.callId === undefined || p.fault.callId === callId),
 		);
 		if (index < 0) return undefined;
 		const entry = this.pending[index];
@@ -304,7 +316,7 @@ function answerBroken(res: ServerResponse, fault: Fault, redirectTarget: string)
 			send(res, 200, 'audio/wav', fault.text ?? 'Recording not available');
 			return true;
 		case 'largeFile':
-			streamChunks(res, wavChunks(fault.bytes, 440), 'audio/wav');
+			streamChunks(res, wavChunks(fault.bytes, 440, fault.announced ?? true), 'audio/wav');
 			return true;
 		default:
 			return false;

@@ -95,8 +95,11 @@ interface ErrorItemJson extends IDataObject {
 	errorDetails?: IDataObject;
 }
 
-/** The `json` of an error item; `code` and `details` add to what the error itself carries. */
-function errorItemJson(
+/**
+ * The `json` of an error item; `code` and `details` add to what the error itself carries. Also a
+ * failure reported inside an item (the Call Record Trigger's `recordingError`).
+ */
+export function errorItemJson(
 	error: unknown,
 	extra: { code?: number | string; details?: IDataObject } = {},
 ): ErrorItemJson {

@@ -6,13 +6,16 @@
  * example published as a user would (its Call Record Trigger polling every 15 s) with the field
  * profile's recording written RECORDING_DELAY_S after the call: the call is held, then emitted
  * once with its recording as binary data; a second call held while n8n restarts is emitted once
- * after it, nothing doubled. Last, the lower-case callback template through the Virtual Number
- * Trigger 1.1: numbers as digits, `recordingExists` a boolean.
+ * after it, nothing doubled; then a call whose recording answers an HTML page (the field-data
+ * corpus's login page) and a later normal call: both reach the CRM, the odd one at once with
+ * `recordingStatus: "notAudio"`, the later one not held up by it. Last, the lower-case callback
+ * template through the Virtual Number Trigger 1.1: numbers as digits, `recordingExists` a boolean.
  *
  * The service writes a recording up to minutes after the call (the hold allows 10 by default);
  * 25 s here keeps the run short while still spanning more than one poll.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 
 import { parse } from 'flatted';
 
@@ -165,6 +168,7 @@ async function publishedRun(setup: Setup): Promise<void> {
 	try {
 		const first = await heldThenEmitted(setup, number, created.id);
 		await heldAcrossRestart(setup, number, created.id, first);
+		await htmlRecordingNotInTheWay(setup, number, created.id);
 	} finally {
 		sandbox.control.setProfile({ profile: 'contract' });
 		await n8n.rest('POST', `/workflows/${created.id}/deactivate`, {});
@@ -266,6 +270,68 @@ async function heldAcrossRestart(
 	check(
 		executions.every(finished) && executions.every((e) => e.status === 'success'),
 		`restart during the hold: every execution of the published example succeeded (${executions.length})`,
+	);
+}
+
+/** The corpus's HTML page, served instead of one call's recording. */
+const LOGIN_PAGE = readFileSync(
+	new URL('../../../test/fixtures/field-data/recordings/login-page.html', import.meta.url),
+	'utf8',
+);
+
+/**
+ * (c2) One call's recording answers an HTML page, every time; a later call's is normal. Both reach
+ * the CRM: the odd one at once with `notAudio` (asked for once), the later one with its recording,
+ * not held up; nothing stays held.
+ */
+async function htmlRecordingNotInTheWay(
+	{ n8n, sandbox, crm, check }: Setup,
+	number: string,
+	workflowId: string,
+): Promise<void> {
+	sandbox.control.setProfile({ profile: 'contract' });
+	// Added and faulted in one step, so no poll reads the call before its fault is in place.
+	const [odd] = sandbox.control.addCalls({ count: 1, virtualnum: number, caller: '0501000073' });
+	sandbox.control.injectFaults({
+		kind: 'hostileBody',
+		status: 200,
+		contentType: 'text/html; charset=utf-8',
+		text: LOGIN_PAGE,
+		bytes: Buffer.byteLength(LOGIN_PAGE),
+		operation: 'get_record_by_call_uuid',
+		callId: odd.cdr_uniqueid,
+		count: 99,
+	});
+	const addedAt = Date.now();
+	const [later] = sandbox.control.addCalls({ count: 1, virtualnum: number, caller: '0501000074' });
+	const both = await waitUntil(
+		() => notesOf(crm, odd.cdr_uniqueid).length > 0 && notesOf(crm, later.cdr_uniqueid).length > 0,
+		60_000,
+		500,
+	);
+	const afterS = Math.round((Date.now() - addedAt) / 1000);
+	const oddNote = notesOf(crm, odd.cdr_uniqueid);
+	const laterNote = notesOf(crm, later.cdr_uniqueid);
+	const asked = sandbox.control
+		.requests({ operation: 'get_record_by_call_uuid' })
+		.filter((r) => JSON.stringify([r.query, r.body]).includes(odd.cdr_uniqueid)).length;
+	check(
+		Boolean(both) &&
+			oddNote.length === 1 &&
+			oddNote[0].recordingStatus === 'notAudio' &&
+			laterNote.length === 1 &&
+			laterNote[0].recordingStatus === 'included' &&
+			asked === 1,
+		`an HTML page instead of a recording: that call reached the CRM with recordingStatus notAudio (${String(oddNote[0]?.recordingStatus)}, asked for ${asked} time), the later call with its recording (${String(laterNote[0]?.recordingStatus)}), not held up: both within ${afterS} s`,
+	);
+	await sleep(20_000);
+	const staticData = await n8n.rest<{ staticData?: unknown }>('GET', `/workflows/${workflowId}`);
+	const executions = await executionsOf(n8n, workflowId);
+	check(
+		notesOf(crm, odd.cdr_uniqueid).length === 1 &&
+			!JSON.stringify(staticData.staticData ?? {}).includes('heldRecords') &&
+			executions.every((e) => e.status === 'success'),
+		`an HTML page instead of a recording: nothing held or emitted again a poll later, every execution succeeded (${executions.length})`,
 	);
 }
 

@@ -140,7 +140,7 @@ export async function handleVn(
 		core.log(
 			`vn  ${service || '(no service)'} ${status}${code !== undefined && code !== 200 ? ` code=${code}` : ''} ${Date.now() - started}ms`,
 		);
-	const fault = core.faults.take('vn', service);
+	const fault = core.faults.take('vn', service, req.params.call_uuid?.trim());
 	if (applyPreFault(res, fault, req.clientIp, core.redirectUrl, req)) {
 		log(res.statusCode, undefined);
 		return;

@@ -165,6 +165,36 @@ describe('fault matching', () => {
 		assert.deepEqual(sb.control.faults(), []);
 	});
 
+	test('callId: only the requests for that call, the others answered as usual', async () => {
+		const [odd, other] = sb.control.cdrs({ hasRecording: true, limit: 2 });
+		sb.control.injectFaults({ kind: 'http500', callId: odd.cdr_uniqueid, count: 2 });
+		const recording = (call_uuid: string) =>
+			vnRaw(sb, { service: 'get_record_by_call_uuid', call_uuid });
+		assert.equal((await recording(other.cdr_uniqueid)).status, 200, 'another call');
+		assert.equal((await vnRaw(sb, { service: 'get_users' })).status, 200, 'no call at all');
+		assert.equal((await recording(odd.cdr_uniqueid)).status, 500);
+		assert.equal((await recording(odd.cdr_uniqueid)).status, 500);
+		assert.equal((await recording(odd.cdr_uniqueid)).status, 200, 'count spent');
+		assert.throws(
+			() => sb.control.injectFaults({ kind: 'http500', callId: '' }),
+			/callId must be a call_uuid/,
+		);
+	});
+
+	test('largeFile announced: false leaves the RIFF sizes open (a streaming WAV)', async () => {
+		sb.control.injectFaults({ kind: 'largeFile', bytes: 4096, announced: false });
+		const open = Buffer.from(
+			await (await vnRaw(sb, { service: 'get_record_by_call_uuid' })).arrayBuffer(),
+		);
+		assert.equal(open.length, 4096);
+		assert.deepEqual([open.readUInt32LE(4), open.readUInt32LE(40)], [0xffffffff, 0xffffffff]);
+		sb.control.injectFaults({ kind: 'largeFile', bytes: 4096 });
+		const sized = Buffer.from(
+			await (await vnRaw(sb, { service: 'get_record_by_call_uuid' })).arrayBuffer(),
+		);
+		assert.deepEqual([sized.readUInt32LE(4), sized.readUInt32LE(40)], [4096 - 8, 4096 - 44]);
+	});
+
 	test('faults over HTTP, validation, clearFaults', async () => {
 		const added = await control(
 			sb,

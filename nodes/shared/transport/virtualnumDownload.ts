@@ -7,7 +7,8 @@
  *   anything else an error that quotes what came instead;
  * - the file must be complete: a WAV as long as its RIFF header announces, a body as long as its
  *   Content-Length;
- * - at most MAX_DOWNLOAD_BYTES, the upload limit (50 MB); a larger answer is cut off with an error.
+ * - at most MAX_DOWNLOAD_BYTES, the upload limit (50 MB): an answer that announces more is refused
+ *   before its bytes are read, one that does not is cut off when they pass the limit.
  *
  * The answer stream itself is handed on (n8n writes it through in filesystem binary mode). Community
  * nodes may import no Node module but crypto (n8n's rule), so there is no Transform to check the
@@ -115,6 +116,8 @@ export async function virtualnumDownload(
 		wavAnnouncedLength(head) ?? 0,
 		Number(header(raw, 'content-length')) || 0,
 	);
+	// A file that announces more than the limit is refused before its bytes are read.
+	if (tally.expected > tally.limit) tally.failure = tooLarge(context, tally.expected);
 	const early = tally.failure ?? (tally.ended ? shortOf(tally, context) : undefined);
 	if (early) {
 		stream.destroy();
@@ -308,14 +311,22 @@ function notAudio(context: FailureContext, raw: RawAnswer, head: Buffer): NodeAp
 	);
 }
 
-function tooLarge(context: FailureContext): NodeApiError {
+/**
+ * `announcedBytes`: the size the answer announced (RIFF header or Content-Length), when it did; in
+ * the error's data (`maxBytes`, `announcedBytes`) for a caller that reports the size.
+ */
+function tooLarge(context: FailureContext, announcedBytes?: number): NodeApiError {
+	const announced =
+		announcedBytes === undefined ? '' : `The answer announced ${announcedBytes} bytes. `;
 	return serviceError(
 		context,
 		`The file from the ${VIRTUALNUM_LABEL} service (${context.operation}) is ` +
 			`larger than ${MAX_DOWNLOAD_BYTES / MB} MB; the download was stopped`,
-		`Downloads are limited to ${MAX_DOWNLOAD_BYTES / MB} MB, the service's ` +
+		`${announced}Downloads are limited to ${MAX_DOWNLOAD_BYTES / MB} MB, the service's ` +
 			`own limit for uploads. For a long call recording choose the MP3 format ` +
 			`(a WAV recording reaches the limit after about 54 minutes).`,
+		undefined,
+		{ maxBytes: MAX_DOWNLOAD_BYTES, ...(announcedBytes === undefined ? {} : { announcedBytes }) },
 	);
 }
 
