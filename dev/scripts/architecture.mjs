@@ -149,7 +149,7 @@ const send = path('nodes/BulkSms/BulkSms.node.ts', sendOperation);
 const sendCall = path('nodes/BulkSms/BulkSms.node.ts', sendOperation, { concepts: false });
 const sendConcepts = conceptsOf(send, sendCall);
 const triggerFolder = 'nodes/VirtualNumberTrigger/';
-const triggerEvent = `${triggerFolder}events/callEnded.ts`;
+const triggerEvent = `${triggerFolder}callback/events/callEnded.ts`;
 const trigger = path(`${triggerFolder}VirtualNumberTrigger.node.ts`, triggerEvent);
 const triggerCall = path(`${triggerFolder}VirtualNumberTrigger.node.ts`, triggerEvent, {
 	concepts: false,

@@ -10,10 +10,13 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { builderHints } from '../shared/builderHints';
 import { virtualnumApiTest } from '../shared/credentialTests';
 import { searchVirtualnums } from '../shared/virtualnums';
-import { properties } from './description';
-import { receiveCallback } from './receive';
-import { checkRegistration, createRegistration, deleteRegistration } from './registration';
-import { TRIGGER_WEBHOOKS } from './webhooks';
+import { receiveCallback } from './callback/receive';
+import { properties, TRIGGER_WEBHOOKS } from './description';
+import {
+	checkRegistration,
+	createRegistration,
+	deleteRegistration,
+} from './lifecycle/registration';
 
 export class VirtualNumberTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -26,7 +29,7 @@ export class VirtualNumberTrigger implements INodeType {
 		group: ['trigger'],
 		// 1.1: every callback needs a secret (SMS events the Secret pasted with their URL), and Route
 		// Call answers only Israeli mobile and landline numbers unless Allowed Destinations says more;
-		// one call vocabulary from every callback template (settings.ts, normalize.ts).
+		// one call vocabulary from every callback template (settings.ts, callback/normalize.ts).
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: '={{$parameter["events"].join(", ")}}',

@@ -1,15 +1,34 @@
-/** The trigger's parameters, as the editor shows them. */
-import type { INodeProperties } from 'n8n-workflow';
+/**
+ * The trigger as n8n reads it when the node loads: its parameters, as the editor shows them, and
+ * its webhooks.
+ *
+ * The webhooks: the spec does not show how callbacks are sent, so both methods on the same path.
+ * Only the first entry has lifecycle methods (n8n's own nodes name the second `setup`), so n8n
+ * registers once. Callbacks are answered with an empty body, as a callback endpoint should; with
+ * Respond With a destination, n8n waits for the answer (lastNode or responseNode) and
+ * callback/routeCall.ts guards it.
+ *
+ * n8n reads a webhook's path and response options from these expressions on every request. n8n 2.x
+ * (since 2.40) also takes a resolver per field, a function of the parameters giving the same value
+ * without its expression engine, used when no parameter holds an expression or a resource locator
+ * (Numbers: All Numbers, the default): each field below carries both, from the module of its
+ * concept (the response: callback/routeCall.ts; the SMS URL's path: secret.ts). Earlier n8n
+ * versions ignore the resolvers and evaluate the expressions.
+ */
+import type { IDataObject, INodeProperties, IWebhookDescription } from 'n8n-workflow';
 
 import { parameterHints } from '../shared/builderHints';
+import { SECRET_PARAM } from '../shared/triggerUrl';
 import { virtualnumLocator } from '../shared/virtualnums';
-import { TRIGGER_EVENTS } from './events';
+import { TRIGGER_EVENTS } from './callback/events';
+import { CALL_RESPONSE, ROUTES, type Route } from './callback/routeCall';
+import { SMS_URL_PATH } from './secret';
 import { TRIGGER_LIMITS } from './settings';
 
 /** Options shown only when a call event is chosen (they set the numbers' callback URL). */
 const CALL_EVENTS = TRIGGER_EVENTS.filter((event) => event.callbackOption).map(({ key }) => key);
 /** The Respond With values that route the call (Route Call's options show for both). */
-const ROUTES = ['destination', 'routeNode'];
+const ROUTE_VALUES = Object.keys(ROUTES);
 
 export const properties: INodeProperties[] = [
 	{
@@ -136,7 +155,7 @@ export const properties: INodeProperties[] = [
 				displayName: 'Allowed Destinations',
 				name: 'allowedDestinations',
 				type: 'options',
-				default: 'israel', // node version 1 without this option answers any number (routeAllowList.ts)
+				default: 'israel', // node version 1 without this option answers any number (callback/routeCall.ts)
 				description:
 					'Which numbers Route Call may send a call to (the account pays for it). Anything else gets the ' +
 					"number's own routing and a log line naming the caller and the refused value.",
@@ -159,7 +178,7 @@ export const properties: INodeProperties[] = [
 						description: 'Every phone number the workflow gives (what node version 1 did)',
 					},
 				],
-				displayOptions: { show: { '/events': ['callStarted'], respondWith: ROUTES } },
+				displayOptions: { show: { '/events': ['callStarted'], respondWith: ROUTE_VALUES } },
 			},
 			{
 				displayName: 'Allowed IPs',
@@ -182,7 +201,7 @@ export const properties: INodeProperties[] = [
 					'Comma-separated digit prefixes Route Call also answers, whatever Allowed Destinations says: compared ' +
 					'with the number as the workflow wrote it and in its 972… form (1800 for Israeli toll-free numbers, ' +
 					'44 for the United Kingdom)',
-				displayOptions: { show: { '/events': ['callStarted'], respondWith: ROUTES } },
+				displayOptions: { show: { '/events': ['callStarted'], respondWith: ROUTE_VALUES } },
 			},
 			{
 				displayName: 'Call Started Once per Call',
@@ -209,7 +228,7 @@ export const properties: INodeProperties[] = [
 				description:
 					'How long the call waits for the destination (the caller hears ringing meanwhile). Past it, or ' +
 					"when the run fails, the answer is empty: the number's own routing, and a log line.",
-				displayOptions: { show: { '/events': ['callStarted'], respondWith: ROUTES } },
+				displayOptions: { show: { '/events': ['callStarted'], respondWith: ROUTE_VALUES } },
 			},
 			{
 				displayName: 'Destination Field',
@@ -275,14 +294,14 @@ export const properties: INodeProperties[] = [
 					},
 					{
 						name: 'A Destination From the Workflow',
-						value: 'destination',
+						value: 'destination' satisfies Route,
 						description:
 							"The phone number in the last node's Destination Field, once the workflow has run (within " +
 							'the Deadline)',
 					},
 					{
 						name: "Using a 'Route Incoming Call' Node",
-						value: 'routeNode',
+						value: 'routeNode' satisfies Route,
 						description:
 							'The number a Virtual Number → Call → Route Incoming Call node answers, as soon as it runs ' +
 							'(within the Deadline): quicker, n8n does not wait for the run to end',
@@ -297,11 +316,60 @@ export const properties: INodeProperties[] = [
 				typeOptions: { password: true },
 				default: '',
 				description:
-					`Added as ?${TRIGGER_LIMITS.secretParam}=… to the callback URL the trigger registers; requests without ` +
+					`Added as ?${SECRET_PARAM}=… to the callback URL the trigger registers; requests without ` +
 					'it are answered 401 and start nothing. Without it the trigger puts a secret of its own on the URLs ' +
 					'it registers; SMS events need this one (their URL, shown above, carries a token made from it). ' +
 					'Never shown in the output.',
 			},
 		],
 	},
+];
+
+// ---- Webhooks -------------------------------------------------------------------------------
+
+/** The key n8n 2.x reads the resolvers from (n8n-workflow's WEBHOOK_RESOLVERS, a registered symbol). */
+const WEBHOOK_RESOLVERS = Symbol.for('n8n.webhookDescriptionResolvers');
+
+type Resolver = { template: string; resolve: (parameters: IDataObject) => unknown };
+
+/** A description's fields, each as its expression, with the resolvers n8n 2.x reads beside. */
+function withResolvers(
+	description: IWebhookDescription,
+	fields: Record<string, Resolver>,
+): IWebhookDescription {
+	const templates = Object.fromEntries(
+		Object.entries(fields).map(([field, { template }]) => [field, template]),
+	);
+	return { ...description, ...templates, [WEBHOOK_RESOLVERS]: fields } as IWebhookDescription;
+}
+
+/** The editor shows the SMS URL (the one to paste) while an SMS event is chosen, else the call URL. */
+const SMS_CHOSEN = '["smsReceived", "smsDelivery"].some((e) => $parameter["events"].includes(e))';
+const SMS_ONLY_URLS = `={{ ${SMS_CHOSEN} }}`;
+const CALL_ONLY_URLS = `={{ !(${SMS_CHOSEN}) }}`;
+
+export const TRIGGER_WEBHOOKS: IWebhookDescription[] = [
+	withResolvers(
+		{ name: 'default', httpMethod: 'POST', path: 'webhook', ndvHideUrl: SMS_ONLY_URLS },
+		CALL_RESPONSE,
+	),
+	withResolvers(
+		{ name: 'setup', httpMethod: 'GET', path: 'webhook', ndvHideUrl: SMS_ONLY_URLS },
+		CALL_RESPONSE,
+	),
+	// The URL pasted by hand for SMS events, its secret in the path (secret.ts), so that the panel
+	// shows it whole. Callbacks of calls are refused there (callback/receive.ts). Named `setup` (n8n
+	// knows two names, and only `default` has lifecycle methods to run).
+	...(['POST', 'GET'] as const).map((httpMethod) =>
+		withResolvers(
+			{
+				name: 'setup',
+				httpMethod,
+				responseMode: 'onReceived',
+				responseData: 'noData',
+				ndvHideUrl: CALL_ONLY_URLS,
+			} as IWebhookDescription,
+			{ path: SMS_URL_PATH },
+		),
+	),
 ];

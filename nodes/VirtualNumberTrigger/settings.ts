@@ -7,14 +7,11 @@ import type { IDataObject, IHookFunctions, INode, IWebhookFunctions } from 'n8n-
 import { NodeOperationError } from 'n8n-workflow';
 
 import { PHONE_LIMITS, PHONE_RULE, phoneDigits } from '../shared/phones';
-import { parseIpAllowList } from './allowedIps';
-import { SECRET_PARAM, SMS_PATH } from '../shared/triggerUrl';
-import { TRIGGER_EVENTS } from './events';
-import { callStarted } from './events/callStarted';
-import { smsDeliveryStatus } from './events/smsDeliveryStatus';
-import { smsReceived } from './events/smsReceived';
+import { TRIGGER_EVENTS } from './callback/events';
+import { parseIpAllowList } from './callback/request';
+import { defaultAllowed, prefixesOf, responseModeOf } from './callback/routeCall';
 import { OPT_OUT_DEFAULT, phrasesOf } from './optOut';
-import { defaultAllowed, prefixesOf } from './routeAllowList';
+import { readSecret } from './secret';
 import type { IpRange, RouteSettings, TriggerSettings } from './types';
 
 type TriggerEventKey = string;
@@ -51,8 +48,7 @@ export function readSettings(this: TriggerContext): TriggerSettings {
 	const callbackOption = callbackOptionFor(events);
 	const options = (this.getNodeParameter('options', {}) ?? {}) as IDataObject;
 
-	const secret = String(options.secret ?? '');
-	const generatesSecret = generatesSecretFor(node, events, secret);
+	const { secret, generatesSecret } = readSecret(node, events, options);
 	const { ranges, kb } = readRequestLimits(node, options);
 
 	let scope: TriggerSettings['scope'] = 'all';
@@ -116,9 +112,9 @@ function readRoute(
 	events: TriggerEventKey[],
 	options: IDataObject,
 ): RouteSettings | undefined {
-	const byNode = options.respondWith === 'routeNode';
-	if ((!byNode && options.respondWith !== 'destination') || !events.includes(callStarted.key))
-		return undefined;
+	const mode = responseModeOf({ events, options });
+	if (mode === 'onReceived') return undefined;
+	const byNode = mode === 'responseNode';
 	const field = byNode ? '' : String(options.destinationField ?? 'destination').trim();
 	if (!byNode && field === '') {
 		fail(
@@ -144,43 +140,6 @@ function readRoute(
 	const prefixes = prefixesOf(String(options.allowedPrefixes ?? ''));
 	const deadlineMs = Math.round(seconds * 1000);
 	return { byNode, field, deadlineMs, allowList: { allowed, prefixes } };
-}
-
-/** The events whose URL the user pastes by hand (nothing registers it, so no generated secret can be on it). */
-const PASTED_URL_EVENTS = [smsDeliveryStatus, smsReceived];
-
-/**
- * The Secret the examples ship with: a placeholder to replace, known to anyone who read them, so
- * version 1.1 refuses it rather than let a published copy take forged SMS.
- */
-const EXAMPLE_SECRET = 'change-me-to-a-long-random-secret';
-
-/**
- * Whether the trigger generates the secret of its URLs: version 1.1 with no Secret set. It refuses
- * every callback without a secret, so its SMS events (pasted URLs) need the Secret the user sets:
- * the panel then shows their URL with its token (shared/triggerUrl.ts). Activation fails without it.
- */
-function generatesSecretFor(node: INode, events: TriggerEventKey[], secret: string): boolean {
-	if (node.typeVersion < 1.1) return false;
-	if (secret.trim() === EXAMPLE_SECRET)
-		fail(
-			node,
-			'Secret',
-			"the Secret is still the example's placeholder, which anyone who read the example knows",
-			'Replace Options → Secret with a long random text of your own, then paste the URL the panel shows again.',
-		);
-	if (secret !== '') return false;
-	const pasted = PASTED_URL_EVENTS.filter(({ key }) => events.includes(key));
-	if (pasted.length === 0) return true;
-	const names = pasted.map(({ option }) => option.name).join(' and ');
-	fail(
-		node,
-		'Secret',
-		`${names} need${pasted.length === 1 ? 's' : ''} a Secret: their URL is pasted by hand, and a callback ` +
-			'without a secret is refused',
-		'Add Options → Secret (a long random text), then copy the Production URL the panel shows (it ends in ' +
-			`/${SMS_PATH}/ and a token made from the Secret) to paste it.`,
-	);
 }
 
 /**
@@ -238,6 +197,4 @@ export const TRIGGER_LIMITS = {
 	 * meanwhile and its own limit is not shown: 3 s by default, at most 10 s.
 	 */
 	routeDeadlineSec: { default: 3, min: 0.5, max: 10 },
-	/** Name of the query parameter that carries the trigger's secret. */
-	secretParam: SECRET_PARAM,
 } as const;

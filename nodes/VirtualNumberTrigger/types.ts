@@ -23,7 +23,7 @@ export interface RouteSettings {
 	/** The field of the last node's first item that holds the destination (dots go deeper). */
 	field: string;
 	deadlineMs: number;
-	/** Which destinations may be answered (Allowed Destinations, Also Allowed Prefixes: routeAllowList.ts). */
+	/** Which destinations may be answered (Allowed Destinations, Also Allowed Prefixes: callback/routeCall.ts). */
 	allowList: { allowed: 'israel' | 'international' | 'any'; prefixes: string[] };
 }
 
@@ -36,7 +36,7 @@ export interface TriggerSettings {
 	/** The numbers typed or picked, digits only (scope 'selected'). */
 	selected: string[];
 	onExisting: 'replace' | 'fail';
-	/** The Secret the user set ('' when none; the generated one is the static data's: callbackSecret.ts). */
+	/** The Secret the user set ('' when none; the generated one is the static data's: secret.ts). */
 	secret: string;
 	/** No Secret set under node version 1.1: the trigger generates one for the URLs it registers. */
 	generatesSecret: boolean;
@@ -78,7 +78,7 @@ export interface CallbackFields {
 	call(): IDataObject;
 }
 
-/** One event the trigger can start the workflow on; each lives in a file of events/ named after it. */
+/** One event the trigger can start the workflow on; each lives in a file of callback/events/ named after it. */
 export interface TriggerEvent {
 	/** The value in the Events parameter. */
 	key: string;

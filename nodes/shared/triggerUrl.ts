@@ -12,8 +12,8 @@
  *
  * `vnt` marks a Virtual Number Trigger's URL (`live`: production, `test`: the editor's test URL);
  * `vnt_prev` is the previous option (one digit) followed by the previous URL (empty when there was none).
+ * Which secret goes in `secret`, and the SMS URL's token, are the trigger's: VirtualNumberTrigger/secret.ts.
  */
-import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 /** The query parameter that carries the trigger's Secret. */
@@ -48,29 +48,6 @@ export function registeredUrl(
 	];
 	return `${webhookUrl}${webhookUrl.includes('?') ? '&' : '?'}${params.join('&')}`;
 }
-
-/**
- * URLs pasted by hand (the inbound-SMS URL set at the provider, Bulk SMS Send's Delivery Report
- * URL) carry their secret in the path, `…/webhook/<webhookId>/sms/<token>`, because n8n's editor
- * shows a webhook's URL from its path expression and nothing else: the panel then shows the exact
- * URL to paste. The token is the start of the Secret's SHA-256 (hex): a path-safe value whatever
- * the Secret holds, and the URL, which travels with every message to the SMS provider, does not
- * give away the Secret itself (which also opens the call callbacks' URL).
- */
-export const SMS_PATH = 'sms';
-const SMS_TOKEN_LENGTH = 32;
-
-export function smsToken(secret: string): string {
-	return createHash('sha256').update(secret, 'utf8').digest('hex').slice(0, SMS_TOKEN_LENGTH);
-}
-
-/**
- * The same path as an n8n expression, which n8n evaluates to register the webhook and the editor
- * to show its URL (n8n's string `hash('sha256')` is the same hex digest). Without a Secret: `sms`.
- */
-export const SMS_PATH_EXPRESSION =
-	`={{ ($parameter.options || {}).secret ? "${SMS_PATH}/" + ` +
-	`String($parameter.options.secret).hash("sha256").slice(0, ${SMS_TOKEN_LENGTH}) : "${SMS_PATH}" }}`;
 
 /** The URL without query string or fragment: what identifies one trigger in one mode. */
 export function baseOf(url: string): string {

@@ -36,9 +36,12 @@ interface PageOptions {
 	itemIndex?: number;
 }
 
-/** A general get_virtualnum request (no number, no filter: the only kind the service pages). */
-function pageRequest(options: PageOptions): VirtualnumRequest {
-	return {
+/** One page of a general get_virtualnum request (no number, no filter: the only kind the service pages). */
+export async function getVirtualnumPage(
+	this: RequestContext,
+	options: PageOptions,
+): Promise<IDataObject[]> {
+	const answer = await virtualnumRequest.call(this, {
 		service: 'get_virtualnum',
 		params: {
 			status: STATUS_PARAM[options.status],
@@ -47,15 +50,8 @@ function pageRequest(options: PageOptions): VirtualnumRequest {
 		},
 		itemIndex: options.itemIndex,
 		noResultsAsEmpty: true,
-	};
-}
-
-/** One page of a general get_virtualnum request. */
-export async function getVirtualnumPage(
-	this: RequestContext,
-	options: PageOptions,
-): Promise<IDataObject[]> {
-	return resultRows((await virtualnumRequest.call(this, pageRequest(options))).result);
+	});
+	return resultRows(answer.result);
 }
 
 /** Every number of one status, page by page until a short page (with paging's guards: paging.ts). */
@@ -72,11 +68,8 @@ export async function getAllVirtualnums(
 		pageSize: limit,
 		keyOf: (row) => String(row.virtualnum ?? JSON.stringify(row)),
 		itemIndex,
-		// The request itself, not getVirtualnumPage: one frame less between a run and the service.
-		readPage: async (page) => {
-			const request = pageRequest({ status, page, limit, itemIndex });
-			return resultRows((await virtualnumRequest.call(this, request)).result);
-		},
+		readPage: async (page) =>
+			await getVirtualnumPage.call(this, { status, page, limit, itemIndex }),
 	});
 }
 

@@ -4,8 +4,8 @@ import { describe, test } from 'node:test';
 
 import { selectedNumbers } from '../../../dev/harness/trigger.mts';
 import type { TriggerInstance } from '../../../dev/harness/trigger.mts';
-import { SMS_PATH_EXPRESSION } from '../../../nodes/shared/triggerUrl.ts';
-import { CALLS, registrationSetup } from './registrationSetup.mts';
+import { SMS_URL_PATH } from '../../../nodes/VirtualNumberTrigger/secret.ts';
+import { CALLS, registrationSetup } from './lifecycle/registrationSetup.mts';
 
 describe('Virtual Number Trigger → the node', () => {
 	const { sandbox, numbers, trigger, updates } = registrationSetup();
@@ -26,8 +26,8 @@ describe('Virtual Number Trigger → the node', () => {
 			[
 				['default', 'POST', 'webhook', MODE, DATA],
 				['setup', 'GET', 'webhook', MODE, DATA],
-				['setup', 'POST', SMS_PATH_EXPRESSION, 'onReceived', 'noData'],
-				['setup', 'GET', SMS_PATH_EXPRESSION, 'onReceived', 'noData'],
+				['setup', 'POST', SMS_URL_PATH.template, 'onReceived', 'noData'],
+				['setup', 'GET', SMS_URL_PATH.template, 'onReceived', 'noData'],
 			],
 		);
 		assert.deepEqual(Object.keys(t.nodeType.webhookMethods ?? {}), ['default']);

@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { TRIGGER_LIMITS } from '../../../nodes/VirtualNumberTrigger/settings.ts';
 import { VirtualNumberTrigger } from '../../../nodes/VirtualNumberTrigger/VirtualNumberTrigger.node.ts';
 import { selectedNumbers } from '../../../dev/harness/trigger.mts';
-import { CALLS, registrationSetup, settingsOf } from './registrationSetup.mts';
+import { CALLS, registrationSetup, settingsOf } from './lifecycle/registrationSetup.mts';
 
 describe('Virtual Number Trigger → settings: checked before any request', () => {
 	const { sandbox, trigger } = registrationSetup();

@@ -4,24 +4,20 @@
  * sends the answer at once (responseMode responseNode; in queue mode relayed from the worker to
  * the process holding the request). The service routes the call to the number answered as plain
  * text; an empty answer leaves the number's own routing. The trigger still guards what goes out
- * (Allowed Destinations, the Deadline, a failed run): nodes/VirtualNumberTrigger/routeCall.ts.
+ * (Allowed Destinations, the Deadline, a failed run): nodes/VirtualNumberTrigger/callback/routeCall.ts.
  *
  * As Respond to Webhook, it answers once, with the first item, and passes its input items on; it
  * fails when no Virtual Number Trigger waiting for it started the workflow. Run by hand in the
  * editor there is no call waiting: n8n drops the answer, as it does Respond to Webhook's.
  */
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeParameters,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { InputChecks } from '../../../shared/checks';
 import { asNodeError, errorItem } from '../../../shared/errors';
 import { PHONE_LIMITS, checkPhone } from '../../../shared/phones';
 import type { OperationOption } from '../../../shared/router';
+import { responseModeOf } from '../../../VirtualNumberTrigger/callback/routeCall';
 
 const properties: INodeProperties[] = [
 	{
@@ -59,9 +55,8 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-// The trigger's type and its Respond With value for this node (nodes/VirtualNumberTrigger/description.ts).
+// The trigger's type (nodes/VirtualNumberTrigger/VirtualNumberTrigger.node.ts).
 const TRIGGER_TYPE_SUFFIX = '.virtualNumberTrigger';
-const RESPOND_WITH_NODE = 'routeNode';
 
 /** Fails unless a Virtual Number Trigger waiting for this node's answer started the workflow. */
 function checkTrigger(this: IExecuteFunctions): void {
@@ -77,14 +72,10 @@ function checkTrigger(this: IExecuteFunctions): void {
 				'Call\' Node".',
 		});
 	}
-	const waiting = triggers.some(({ parameters }) => {
-		const { events, options } = (parameters ?? {}) as INodeParameters;
-		return (
-			Array.isArray(events) &&
-			(events as unknown[]).includes('callStarted') &&
-			(options as INodeParameters | undefined)?.respondWith === RESPOND_WITH_NODE
-		);
-	});
+	// Waiting: the trigger answers its Call Started in n8n's responseNode mode, by this node.
+	const waiting = triggers.some(
+		({ parameters }) => responseModeOf(parameters ?? {}) === 'responseNode',
+	);
 	if (!waiting) {
 		throw new NodeOperationError(node, 'The Virtual Number Trigger does not wait for this answer', {
 			description:

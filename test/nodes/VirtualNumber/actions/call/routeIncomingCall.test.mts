@@ -25,7 +25,7 @@ import {
 	routeVipAndOther,
 	logged as loggedSince,
 	settled,
-} from '../../../VirtualNumberTrigger/routeSetup.mts';
+} from '../../../VirtualNumberTrigger/callback/routeSetup.mts';
 
 const ROUTE = {
 	name: 'Route Incoming Call',
