@@ -7,7 +7,8 @@
  *   `{"message":"Forbidden"}`), table IDs in nanoid form (400 otherwise), 404 `Could not find the
  *   data table: '<id>'`, a list filtered by `LOWER(name) LIKE %name%`, 409 for a name taken in the
  *   project, rows with n8n's system columns (`id` counting up, `createdAt`, `updatedAt`), unknown
- *   columns refused (400), inserts answering `[{id}]` for returnType `id`, and `DELETE
+ *   columns refused (400), inserts answering `[{id}]` for returnType `id`, rows read by a filter
+ *   (`GET …/rows?filter=…&limit=`), and `DELETE
  *   …/rows/delete?filter=…&returnData=true` answering the deleted rows (a filter is required);
  *   filters `eq`, `neq`, `lt`, `lte`, `gt`, `gte` (a null cell matches no comparison, as in SQL);
  * - the resume URLs of waiting runs (`/webhook-waiting/<execution>/<node>`, webhooks/waiting-webhooks):
@@ -168,6 +169,16 @@ const ROUTES: Array<[string, RegExp, string, Handler]> = [
 			};
 			stand.tables.set(table.id, table);
 			return [201, { id: table.id, name, projectId: PROJECT, columns: table.columns }];
+		},
+	],
+	[
+		'GET',
+		/^\/api\/v1\/data-tables\/([^/]+)\/rows$/,
+		'dataTableRow:read',
+		(_s, query, _b, table) => {
+			const rows = query.filter ? matching(table!.rows, query.filter) : table!.rows;
+			if (typeof rows === 'string') return [400, { message: rows }];
+			return [200, { data: rows.slice(0, Number(query.limit ?? 100)), nextCursor: null }];
 		},
 	],
 	[

@@ -135,6 +135,12 @@ export const parameterHints = {
 			"'callStarted' to act while the phone rings, 'smsDelivery' for delivery reports of sent SMS, " +
 			"'smsReceived' for replies to the account's numbers.",
 	},
+	triggerDataTables: {
+		propertyHint:
+			"With 'smsReceived': 'waitingRuns' when Bulk SMS Send and Wait nodes ask by SMS reply (their replies " +
+			"then resume those runs instead of starting this workflow); 'optedOut' to get `optedOut` for senders in " +
+			'the opt-outs table, e.g. so an SMS assistant never answers them. Either needs the n8n API credential.',
+	},
 	callRecordNumbers: {
 		propertyHint:
 			'Leave empty for every number of the account; otherwise only the virtual numbers the user names, ' +

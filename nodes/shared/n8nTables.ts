@@ -183,3 +183,25 @@ export async function takeRows(
 		return rows.sort((a, b) => Number(b.id ?? 0) - Number(a.id ?? 0));
 	});
 }
+
+/** The first `limit` rows matching any of the conditions. */
+export async function findRows(
+	context: RequestContext,
+	api: N8nApi,
+	spec: TableSpec,
+	anyOf: RowFilter,
+	limit: number,
+	what: string,
+): Promise<IDataObject[]> {
+	return await onTable(context, api, spec, async (table) => {
+		const { statusCode, value } = await n8nApiRequest.call(context, api, {
+			method: 'GET',
+			path: `/data-tables/${table}/rows`,
+			qs: { filter: filterText(anyOf, 'or'), limit },
+			what,
+			accept: [404],
+		});
+		if (statusCode === 404) return 'gone';
+		return ((value as IDataObject | undefined)?.data ?? []) as IDataObject[];
+	});
+}

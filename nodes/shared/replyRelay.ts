@@ -16,7 +16,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { addReplyWait, claimReplyWaits } from './replyWaits';
 import { decodeAnswer, isDataObject, type RequestContext } from './transport/http';
+import type { N8nApi } from './transport/n8nApi';
 import { messageOf } from './errors';
 import { maskSecrets } from './masking';
 
@@ -160,4 +162,60 @@ export async function relayToRun(
 				? `n8n's resume URL could not be reached (${String(answered.body)})`
 				: `n8n answered HTTP ${answered.statusCode}`,
 	};
+}
+
+/** An SMS that may answer a waiting run, as SMS Received read it. */
+interface IncomingReply {
+	from: string;
+	to: string;
+	text: string;
+	receivedAt: string;
+	optOut: boolean;
+}
+
+/** What became of an incoming SMS: relayed to a run, nobody's, or not deliverable (passed on with why). */
+type ReplyRelay =
+	| { relayed: { executionId: string; answer: 'resumed' | 'reasked' } }
+	| { nobody: true }
+	| { failed: { executionId: string; reason: string } };
+
+/**
+ * Relays an incoming SMS to the run waiting for it: claims the rows of the conversation (the
+ * sender's identity and the number texted), relays the reply to the newest run still waiting, and
+ * tells any older claimed run it was superseded. A run that asked again gets its row back, marked;
+ * a run that could not be reached too (it may still wait), and the SMS is passed on with why.
+ */
+export async function relayReply(
+	this: RequestContext,
+	api: N8nApi,
+	table: string,
+	conversation: { phone: string; sender: string },
+	reply: IncomingReply,
+): Promise<ReplyRelay> {
+	const rows = await claimReplyWaits.call(this, api, table, conversation);
+	let result: ReplyRelay = { nobody: true };
+	for (const row of rows) {
+		if (!('nobody' in result)) {
+			// An older run asked at the same moment as the one that got the reply.
+			const by = 'relayed' in result ? result.relayed.executionId : '';
+			if (by) await relayToRun.call(this, row.resumeUrl, { kind: 'superseded', by });
+			else await addReplyWait.call(this, api, table, row);
+			continue;
+		}
+		const outcome = await relayToRun.call(this, row.resumeUrl, {
+			kind: 'reply',
+			...reply,
+			reasked: row.reasked === true,
+		});
+		if ('gone' in outcome) continue;
+		if ('failed' in outcome) {
+			await addReplyWait.call(this, api, table, row);
+			result = { failed: { executionId: row.executionId, reason: outcome.failed } };
+			continue;
+		}
+		if (outcome.delivered === 'reasked')
+			await addReplyWait.call(this, api, table, { ...row, reasked: true });
+		result = { relayed: { executionId: row.executionId, answer: outcome.delivered } };
+	}
+	return result;
 }
