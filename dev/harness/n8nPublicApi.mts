@@ -43,7 +43,8 @@ export interface WaitingRun {
 	received: unknown[];
 }
 
-const FULL_SCOPES = [
+/** The Data Table scopes of an API key (n8n's public-api-permissions), all that answers by SMS reply use. */
+export const DATA_TABLE_SCOPES = [
 	'dataTable:list',
 	'dataTable:create',
 	'dataTable:read',
@@ -65,6 +66,11 @@ export interface N8nStandIn {
 	resumeUrl(executionId: string): string;
 	/** API keys and their scopes (the default key has every Data Table scope). */
 	keys: Map<string, string[]>;
+	/**
+	 * The next this-many API requests are answered 503 "Database is not ready!", as n8n answers every
+	 * request while its database check fails (abstract-server.js), before routing it.
+	 */
+	notReady: number;
 	/** Every API request: method, path, query, and when (ms since the epoch). */
 	requests: Array<{ method: string; path: string; query: Record<string, string>; at: number }>;
 	reset(): void;
@@ -265,6 +271,10 @@ export async function startN8nStandIn(): Promise<N8nStandIn> {
 			const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
 			const resume = /^\/webhook-waiting\/([^/]+)\//.exec(url.pathname);
 			if (resume) return send(res, ...waiting(stand, resume[1], body));
+			if (stand.notReady > 0 && url.pathname.startsWith('/api/')) {
+				stand.notReady--;
+				return send(res, 503, { code: 503, message: 'Database is not ready!' });
+			}
 			stand.requests.push({
 				method: req.method ?? '',
 				path: url.pathname,
@@ -281,15 +291,17 @@ export async function startN8nStandIn(): Promise<N8nStandIn> {
 		apiKey,
 		tables: new Map(),
 		runs: new Map(),
-		keys: new Map([[apiKey, FULL_SCOPES]]),
+		keys: new Map([[apiKey, DATA_TABLE_SCOPES]]),
 		requests: [],
+		notReady: 0,
 		resumeUrl: (executionId) =>
 			`${stand.url}/webhook-waiting/${executionId}/node-1?to=0501234567&via=sms&signature=x`,
 		reset() {
 			stand.tables.clear();
 			stand.runs.clear();
 			stand.requests.length = 0;
-			stand.keys = new Map([[apiKey, FULL_SCOPES]]);
+			stand.notReady = 0;
+			stand.keys = new Map([[apiKey, DATA_TABLE_SCOPES]]);
 		},
 		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
 	};

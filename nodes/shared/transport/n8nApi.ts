@@ -9,6 +9,7 @@ import type {
 	IDataObject,
 	IHttpRequestMethods,
 } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import {
 	baseUrlFrom,
@@ -70,6 +71,13 @@ export async function n8nApiOf(this: RequestContext): Promise<N8nApi> {
 	return { baseUrl, credentials };
 }
 
+/**
+ * n8n answers 503 "Database is not ready!" to every request, before routing it, while its database
+ * check fails, which a busy SQLite does for moments (seen with 100 replies at once in n8n 2.40.7):
+ * nothing was done, so the request is sent again after these waits (about 15 s in all).
+ */
+const NOT_READY_RETRIES_MS = [250, 500, 1000, 2000, 4000, 8000];
+
 /** One request to n8n's public API; any status but 2xx and `accept` becomes an error naming the fix. */
 export async function n8nApiRequest(
 	this: RequestContext,
@@ -82,20 +90,20 @@ export async function n8nApiRequest(
 		operation: request.what,
 		sideEffect: request.sideEffect,
 	};
-	const raw = await sendRequest.call(
-		this,
-		N8N_API_CREDENTIAL,
-		{
-			method: request.method,
-			url: `${api.baseUrl}/api/v1${request.path}`,
-			qs: request.qs,
-			body: request.body,
-			json: true,
-			timeout: 30_000,
-		},
-		failure,
-		api.credentials,
-	);
+	const options = {
+		method: request.method,
+		url: `${api.baseUrl}/api/v1${request.path}`,
+		qs: request.qs,
+		body: request.body,
+		json: true,
+		timeout: 30_000,
+	};
+	let raw = await sendRequest.call(this, N8N_API_CREDENTIAL, options, failure, api.credentials);
+	for (const waitMs of NOT_READY_RETRIES_MS) {
+		if (raw.statusCode !== 503) break;
+		await sleep(waitMs);
+		raw = await sendRequest.call(this, N8N_API_CREDENTIAL, options, failure, api.credentials);
+	}
 	return readN8nApiAnswer(raw, failure, request.accept);
 }
 

@@ -213,6 +213,13 @@ describe('Virtual Number Trigger → SMS Received in a conversation', () => {
 		);
 	});
 
+	test('n8n answering "Database is not ready" (503) for a moment: the claim is sent again and the reply relayed', async () => {
+		const run = waiting('84');
+		n8n.notReady = 3;
+		assert.equal((await send(trigger(['waitingRuns']))).outcome.started, false);
+		assert.equal(run.received.length, 1);
+	});
+
 	test("n8n's API refusing the key: nothing is lost, the SMS starts the workflow with the reason", async () => {
 		waiting('82');
 		const { status, outcome } = await send(trigger(['waitingRuns'], {}, 'n8n_api_wrong'));
