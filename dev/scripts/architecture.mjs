@@ -10,7 +10,7 @@
 //   (node class → router → the operation's files → transport): the local imports reachable from the
 //   node class, not entering other operations, editor methods (methods/, the credential tests) nor
 //   concept modules;
-// - the concept modules looked up on the way (phones, dates, limits, status codes, error text,
+// - the concept modules looked up on the way (phones, replies, dates, limits, status codes, error text,
 //   concurrency, safe output keys, n8n workarounds, input checks, call fields, masking, paging), each a file named after
 //   its concept, and what they import.
 // "End to end" is both together: every local import reachable from the node class.
@@ -42,7 +42,7 @@ function localImports(file) {
 
 /** A module named after one concept (nodes/shared/<concept>.ts; before the redesign also nodes/<Node>/rules.ts). */
 const CONCEPT =
-	/^nodes\/(shared\/(phones|dates|limits|statusCodes|errors|itemsProgress|pool|outputKeys|n8nCompat|checks|callFields|masking|paging|asTool)|[A-Za-z]+\/(rules|limits))\.ts$/;
+	/^nodes\/(shared\/(phones|typedText|replies|replyWords|dates|limits|statusCodes|errors|itemsProgress|pool|outputKeys|n8nCompat|checks|callFields|masking|paging|asTool)|[A-Za-z]+\/(rules|limits))\.ts$/;
 /**
  * Field definitions (what the editor draws: `fields.ts`, a trigger's `description.ts`;
  * `descriptions.ts` in older checkouts): read once when the node loads, not a step of a run.

@@ -295,13 +295,14 @@ export const properties: INodeProperties[] = [
 				displayName: 'Opt-Out Keywords',
 				name: 'optOutKeywords',
 				type: 'string',
-				// OPT_OUT_DEFAULT in optOut.ts (the lint wants a literal here)
+				// OPT_OUT_DEFAULT in shared/replies.ts (the lint wants a literal here)
 				default:
 					'STOP, STOPALL, UNSUBSCRIBE, OPT OUT, OPTOUT, REMOVE ME, הסר, הסרה, להסרה, הסירו, תסירו',
 				description:
-					'Comma-separated words or phrases. A received SMS that starts with one of them (whole words; case, ' +
-					'punctuation, full-width letters, invisible characters and Hebrew points do not matter) comes out ' +
-					'with optOut: true, so the workflow can add the sender to a do-not-send list',
+					'Comma-separated words or phrases read as refusals besides the ones the trigger always recognises ' +
+					'(Hebrew, Arabic, Russian and English: הסר, STOP, לא מעוניין…). A refusal comes out with optOut: true, ' +
+					'so the workflow can add the sender to a do-not-send list; a message that may be one, with ' +
+					'optOutReview: true and optOutReason',
 				displayOptions: { show: { '/events': ['smsReceived'] } },
 			},
 			{

@@ -7,10 +7,10 @@ import type { IDataObject, IHookFunctions, INode, IWebhookFunctions } from 'n8n-
 import { NodeOperationError } from 'n8n-workflow';
 
 import { PHONE_LIMITS, PHONE_RULE, phoneDigits } from '../shared/phones';
+import { OPT_OUT_DEFAULT, phrasesOf } from '../shared/replies';
 import { TRIGGER_EVENTS } from './callback/events';
 import { parseIpAllowList } from './callback/request';
 import { defaultAllowed, prefixesOf, responseModeOf } from './callback/routeCall';
-import { OPT_OUT_DEFAULT, phrasesOf } from './optOut';
 import { readSecret } from './secret';
 import { REPLY_WAITS_TABLE } from '../shared/replyWaits';
 import type { ConversationSettings, IpRange, RouteSettings, TriggerSettings } from './types';

@@ -46,7 +46,7 @@ export interface TriggerSettings {
 	onceCallStarted: boolean;
 	/** SMS Received: only messages starting with one of these phrases start the workflow (all when empty). */
 	keywords: string[];
-	/** SMS Received: phrases whose message is marked `optOut: true` (read as optOut.ts reads them). */
+	/** SMS Received: phrases also read as refusals, besides the reader's own (shared/replies.ts). */
 	optOutKeywords: string[];
 	/** Call Started → Respond With: A Destination From the Workflow; undefined for Nothing. */
 	route?: RouteSettings;

@@ -7,7 +7,7 @@
  * Three rules answer how n8n behaves but are the code they live in, so they stay there and say so:
  * the router refuses an operation that repeats an effect under Retry On Fail (router.ts, n8n reruns
  * the whole node); Send keeps its run between the tries in the node's execution context
- * (BulkSms/actions/message/batches.ts, WorkflowExecute's retry loop); dates read texts with luxon,
+ * (BulkSms/actions/message/deliver.ts, WorkflowExecute's retry loop); dates read texts with luxon,
  * not n8n's `tryToParseDateTime` (dates.ts, n8n-workflow 1.83 reads texts in the server's zone).
  */
 import type { IExecuteFunctions, INode, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';

@@ -1,6 +1,6 @@
 /**
- * The one worker pool: a few requests at a time, never more, in order. Used by Send's Batches in
- * Flight and by the trigger's registrations and restores.
+ * A worker pool: a few requests at a time, never more, in order. Used by the trigger's
+ * registrations and restores.
  */
 
 /**

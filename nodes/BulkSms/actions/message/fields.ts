@@ -1,15 +1,16 @@
 /**
- * The fields of Message → Send (what the editor draws; send.operation.ts reads them through
- * prepare.ts).
+ * The fields of Message → Send, what the editor draws: the item's fields and options (read by
+ * read.ts), then the Campaign options (read by campaign.ts), defined first as Send's fields end
+ * with them.
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { parameterHints } from '../../../shared/builderHints';
+import { dataTableField } from '../../../shared/dataTables';
 import { SMS_LIMITS } from '../../../shared/limits';
 import { creditPathOption } from '../../../shared/transport/smsApi';
 import { SERVICE_TIME_ZONE_OPTION } from '../../methods/loadOptions';
 import { senderField } from '../fields';
-import { campaignOptions } from './campaign';
 
 const RETRY_NOTICE =
 	'Every message is sent once. With Retry On Fail on (node Settings), a retry ' +
@@ -35,6 +36,284 @@ function messageProperty(show: IDisplayOptions['show']): INodeProperties {
 		displayOptions: { show },
 	};
 }
+
+// ---- the Campaign options (read and applied by campaign.ts) -----------------------------------
+
+/** The reply keyword people in Israel use to refuse ("remove"), the default of the option. */
+export const DEFAULT_OPT_OUT_KEYWORD = 'הסר';
+
+const advertisementOption: INodeProperties = {
+	displayName: 'Advertisement',
+	name: 'advertisement',
+	type: 'fixedCollection',
+	default: {},
+	placeholder: 'Add Advertiser Details',
+	description:
+		'Send the message as an advertisement: it goes out starting with "פרסומת", with the advertiser\'s ' +
+		'name and contact details and how to refuse, as Israeli law requires. Write only the message.',
+	hint: "The recipients' prior consent is yours to have: the node cannot check it",
+	options: [
+		{
+			displayName: 'Advertiser',
+			name: 'details',
+			values: [
+				{
+					displayName: 'Advertiser Name',
+					name: 'advertiser',
+					type: 'string',
+					default: '',
+					required: true,
+					placeholder: 'e.g. Cafe Dizengoff',
+					description: 'The name the recipient knows the advertiser by',
+				},
+				{
+					displayName: 'Contact Details',
+					name: 'contact',
+					type: 'string',
+					default: '',
+					required: true,
+					placeholder: 'e.g. 03-5551234',
+					description: 'How the recipient can reach the advertiser: a phone number, an address',
+				},
+				{
+					displayName: 'Opt-Out Reply Keyword',
+					name: 'keyword',
+					type: 'string',
+					default: DEFAULT_OPT_OUT_KEYWORD,
+					description:
+						'The word the recipient replies with to refuse further messages. Empty: only the link is given.',
+				},
+				{
+					displayName: 'Opt-Out Link',
+					name: 'link',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. https://example.com/remove',
+					description: 'A page where the recipient can refuse further messages (optional)',
+				},
+			],
+		},
+	],
+};
+
+/** The Skip Opted-Out Numbers option's name, which its failures start with. */
+export const OPT_OUTS_OPTION = 'Skip Opted-Out Numbers';
+
+/** Numbers From: An Earlier Node's Items: which node, and which field of its items. */
+const nodeItemsFields: INodeProperties[] = [
+	{
+		displayName: 'Node Name',
+		name: 'nodeName',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. Opt-outs',
+		description:
+			'The earlier node of this workflow (its name on the canvas) whose items hold the numbers. ' +
+			'Read once per run.',
+		hint: 'Faster than a List mapping the same items with an expression',
+		displayOptions: { show: { from: ['nodeItems'] } },
+	},
+	{
+		displayName: 'Field',
+		name: 'field',
+		type: 'string',
+		default: 'phone',
+		description: "The field of that node's items holding the number",
+		displayOptions: { show: { from: ['nodeItems'] } },
+	},
+];
+
+const optOutsOption: INodeProperties = {
+	displayName: OPT_OUTS_OPTION,
+	name: 'optOuts',
+	type: 'fixedCollection',
+	default: {},
+	placeholder: 'Add Opted-Out Numbers',
+	description:
+		'Numbers that refused further messages get no message: each gets an item "Not sent: opted out". ' +
+		'Matched however the number is written (0541110010 and +972-54-111-0010 are one number).',
+	options: [
+		{
+			displayName: 'Opted-Out Numbers',
+			name: 'source',
+			values: [
+				{
+					displayName: 'Numbers From',
+					name: 'from',
+					type: 'options',
+					default: 'list',
+					options: [
+						{
+							name: 'List',
+							value: 'list',
+							description: "Numbers typed, or an expression reading an earlier node's items",
+						},
+						{
+							name: "An Earlier Node's Items",
+							value: 'nodeItems',
+							description:
+								"A field of every item an earlier node output (e.g. n8n's Data table node), read without an expression",
+						},
+						{
+							name: 'Data Table',
+							value: 'dataTable',
+							description:
+								'A column of an n8n Data Table (where n8n lets community nodes read Data Tables)',
+						},
+					],
+				},
+				{
+					displayName: 'Numbers',
+					name: 'numbers',
+					type: 'string',
+					default: '',
+					placeholder: "e.g. {{ $('Get Opt-Outs').all().map(item => item.json.phone) }}",
+					description:
+						'Numbers separated by commas or new lines, or an array from an expression. Read once per run.',
+					hint:
+						'n8n 2.40 lets only its own Data table node read Data Tables: read the table with ' +
+						'it (Get, Return All) and map its numbers here',
+					displayOptions: { show: { from: ['list'] } },
+				},
+				...nodeItemsFields,
+				{
+					...dataTableField({
+						displayName: 'Data Table',
+						name: 'dataTable',
+						description: 'The table holding the opted-out numbers. Read once per run.',
+					}),
+					displayOptions: { show: { from: ['dataTable'] } },
+				},
+				{
+					displayName: 'Column',
+					name: 'column',
+					type: 'string',
+					default: 'phone',
+					description: 'The column holding the numbers',
+					displayOptions: { show: { from: ['dataTable'] } },
+				},
+			],
+		},
+	],
+};
+
+const DAY_NAMES: Record<string, string> = {
+	sun: 'Sunday',
+	mon: 'Monday',
+	tue: 'Tuesday',
+	wed: 'Wednesday',
+	thu: 'Thursday',
+	fri: 'Friday',
+	sat: 'Saturday',
+};
+
+const sendingWindowOptions: INodeProperties[] = [
+	{
+		displayName: 'Sending Window',
+		name: 'sendingWindow',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		placeholder: 'Add Opening Hours',
+		description:
+			"The days and hours messages may go out, on the service's clock (the credential's Service Time Zone)",
+		hint: 'No law sets these hours in Israel; 08:00-21:00 Sunday to Thursday and Friday until 14:00 is common practice',
+		options: [
+			{
+				displayName: 'Opening Hours',
+				name: 'hours',
+				values: [
+					{
+						displayName: 'Days',
+						name: 'days',
+						type: 'multiOptions',
+						default: ['sun', 'mon', 'tue', 'wed', 'thu'],
+						options: Object.entries(DAY_NAMES).map(([value, name]) => ({ name, value })),
+					},
+					{
+						displayName: 'From',
+						name: 'from',
+						type: 'string',
+						default: '08:00',
+						placeholder: 'e.g. 08:00',
+						description: 'Opening time, HH:mm (24-hour clock)',
+					},
+					{
+						displayName: 'Until',
+						name: 'until',
+						type: 'string',
+						default: '21:00',
+						placeholder: 'e.g. 21:00',
+						description:
+							'Closing time, HH:mm; no message goes out at or after it (24:00: midnight)',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Outside the Sending Window',
+		name: 'outsideWindow',
+		type: 'options',
+		default: 'schedule',
+		options: [
+			{
+				name: 'Schedule for the Next Opening',
+				value: 'schedule',
+				description: 'The messages are sent with Send At set to the next opening',
+			},
+			{
+				name: 'Do Not Send',
+				value: 'skip',
+				description: 'Each recipient gets an item "Not sent: outside the sending window"',
+			},
+		],
+	},
+];
+
+const campaignOptions: INodeProperties = {
+	displayName: 'Campaign',
+	name: 'campaign',
+	type: 'collection',
+	placeholder: 'Add campaign option',
+	default: {},
+	description: 'Options of the whole run: read once, from the first item',
+	options: [
+		advertisementOption,
+		{
+			displayName: 'Campaign ID',
+			name: 'campaignId',
+			type: 'string',
+			default: '={{ $execution.id }}',
+			description:
+				'Tags every message of the run: in each output item, and in the Delivery Report URL ' +
+				'(campaignId=…), so that SMS Delivery Status reports it. Default: the execution ID.',
+		},
+		{
+			displayName: 'Output',
+			name: 'output',
+			type: 'options',
+			default: 'perRecipient',
+			options: [
+				{
+					name: 'One Item per Recipient',
+					value: 'perRecipient',
+					description: 'The result of each message, paired to its input item',
+				},
+				{
+					name: 'Summary',
+					value: 'summary',
+					description:
+						'One item for the whole run (counts, credits, first and last message ID); ' +
+						'each failed recipient still gets its error item',
+				},
+			],
+		},
+		optOutsOption,
+		...sendingWindowOptions,
+	],
+};
 
 /** Send's fields, in the order the editor shows them. */
 export const sendProperties: INodeProperties[] = [

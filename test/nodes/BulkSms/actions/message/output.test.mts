@@ -1,4 +1,4 @@
-// Send's output and errors when recipients or batches fail (nodes/BulkSms/actions/message/report.ts).
+// Send's output and errors when recipients or batches fail (nodes/BulkSms/actions/message/output.ts).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { IDataObject } from 'n8n-workflow';

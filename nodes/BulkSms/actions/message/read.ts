@@ -1,7 +1,9 @@
 /**
- * Send, first: every input item read and checked before any request, into the messages of the
- * run (one per distinct recipient of an item). A failure names the item, the field, the rule and
- * the value, and fails that item only.
+ * Send, first: the run, read before any request. The credential's settings, the Campaign options
+ * (campaign.ts), then every input item read and checked into its messages (one per distinct
+ * recipient of the item), whose recipients campaign.ts checks, each item handed to the output
+ * (output.ts: One Item per Recipient, or summary.ts) once checked. A failure names the item, the
+ * field, the rule and the value, and fails that item only.
  */
 import type { IDataObject, IExecuteFunctions, IGetNodeParameterOptions } from 'n8n-workflow';
 
@@ -18,66 +20,31 @@ import {
 } from '../../../shared/limits';
 import {
 	checkPhoneList,
+	DEFAULT_NUMBER_STYLE,
 	type NumberStyle,
 	notAPhone,
+	numberStyleOf,
 	PHONE_FIX,
 	phoneIdentity,
 	phoneToSend,
 } from '../../../shared/phones';
-import { readCreditPath, type SmsMessage } from '../../../shared/transport/smsApi';
+import { readCreditPath, SMS_CREDENTIAL, type SmsMessage } from '../../../shared/transport/smsApi';
 import { SERVICE_TIME_ZONE_OPTION, WORKFLOW_TIME_ZONE } from '../../methods/loadOptions';
-import { type Campaign, campaignText } from './campaign';
-
-/** One message: one recipient of one input item, and what became of it. */
-export interface Entry {
-	itemIndex: number;
-	message: SmsMessage;
-	estimate: SegmentEstimate;
-	/** The number however it was written (phones.ts): one message per number of an item. */
-	identity: string;
-	/** Send Once per Number: the input item whose message to the same number is sent; this one is not. */
-	duplicateOf?: number;
-	/** The Batch Size of its item: no batch holding it is larger. */
-	batchSize: number;
-	/** Taken out of the run by the campaign (campaign.ts): never sent, never charged. */
-	notSent?: 'optedOut' | 'outsideWindow';
-	/** Outside the sending window (Do Not Send): when it opens next, ISO 8601. */
-	nextOpening?: string;
-	outcome?: Outcome;
-}
-
-/** What became of a message, and in which attempt of the node's run (1 without Retry On Fail). */
-type Outcome =
-	| { kind: 'sent'; result: IDataObject; attempt: number }
-	| { kind: 'refused'; status: string; description: string; attempt: number }
-	/** The whole batch failed; `reached`: the service may have received it (it is never sent again). */
-	| { kind: 'batchFailed'; error: NodeError; reached: boolean; attempt: number };
+import { type Campaign, campaignText, readCampaign, RecipientChecks } from './campaign';
+import {
+	type Entry,
+	type ItemPlan,
+	newEntry,
+	NO_ENTRIES,
+	PerRecipient,
+	type SendRun,
+} from './output';
+import { Summary } from './summary';
 
 /** A recipient of an item: the number however it was written (phones.ts), and the form sent. */
 interface Recipient {
 	identity: string;
 	dest: string;
-}
-
-/** An input item: its input check failure, or its messages. */
-export interface ItemPlan {
-	itemIndex: number;
-	failure?: NodeError;
-	entries: Entry[];
-}
-
-export interface PreparedRun {
-	items: ItemPlan[];
-	/** Every message of the run, in item order. */
-	entries: Entry[];
-	/** Batches sent at the same time: the smallest Batches in Flight of the items. */
-	inFlight: number;
-	/** The country of local numbers, for reading the numbers the service answers. */
-	countryCode: string;
-	/** Set when an item asks for Check Credit First: read once, by the first such item. */
-	credit?: { itemIndex: number; path: string };
-	/** The Campaign options, read once for the run (campaign.ts). */
-	campaign?: Campaign;
 }
 
 interface SendOptions {
@@ -106,7 +73,7 @@ interface ItemSettings {
 }
 
 /** What the whole run shares: the credential's Send Numbers As, and the node's version. */
-export interface RunContext {
+interface RunContext {
 	style: NumberStyle;
 	/** Version 1 (saved workflows) checks no message length unless the option is set. */
 	typeVersion: number;
@@ -118,40 +85,69 @@ export interface RunContext {
 const CALLBACK_URL_PATTERN = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
 
 /**
- * Reads and checks every input item. Without Continue On Fail the first failure is thrown. With
- * `fold`, each item is handed to it once checked instead of being kept in the run.
+ * A new run: the Campaign options, then every item. Without Continue On Fail the first failure is
+ * thrown; with it, Campaign options that cannot be used fail every item, and nothing is sent.
  */
-export function prepareRun(
+export async function readRun(this: IExecuteFunctions, continueOnFail: boolean): Promise<SendRun> {
+	const context = await runContext.call(this);
+	const { countryCode } = context.style;
+	// The campaign's options and tables are read before any item, so a bad one sends nothing.
+	let campaign: Campaign | undefined;
+	let refused: NodeError | undefined;
+	try {
+		campaign = await readCampaign(this, countryCode, context.serviceZone);
+	} catch (error) {
+		refused = asNodeError(this.getNode(), error, 0);
+		if (!continueOnFail) throw refused;
+	}
+	const run: SendRun = {
+		output: campaign?.summary ? new Summary(countryCode) : new PerRecipient(),
+		batches: [],
+		inFlight: SMS_LIMITS.batchesInFlight.max,
+		countryCode,
+		campaignId: campaign?.id,
+		attempt: 1,
+		rateLimit: { waits: 0, waitedSec: 0 },
+	};
+	readItems.call(this, run, { ...context, campaign }, continueOnFail, refused);
+	run.batches = run.output.batches();
+	return run;
+}
+
+/**
+ * The credential's Send Numbers As and Service Time Zone. A credential that cannot be read here fails the run where it
+ * always did (the first request), after the items are checked.
+ */
+async function runContext(this: IExecuteFunctions): Promise<RunContext> {
+	const typeVersion = this.getNode().typeVersion;
+	try {
+		const credentials = await this.getCredentials(SMS_CREDENTIAL);
+		const serviceZone = credentials.serviceTimeZone;
+		return { style: numberStyleOf(credentials), typeVersion, serviceZone };
+	} catch {
+		return { style: DEFAULT_NUMBER_STYLE, typeVersion, serviceZone: undefined };
+	}
+}
+
+/** Reads and checks every input item, its recipients checked, into the run's output. */
+function readItems(
 	this: IExecuteFunctions,
+	run: SendRun,
+	context: RunContext,
 	continueOnFail: boolean,
-	runContext: RunContext,
-	fold?: (item: ItemPlan) => void,
-): PreparedRun {
+	refused?: NodeError,
+): void {
 	const node = this.getNode();
 	const count = this.getInputData().length;
 	const read = itemReader(this);
-	const checker = itemChecker(this, runContext);
-	const run: PreparedRun = {
-		items: [],
-		entries: [],
-		inFlight: SMS_LIMITS.batchesInFlight.max,
-		countryCode: runContext.style.countryCode,
-		campaign: runContext.campaign,
-	};
-	// Send Once per Number: the item each number was first sent with.
-	const sentWith = new Map<string, number>();
+	const checker = itemChecker(this, context);
+	const recipientChecks = new RecipientChecks(context.campaign);
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		const item: ItemPlan = { itemIndex, failure: undefined, entries: NO_ENTRIES };
-		if (!fold) run.items.push(item);
 		try {
 			const check = new InputChecks(node, itemIndex);
-			const settings = prepareItem(check, read, checker, item);
-			for (const entry of item.entries) {
-				const first = settings.oncePerNumber ? sentWith.get(entry.identity) : undefined;
-				if (first !== undefined) entry.duplicateOf = first;
-				else if (!fold) run.entries.push(entry);
-				if (settings.oncePerNumber && first === undefined) sentWith.set(entry.identity, itemIndex);
-			}
+			const settings = readItem(check, read, checker, item);
+			recipientChecks.check(item, settings.oncePerNumber);
 			if (settings.inFlight < run.inFlight) run.inFlight = settings.inFlight;
 			if (settings.creditPath !== undefined && !run.credit)
 				run.credit = { itemIndex, path: settings.creditPath };
@@ -161,20 +157,16 @@ export function prepareRun(
 			item.failure = failure;
 			item.entries = NO_ENTRIES;
 		}
-		fold?.(item);
+		if (refused) {
+			item.failure ??= refused;
+			item.entries = NO_ENTRIES;
+		}
+		run.output.add(item);
 	}
-	return run;
 }
 
-/**
- * The entries of an item without messages (yet). Each item's entries are built at their size: every
- * object of the run lives until the node's output is saved, so 100,000 items with a list grown
- * by `push` from empty would hold 100,000 backing stores of 16 slots.
- */
-const NO_ENTRIES: Entry[] = [];
-
 /** Sets the item's messages; returns the item's checked options. */
-function prepareItem(
+function readItem(
 	check: InputChecks,
 	read: ItemReader,
 	checker: ItemChecker,
@@ -205,27 +197,6 @@ function prepareItem(
 	}
 	item.entries = entries;
 	return settings;
-}
-
-/** Every field of an entry set at once, so that none is added later (no extra property store per entry). */
-export function newEntry(
-	itemIndex: number,
-	message: SmsMessage,
-	estimate: SegmentEstimate,
-	identity: string,
-	batchSize: number,
-): Entry {
-	return {
-		itemIndex,
-		message,
-		estimate,
-		identity,
-		duplicateOf: undefined,
-		batchSize,
-		notSent: undefined,
-		nextOpening: undefined,
-		outcome: undefined,
-	};
 }
 
 /**

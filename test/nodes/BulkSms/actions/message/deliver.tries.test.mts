@@ -1,5 +1,5 @@
 /**
- * What Send keeps between the tries of Retry On Fail (nodes/BulkSms/actions/message/tries.ts): in
+ * What Send keeps between the tries of Retry On Fail (nodes/BulkSms/actions/message/deliver.ts): in
  * the node's context of the execution, per run of the node, the run itself never saved as data.
  */
 import assert from 'node:assert/strict';
@@ -12,8 +12,8 @@ import {
 	endTry,
 	keepRun,
 	refuseLostRun,
-} from '../../../../../nodes/BulkSms/actions/message/tries.ts';
-import type { SendRun } from '../../../../../nodes/BulkSms/actions/message/batches.ts';
+} from '../../../../../nodes/BulkSms/actions/message/deliver.ts';
+import type { SendRun } from '../../../../../nodes/BulkSms/actions/message/output.ts';
 import { retryOnFailTries } from '../../../../../nodes/shared/n8nCompat.ts';
 import type { FaultSpec } from '../../../../../dev/sandbox/index.mts';
 import { type RunResult, runWorkflow } from '../../../../../dev/harness/engine.mts';
@@ -28,8 +28,7 @@ function contextOf(contextData: IDataObject, runIndex: number, maxTries?: number
 		getNode: () => ({ name: 'Send', retryOnFail: true, maxTries }),
 	} as unknown as IExecuteFunctions;
 }
-const runOf = (attempt: number) =>
-	({ items: [], entries: [], batches: [], attempt }) as unknown as SendRun;
+const runOf = (attempt: number) => ({ batches: [], attempt }) as unknown as SendRun;
 
 describe('Send: what lasts between the tries of Retry On Fail', () => {
 	test("n8n's rule for Max Tries: 2 to 5, 3 when unset", () => {
@@ -85,7 +84,7 @@ describe('Send: what lasts between the tries of Retry On Fail', () => {
 });
 
 /**
- * Issue 17 §3: Send under n8n's Retry On Fail, through n8n-core's own retry loop (WorkflowExecute
+ * Send under n8n's Retry On Fail, through n8n-core's own retry loop (WorkflowExecute
  * runs the node again after an error, and under Continue On Fail whenever the first output item is
  * an error item). A later try sends only the batches that certainly never reached the service; a
  * message that may have reached it is never sent again, and the output says which try sent what.

@@ -1,4 +1,4 @@
-// What Send reads from each item and checks before any request (nodes/BulkSms/actions/message/prepare.ts).
+// What Send reads from each item and checks before any request (nodes/BulkSms/actions/message/read.ts).
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 

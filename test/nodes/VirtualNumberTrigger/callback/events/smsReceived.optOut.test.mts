@@ -1,16 +1,17 @@
 /**
  * SMS Received opt-outs however a phone writes them: case, punctuation and spaces, full-width
- * letters (NFKC), invisible and direction characters, Hebrew points, common phrasings; whole words
- * at the start only ("stopwatch" and "please stop" are not). `text` is the message exactly as
- * received. With Keywords set, an opt-out still starts an execution. Requests go through the
- * harness's HTTP server as n8n's webhook server would parse them; docs/trigger.md has the table.
+ * letters (NFKC), invisible and direction characters, Hebrew points, common phrasings; a refusal
+ * word inside an ordinary sentence is none ("stopwatch", "don't stop"). `text` is the message
+ * exactly as received. With Keywords set, an opt-out still starts an execution. Requests go through
+ * the harness's HTTP server as n8n's webhook server would parse them; docs/trigger.md has the
+ * table, and test/corpus/smsReceived.test.mts sends the whole field-data corpus.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { TriggerHost, type TriggerInstance } from '../../../dev/harness/trigger.mts';
+import { TriggerHost, type TriggerInstance } from '../../../../../dev/harness/trigger.mts';
 
 const SMS = { from: '0541234567', to: '0722000100', time: '2026-11-24 12:30:05' };
 const SECRET = 'inbound-s3cret';
@@ -42,11 +43,11 @@ const OPT_OUT_TABLE: Array<[string, boolean, string]> = [
 	['הסר אותי', true, 'Hebrew: remove me'],
 	['הסירו אותי מהרשימה', true, 'Hebrew: remove me from the list (plural)'],
 	['תסירו אותי', true, 'Hebrew: remove me (future form)'],
+	['Please stop', true, 'courtesy before'],
 	['stopwatch', false, 'a longer word'],
 	['STOPPED', false, 'a longer word'],
-	['Please stop', false, 'not at the start'],
-	["don't stop", false, 'not at the start'],
-	['bus stop at 5', false, 'not at the start'],
+	["don't stop", false, 'a negated refusal'],
+	['bus stop at 5', false, 'a noun in a sentence'],
 	['הסרט היה טוב', false, 'Hebrew: "the film was good" (a longer word)'],
 	['Hello', false, 'an ordinary message'],
 ];
@@ -111,11 +112,24 @@ describe('Virtual Number Trigger → SMS Received → opt-outs', () => {
 		}
 	});
 
-	test('Opt-Out Keywords replace the defaults, phrases included, read the same way', async () => {
-		const t = trigger({ optOutKeywords: 'בטל, Cancel subscription' });
-		assert.equal((await send(t, 'בָּטֵל')).items[0].json.optOut, true);
+	test('Opt-Out Keywords add refusals, phrases included, read the same way; the built-in ones stay', async () => {
+		const t = trigger({ optOutKeywords: 'BASTA, Cancel subscription' });
+		assert.equal((await send(t, 'בָּטֵל')).items[0].json.optOut, true, 'built in: cancel');
+		assert.equal((await send(t, 'ＢＡＳＴＡ')).items[0].json.optOut, true);
 		assert.equal((await send(t, 'CANCEL SUBSCRIPTION now')).items[0].json.optOut, true);
-		assert.equal((await send(t, 'cancel')).items[0].json.optOut, false, 'the whole phrase');
-		assert.equal((await send(t, 'STOP')).items[0].json.optOut, false, 'the list is the one set');
+		assert.equal((await send(t, 'STOP')).items[0].json.optOut, true, 'a refusal is never lost');
+		assert.equal((await send(t, 'pasta basta')).items[0].json.optOut, false);
+	});
+
+	test('a message that may be a refusal: optOutReview and optOutReason; with Keywords set it still starts the workflow', async () => {
+		const t = trigger({ keywords: 'ORDER' });
+		const outcome = await send(t, 'הסירו את החלב מההזמנה שלי');
+		assert.equal(outcome.started, true, 'a person must see it');
+		const item = outcome.items[0].json;
+		assert.equal(item.optOut, false);
+		assert.equal(item.optOutReview, true);
+		assert.match(String(item.optOutReason), /"הסירו" with other words/);
+		const plain = (await send(t, 'ORDER 5')).items[0].json;
+		assert.equal('optOutReview' in plain || 'optOutReason' in plain, false, 'only when unsure');
 	});
 });
