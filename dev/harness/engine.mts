@@ -211,6 +211,11 @@ export interface RunOptions {
 	subNodes?: Array<[string, string, NodeConnectionType]>;
 	/** The start node's name (default "Start"): a trigger's, so that `$('<trigger>')` in later nodes finds it. */
 	startName?: string;
+	/**
+	 * The start node's type (default the Test Start node), e.g. `virtualNumberTrigger`: n8n passes a
+	 * webhook node's items through when it runs it, so later nodes see the trigger they follow.
+	 */
+	startType?: string;
 }
 
 export interface RunResult {
@@ -289,7 +294,7 @@ function workflowNodes(
 	options: RunOptions,
 	startName: string,
 ): INode[] {
-	const startNode: WorkflowNode = { name: startName, type: START_TYPE };
+	const startNode: WorkflowNode = { name: startName, type: options.startType ?? START_TYPE };
 	return [startNode, ...options.nodes].map(
 		(node, index): INode => ({
 			id: `node-${index}`,
