@@ -73,7 +73,9 @@ export const builderHints = {
 		searchHint:
 			'Trigger on phone calls to the virtual numbers (Call Started, Call Ended), SMS delivery status ' +
 			'and SMS received: activating the workflow points the numbers at n8n, which needs a public n8n URL. ' +
-			'Follow with Virtual Number → Call Record to read the full call, or Bulk SMS to text the caller.',
+			'Follow with Virtual Number → Call Record to read the full call, or Bulk SMS to text the caller. ' +
+			'Items carry conversationKey (the phone identity of the sender or caller): key n8n chat memory or ' +
+			'Remove Duplicates by it; Call Ended can start only for unanswered calls (missed-call text-back).',
 		relatedNodes: [
 			related.virtualNumber,
 			related.bulkSms,
@@ -125,7 +127,7 @@ export const parameterHints = {
 		propertyHint:
 			"'smsReply' when people answer by texting back (appointment reminders: 1 to confirm, 2 to cancel): " +
 			'the Sender must be a virtual number that receives SMS, and a Virtual Number Trigger on SMS Received ' +
-			'with relayReplies true (same n8n API credential) must be active. The run resumes with ' +
+			"with dataTables ['waitingRuns'] (same n8n API credential) must be active. The run resumes with " +
 			'`data.outcome` (answered, unclear, optedOut, superseded) and `data.approved`. ' +
 			"'link' (default) sends a link to an answer page instead.",
 	},
@@ -134,6 +136,12 @@ export const parameterHints = {
 			"Pick only the events the workflow handles: 'callEnded' for after-call work (CRM, follow-up SMS), " +
 			"'callStarted' to act while the phone rings, 'smsDelivery' for delivery reports of sent SMS, " +
 			"'smsReceived' for replies to the account's numbers.",
+	},
+	sendFrom: {
+		propertyHint:
+			"'numberTexted' when the SMS answers someone who texted a virtual number (a Virtual Number Trigger " +
+			'on SMS Received earlier in the workflow, also with an AI Agent in between): the reply goes out ' +
+			"from the number they texted, so their next reply comes back to it. 'sender' (default) otherwise.",
 	},
 	triggerDataTables: {
 		propertyHint:

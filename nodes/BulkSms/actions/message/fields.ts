@@ -324,6 +324,7 @@ export const sendProperties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		default: 'sender',
+		builderHint: parameterHints.sendFrom,
 		options: [
 			{
 				name: 'Sender',

@@ -164,8 +164,9 @@ const properties: INodeProperties[] = [
 				name: 'SMS Reply',
 				value: 'smsReply',
 				description:
-					"The recipient texts back; the Virtual Number Trigger's SMS Received (Relay Replies to " +
-					'Waiting Runs on) brings the reply to this run. The Sender must be a number that receives SMS.',
+					"The recipient texts back; the Virtual Number Trigger's SMS Received (Look Up in Data Tables: " +
+					'Runs Waiting for This Reply) brings the reply to this run. The Sender must be a number that ' +
+					'receives SMS.',
 			},
 		],
 		builderHint: parameterHints.answerBy,
