@@ -89,7 +89,7 @@ export interface OwnTrigger {
 export interface CallbackFields {
 	/** The first non-empty value among these names (lower-case), trimmed, or null. */
 	pick(names: readonly string[]): string | null;
-	/** The same value exactly as sent (spaces kept), or null. */
+	/** The same value exactly as sent (spaces kept; a value of spaces only when no name has more), or null. */
 	pickAsSent(names: readonly string[]): string | null;
 	/** The call's fields under the call vocabulary's keys (null when the callback did not carry one). */
 	call(): IDataObject;

@@ -35,6 +35,9 @@ export async function activateExample(
 		for (const [type, ref] of Object.entries(node.credentials ?? {})) ref.id = credentials[type];
 		// A webhook ID of its own: the example's may be in use by an earlier import.
 		if (node.webhookId) node.webhookId = randomUUID();
+		// The examples ship a placeholder Secret that the trigger refuses, as a user must replace it.
+		const options = node.parameters.options as { secret?: string } | undefined;
+		if (options?.secret) options.secret = `e2e-${randomUUID()}`;
 		adapt(node);
 	}
 	const created = await n8n.rest<{ id: string; versionId: string }>('POST', '/workflows', workflow);

@@ -37,12 +37,23 @@ export async function missedCallRuns(
 		virtualnumSmsApi: ids.sms,
 	});
 	const sentBefore = sandbox.control.messages().length;
-	const call = async (caller: string, status: 'ANSWER' | 'NOANSWER' | 'BUSY') =>
-		await sandbox.control.placeCall({ virtualnum: number, caller, status, durationSec: 30 });
+	const answers: string[] = [];
+	const call = async (caller: string, status: 'ANSWER' | 'NOANSWER' | 'BUSY') => {
+		const placed = await sandbox.control.placeCall({
+			virtualnum: number,
+			caller,
+			status,
+			durationSec: 30,
+		});
+		answers.push(
+			`${placed.call.call_status}: ${placed.callbacks.map((c) => c.responseStatus ?? c.error).join('/')}`,
+		);
+	};
 	await call(CALLER, 'NOANSWER');
 	await call(ANSWERED, 'ANSWER');
 	await call(`+972-${CALLER.slice(1)}`, 'BUSY');
 	await call(OPTED_OUT, 'NOANSWER');
+	log(`missed calls: the calls and the answers to their callbacks ${JSON.stringify(answers)}`);
 	const runs = await waitUntil(async () => {
 		const all = await executionsOf(n8n, workflowId);
 		const done = all.filter((e) => !['running', 'new', 'waiting'].includes(e.status));

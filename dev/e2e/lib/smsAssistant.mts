@@ -72,9 +72,15 @@ async function text(ctx: Ctx, from: string, msg: string) {
 }
 
 /** Three turns, both people at once each turn, each turn waiting for both answers. */
-async function converse(ctx: Ctx): Promise<boolean> {
+async function converse(ctx: Ctx, log: Log): Promise<boolean> {
 	for (let turn = 0; turn < 3; turn++) {
-		await Promise.all([text(ctx, DANA_FROM[turn], DANA[turn]), text(ctx, AVI_FROM, AVI[turn])]);
+		const sent = await Promise.all([
+			text(ctx, DANA_FROM[turn], DANA[turn]),
+			text(ctx, AVI_FROM, AVI[turn]),
+		]);
+		log(
+			`sms assistant: turn ${turn + 1} texted, answered ${sent.map((r) => r.responseStatus ?? r.error).join('/')}`,
+		);
 		const both = await waitUntil(
 			() => answersTo(ctx, DANA_FROM[0]).length > turn && answersTo(ctx, AVI_FROM).length > turn,
 			60_000,
@@ -124,7 +130,7 @@ export async function smsAssistantRuns(
 ): Promise<void> {
 	const { model, ctx } = await setUp(n8n, sandbox, ids);
 	try {
-		const done = await converse(ctx);
+		const done = await converse(ctx, log);
 		const dana = answersTo(ctx, DANA_FROM[0]).map((m) => m.message);
 		const avi = answersTo(ctx, AVI_FROM).map((m) => m.message);
 		log(`sms assistant: Dana got ${JSON.stringify(dana)}; Avi got ${JSON.stringify(avi)}`);

@@ -256,6 +256,8 @@ export async function hundredWaits(setup: ReplySetup, check: Check, log: Log, co
 		return index >= 0 && data?.approved === (index % 2 === 0) && data?.outcome === 'answered';
 	});
 	const ordinary = (await executions(setup, setup.replies.id)).length - before;
+	const answered: Record<string, number> = {};
+	for (const status of statuses) answered[String(status)] = (answered[String(status)] ?? 0) + 1;
 	check(
 		answers.every((s) => s === 200) && waiting.length === count,
 		`sms replies: ${count} runs asked at once from one sender number all wait (${waitingS.toFixed(1)} s from the first request)`,
@@ -265,7 +267,7 @@ export async function hundredWaits(setup: ReplySetup, check: Check, log: Log, co
 			done.length === count &&
 			own.length === count &&
 			ordinary === 0,
-		`sms replies: ${count} replies at once resumed each run once with its own answer in ${resumedS.toFixed(1)} s (${own.length} own answers of ${done.length} finished; ${ordinary} replies started the replies workflow)`,
+		`sms replies: ${count} replies at once resumed each run once with its own answer in ${resumedS.toFixed(1)} s (${own.length} own answers of ${done.length} finished; ${ordinary} replies started the replies workflow; the service's callbacks answered ${JSON.stringify(answered)})`,
 	);
 	return { count, waitingS, resumedS };
 }

@@ -149,7 +149,7 @@ async function unclearReplies(setup: ReplySetup, sandbox: Sandbox, check: Check)
 			stillWaiting?.status === 'waiting' &&
 			unclear?.outcome === 'unclear' &&
 			unclear.text === '   ',
-		`sms replies: an emoji reply was asked again once (from ${String(reasked?.sender)}) and the run kept waiting; a blank reply then resumed it as unclear with the text`,
+		`sms replies: an emoji reply was asked again once (from ${String(reasked?.sender)}) and the run kept waiting (${String(stillWaiting?.status)}); a blank reply then resumed it as unclear with the text (${JSON.stringify(unclear)})`,
 	);
 	check(
 		once?.outcome === 'unclear' && once.text === 'maybe next week',
