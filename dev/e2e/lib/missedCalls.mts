@@ -18,6 +18,27 @@ const ANSWERED = '0541110032';
 
 const digits = (text: string) => text.replace(/\D/g, '');
 
+/** Two missed calls from one caller (two spellings), an answered call, a call from an opted-out number. */
+async function fourCalls(sandbox: Sandbox, number: string): Promise<string[]> {
+	const answers: string[] = [];
+	const call = async (caller: string, status: 'ANSWER' | 'NOANSWER' | 'BUSY') => {
+		const placed = await sandbox.control.placeCall({
+			virtualnum: number,
+			caller,
+			status,
+			durationSec: 30,
+		});
+		answers.push(
+			`${placed.call.call_status}: ${placed.callbacks.map((c) => c.responseStatus ?? c.error).join('/')}`,
+		);
+	};
+	await call(CALLER, 'NOANSWER');
+	await call(ANSWERED, 'ANSWER');
+	await call(`+972-${CALLER.slice(1)}`, 'BUSY');
+	await call(OPTED_OUT, 'NOANSWER');
+	return answers;
+}
+
 export async function missedCallRuns(
 	n8n: N8nServer,
 	sandbox: Sandbox,
@@ -37,22 +58,7 @@ export async function missedCallRuns(
 		virtualnumSmsApi: ids.sms,
 	});
 	const sentBefore = sandbox.control.messages().length;
-	const answers: string[] = [];
-	const call = async (caller: string, status: 'ANSWER' | 'NOANSWER' | 'BUSY') => {
-		const placed = await sandbox.control.placeCall({
-			virtualnum: number,
-			caller,
-			status,
-			durationSec: 30,
-		});
-		answers.push(
-			`${placed.call.call_status}: ${placed.callbacks.map((c) => c.responseStatus ?? c.error).join('/')}`,
-		);
-	};
-	await call(CALLER, 'NOANSWER');
-	await call(ANSWERED, 'ANSWER');
-	await call(`+972-${CALLER.slice(1)}`, 'BUSY');
-	await call(OPTED_OUT, 'NOANSWER');
+	const answers = await fourCalls(sandbox, number);
 	log(`missed calls: the calls and the answers to their callbacks ${JSON.stringify(answers)}`);
 	const runs = await waitUntil(async () => {
 		const all = await executionsOf(n8n, workflowId);
