@@ -15,6 +15,7 @@ import {
 	type ChatRequest,
 	type ScriptedTurn,
 } from '../../harness/n8n/scriptedModel.mts';
+import { executionsOf, storedRun } from '../../harness/n8n/executions.mts';
 import { waitUntil, type Check, type Log } from '../../harness/n8n/workflows.mts';
 import {
 	activateExample,
@@ -46,6 +47,7 @@ function script(request: ChatRequest): ScriptedTurn {
 
 interface Ctx {
 	sandbox: Sandbox;
+	workflowId: string;
 	number: string;
 	smsUrl: string;
 }
@@ -106,7 +108,7 @@ async function setUp(n8n: N8nServer, sandbox: Sandbox, ids: { vn: string; sms: s
 		data: [{ phone: '972541110029', text: 'STOP', receivedAt: '' }],
 		returnType: 'count',
 	});
-	const { url: smsUrl } = await activateExample(
+	const { id: workflowId, url: smsUrl } = await activateExample(
 		n8n,
 		'ai/sms-assistant.json',
 		credentials,
@@ -118,7 +120,7 @@ async function setUp(n8n: N8nServer, sandbox: Sandbox, ids: { vn: string; sms: s
 				};
 		},
 	);
-	return { model, ctx: { sandbox, number, smsUrl } };
+	return { model, ctx: { sandbox, workflowId, number, smsUrl } };
 }
 
 export async function smsAssistantRuns(
@@ -131,6 +133,7 @@ export async function smsAssistantRuns(
 	const { model, ctx } = await setUp(n8n, sandbox, ids);
 	try {
 		const done = await converse(ctx, log);
+		if (!done) await logRuns(n8n, ctx, log);
 		const dana = answersTo(ctx, DANA_FROM[0]).map((m) => m.message);
 		const avi = answersTo(ctx, AVI_FROM).map((m) => m.message);
 		log(`sms assistant: Dana got ${JSON.stringify(dana)}; Avi got ${JSON.stringify(avi)}`);
@@ -150,6 +153,18 @@ export async function smsAssistantRuns(
 		await optedOut(n8n, ctx, model.requests.length, () => model.requests.length, check);
 	} finally {
 		await model.close();
+	}
+}
+
+/** What the assistant's runs did, when an answer did not come. */
+async function logRuns(n8n: N8nServer, ctx: Ctx, log: Log) {
+	for (const execution of (await executionsOf(n8n, ctx.workflowId)).slice(0, 4)) {
+		const run = await storedRun(n8n, execution.id);
+		log(
+			`sms assistant: run ${execution.id} ${execution.status}: ${JSON.stringify(run?.error ?? null).slice(0, 600)}; ` +
+				`ran ${['New opt-out?', 'Opted out earlier?', 'Assistant', 'Reply'].filter((name) => run?.ran(name)).join(', ')}; ` +
+				`trigger item ${JSON.stringify(run?.first('SMS Received') ?? null).slice(0, 400)}`,
+		);
 	}
 }
 
