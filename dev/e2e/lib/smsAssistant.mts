@@ -117,6 +117,8 @@ async function setUp(n8n: N8nServer, sandbox: Sandbox, ids: { vn: string; sms: s
 				node.parameters = {
 					...node.parameters,
 					model: { __rl: true, mode: 'id', value: 'scripted' },
+					// The scripted model speaks Chat Completions, not the Responses API version 1.3 uses.
+					responsesApiEnabled: false,
 				};
 		},
 	);
