@@ -43,7 +43,7 @@ describe('Virtual Number Trigger → SMS Received', () => {
 		return answer.status;
 	}
 
-	test('a message of spaces only is an SMS Received with its text as sent, not a callback nobody reads', async () => {
+	test('a message of spaces only is an SMS Received with its text as sent, not an unknown event', async () => {
 		const t = trigger();
 		assert.equal(await send(t.webhookUrl, { ...SMS, msg: '   ' }), 200);
 		const outcome = t.outcomes.at(-1)!;
