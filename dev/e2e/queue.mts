@@ -3,8 +3,9 @@
  * Redis, then n8n as one main process, one webhook processor and two workers (all on 127.0.0.1,
  * this package installed as a community package in each), and proves with the sandbox: trigger
  * registration and a burst of 1,000 callbacks, a 10,000-recipient send, a recording in database
- * binary mode, Send and Wait answered through the webhook processor, Route Call's answer to clients
- * that ask for compression, the CRM sync example into Postgres, a worker killed mid-burst, a main-process
+ * binary mode, Send and Wait answered through the webhook processor (by its link, and by SMS replies
+ * relayed by the trigger there), Route Call's answer to clients that ask for compression, the CRM
+ * sync example into Postgres, a worker killed mid-burst, a main-process
  * restart, and the polling Call Record Trigger across another main restart. Everything it started
  * is stopped by process id, also on failure or interruption.
  */
@@ -22,6 +23,7 @@ import { startPostgres, type Postgres } from './lib/postgres.mts';
 import { installExitHandlers } from '../harness/n8n/processes.mts';
 import { startRedis, type Redis } from './lib/redis.mts';
 import { sendAndWaitInQueue } from './lib/sendAndWait.mts';
+import { smsRepliesInQueue } from './lib/smsReplyCases.mts';
 import { bulkSend, recordingInDatabase, triggerBurst, type QueueRun } from './lib/scale.mts';
 import { E2E_DIR, ensureN8nInstall } from '../harness/n8n/install.mts';
 
@@ -89,6 +91,7 @@ try {
 	const burst = await triggerBurst(run, BURST);
 	await bulkSend(run, RECIPIENTS);
 	await sendAndWaitInQueue(run);
+	await smsRepliesInQueue(run);
 	// Route Incoming Call's answer, relayed from the worker to the webhook processor holding the call.
 	const webhooks = { url: cluster.webhookUrl, rest: cluster.rest.bind(cluster) };
 	await routeNodeRuns(webhooks, sandbox, run.credentials.vn, check, log);

@@ -18,6 +18,9 @@ import { errorBranchRuns } from './lib/errorBranch.mts';
 import { runExamples } from './lib/examples.mts';
 import { retryAndRedirects } from './lib/retryAndRedirects.mts';
 import { sendAndWaitRuns } from './lib/sendAndWait.mts';
+import { smsReplyRuns } from './lib/smsReplyCases.mts';
+import { smsAssistantRuns } from './lib/smsAssistant.mts';
+import { missedCallRuns } from './lib/missedCalls.mts';
 import { aiAgentRuns } from './lib/aiAgent.mts';
 import { campaignRuns } from './lib/campaigns.mts';
 import { campaignLedgerRuns } from './lib/campaignLedger.mts';
@@ -125,6 +128,9 @@ try {
 		errorBranch: () => errorBranchRuns(server, sandbox, smsCredential.id, check, log),
 		retryAndRedirects: () => retryAndRedirects(server, sandbox, ids, check, log),
 		sendAndWait: () => sendAndWaitRuns(server, sandbox, smsCredential.id, check, log),
+		smsReplies: () => smsReplyRuns(server, sandbox, ids, check, log),
+		smsAssistant: () => smsAssistantRuns(server, sandbox, ids, check, log),
+		missedCalls: () => missedCallRuns(server, sandbox, ids, check, log),
 		campaigns: () => campaignRuns(server, sandbox, smsCredential.id, check, log),
 		campaignLedger: () => campaignLedgerRuns(server, sandbox, credentials, check, log),
 		aiAgent: () => aiAgentRuns(server, sandbox, ids, check, log),

@@ -217,6 +217,11 @@ export interface RunOptions {
 	 * n8n's editor. Pinned on Test Start nodes (START_TYPE), they stand in for n8n's own nodes.
 	 */
 	pinData?: Record<string, INodeExecutionData[]>;
+	/**
+	 * The start node's type (default the Test Start node), e.g. `virtualNumberTrigger`: n8n passes a
+	 * webhook node's items through when it runs it, so later nodes see the trigger they follow.
+	 */
+	startType?: string;
 }
 
 export interface RunResult {
@@ -296,7 +301,7 @@ function workflowNodes(
 	options: RunOptions,
 	startName: string,
 ): INode[] {
-	const startNode: WorkflowNode = { name: startName, type: START_TYPE };
+	const startNode: WorkflowNode = { name: startName, type: options.startType ?? START_TYPE };
 	return [startNode, ...options.nodes].map(
 		(node, index): INode => ({
 			id: `node-${index}`,

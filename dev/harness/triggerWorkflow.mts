@@ -105,6 +105,21 @@ interface TestRegistration {
 	staticData?: IDataObject;
 }
 
+/**
+ * The node's credential references: one per credential the test gives (a Bulk SMS node, the
+ * trigger with its n8n API credential), the trigger's own when it gives none.
+ */
+function credentialRefs(options: TriggerOptions): INode['credentials'] {
+	const names = Object.keys(options.credentials);
+	if (options.node && names.length === 0) return undefined;
+	return Object.fromEntries(
+		(names.length > 0 ? names : ['virtualnumApi']).map((name) => [
+			name,
+			{ id: `${name}-id`, name: `${name} test` },
+		]),
+	);
+}
+
 function copy<T>(value: T): T {
 	return JSON.parse(JSON.stringify(value)) as T;
 }
@@ -136,9 +151,7 @@ export class TriggerInstance {
 			position: [0, 0],
 			webhookId: options.webhookId,
 			parameters: options.parameters as INode['parameters'],
-			credentials: options.node
-				? undefined
-				: { virtualnumApi: { id: 'virtualnumApi-id', name: 'virtualnumApi test' } },
+			credentials: credentialRefs(options),
 		};
 		this.saved = options.staticData ? copy(options.staticData) : {};
 	}

@@ -9,7 +9,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { builderHints } from '../shared/builderHints';
-import { virtualnumSmsApiTest } from '../shared/credentialTests';
+import { virtualnumN8nApiTest, virtualnumSmsApiTest } from '../shared/credentialTests';
 import { resourceProperties, routeOperation } from '../shared/router';
 import { resourceFields, resources } from './actions/resources';
 import * as sendAndWait from './actions/message/sendAndWait.operation';
@@ -36,12 +36,23 @@ export class BulkSms implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		webhooks: sendAndWait.answerWebhooks,
 		waitingNodeTooltip: sendAndWait.WAITING_TOOLTIP,
-		credentials: [{ name: 'virtualnumSmsApi', required: true, testedBy: 'virtualnumSmsApiTest' }],
+		credentials: [
+			{ name: 'virtualnumSmsApi', required: true, testedBy: 'virtualnumSmsApiTest' },
+			{
+				// Send and Wait for Response, Answer By: SMS Reply keeps its waiting runs in an n8n Data Table.
+				name: 'virtualnumN8nApi',
+				required: true,
+				testedBy: 'virtualnumN8nApiTest',
+				displayOptions: {
+					show: { resource: ['message'], operation: ['sendAndWait'], answerBy: ['smsReply'] },
+				},
+			},
+		],
 		properties: resourceProperties(resourceFields, resources),
 	};
 
 	methods = {
-		credentialTest: { virtualnumSmsApiTest },
+		credentialTest: { virtualnumSmsApiTest, virtualnumN8nApiTest },
 		listSearch: { searchSenders },
 		loadOptions: { getTimeZones },
 	};

@@ -8,7 +8,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { builderHints } from '../shared/builderHints';
-import { virtualnumApiTest } from '../shared/credentialTests';
+import { virtualnumApiTest, virtualnumN8nApiTest } from '../shared/credentialTests';
 import { searchVirtualnums } from '../shared/virtualnums';
 import { receiveCallback } from './callback/receive';
 import { properties, TRIGGER_WEBHOOKS } from './description';
@@ -40,8 +40,9 @@ export class VirtualNumberTrigger implements INodeType {
 		// 1.1: every callback needs a secret (SMS events the Secret pasted with their URL), and Route
 		// Call answers only Israeli mobile and landline numbers unless Allowed Destinations says more;
 		// one call vocabulary from every callback template (settings.ts, callback/normalize.ts).
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: SMS Received and call items carry conversationKey (the sender's or caller's phone identity).
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description:
 			'Starts the workflow when a call starts or ends on your virtual numbers, when they receive an SMS, ' +
@@ -50,7 +51,18 @@ export class VirtualNumberTrigger implements INodeType {
 		builderHint: builderHints.webhookTrigger,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'virtualnumApi', required: true, testedBy: 'virtualnumApiTest' }],
+		credentials: [
+			{ name: 'virtualnumApi', required: true, testedBy: 'virtualnumApiTest' },
+			{
+				// SMS Received's look-ups (replies to waiting runs, opted-out senders) in n8n Data Tables.
+				name: 'virtualnumN8nApi',
+				required: true,
+				testedBy: 'virtualnumN8nApiTest',
+				displayOptions: {
+					show: { events: ['smsReceived'], dataTables: ['waitingRuns', 'optedOut'] },
+				},
+			},
+		],
 		eventTriggerDescription: 'Waiting for a call to one of the numbers',
 		activationMessage:
 			"The chosen virtual numbers now report their calls to this workflow; each number's previous callback URL " +
@@ -82,7 +94,7 @@ export class VirtualNumberTrigger implements INodeType {
 	};
 
 	methods = {
-		credentialTest: { virtualnumApiTest },
+		credentialTest: { virtualnumApiTest, virtualnumN8nApiTest },
 		listSearch: { searchVirtualnums },
 	};
 

@@ -69,6 +69,32 @@ export const properties: INodeProperties[] = [
 		displayOptions: { show: { events: ['smsReceived'] } },
 	},
 	{
+		displayName: 'Look Up in Data Tables',
+		name: 'dataTables',
+		type: 'multiOptions',
+		default: [],
+		description:
+			"What SMS Received looks up, through n8n's public API (the n8n API credential below: an API key " +
+			'with the Data Table scopes), before the workflow starts',
+		options: [
+			{
+				name: 'Runs Waiting for This Reply',
+				value: 'waitingRuns',
+				description:
+					'A reply to a Bulk SMS Send and Wait for Response (Answer By: SMS Reply) resumes the run that ' +
+					'asked; it starts this workflow only when it is an opt-out, or when no run waits for it',
+			},
+			{
+				name: 'Senders Who Opted Out',
+				value: 'optedOut',
+				description:
+					'Adds optedOut: true when the sender is in the table of opted-out numbers (Options), in any spelling',
+			},
+		],
+		builderHint: parameterHints.triggerDataTables,
+		displayOptions: { show: { events: ['smsReceived'] } },
+	},
+	{
 		displayName: 'Numbers',
 		name: 'numbers',
 		type: 'options',
@@ -342,6 +368,24 @@ export const properties: INodeProperties[] = [
 				displayOptions: { show: { '/events': ['smsReceived'] } },
 			},
 			{
+				displayName: 'Opted-Out Numbers Column',
+				name: 'optOutColumn',
+				type: 'string',
+				default: 'phone',
+				description:
+					'The column of the opted-out numbers table that holds the numbers (any spelling: 054…, 97254…)',
+				displayOptions: { show: { '/dataTables': ['optedOut'] } },
+			},
+			{
+				displayName: 'Opted-Out Numbers Table',
+				name: 'optOutTable',
+				type: 'string',
+				default: 'SMS opt-outs', // OPT_OUTS_TABLE (the lint wants a literal here)
+				description:
+					"The n8n Data Table the workflow keeps opt-outs in (the SMS opt-outs example's), by its name",
+				displayOptions: { show: { '/dataTables': ['optedOut'] } },
+			},
+			{
 				displayName: 'Respond With',
 				name: 'respondWith',
 				type: 'options',
@@ -451,6 +495,27 @@ export const properties: INodeProperties[] = [
 					'it are answered 401 and start nothing. Without it the trigger puts a secret of its own on the URLs ' +
 					'it registers; SMS events need this one (their URL, shown above, carries a token made from it). ' +
 					'Never shown in the output.',
+			},
+			{
+				displayName: 'Unanswered Calls Only',
+				name: 'unansweredOnly',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether Call Ended starts the workflow only for calls nobody answered: No Answer, Busy, Caller ' +
+					'Cancelled and Outside Working Hours (never Answered, Blacklisted or Number Not Active, nor a ' +
+					'call without a status)',
+				displayOptions: { show: { '/events': ['callEnded'] } },
+			},
+			{
+				displayName: 'Waiting Replies Table',
+				name: 'replyWaitsTable',
+				type: 'string',
+				default: 'Virtual Number SMS Reply Waits', // REPLY_WAITS_TABLE (the lint wants a literal here)
+				description:
+					'The n8n Data Table of the runs waiting for an SMS reply: the one the Bulk SMS Send and Wait ' +
+					'nodes name (their default unless changed there)',
+				displayOptions: { show: { '/dataTables': ['waitingRuns'] } },
 			},
 		],
 	},

@@ -13,7 +13,8 @@ import { parseIpAllowList } from './callback/request';
 import { ROUTE_DEADLINE_SEC, allowListOf, routeOf } from '../shared/callRouting';
 import { readRoutingRules } from './callback/routingRules';
 import { readSecret } from './secret';
-import type { IpRange, RouteSettings, TriggerSettings } from './types';
+import { REPLY_WAITS_TABLE } from '../shared/replyWaits';
+import type { ConversationSettings, IpRange, RouteSettings, TriggerSettings } from './types';
 
 type TriggerEventKey = string;
 
@@ -76,9 +77,34 @@ export function readSettings(this: TriggerContext): TriggerSettings {
 		keywords: phrasesOf(String(options.keywords ?? '')),
 		optOutKeywords: phrasesOf(String(options.optOutKeywords ?? OPT_OUT_DEFAULT)),
 		route: readRoute(node, events, options),
+		unansweredOnly: events.includes('callEnded') && options.unansweredOnly === true,
+		conversation: events.includes('smsReceived') ? readConversation.call(this, options) : undefined,
 		oneVocabulary: node.typeVersion >= 1.1,
+		conversationKeys: node.typeVersion >= 1.2,
 	};
 }
+
+/** SMS Received's Look Up in Data Tables, and the tables' names. */
+function readConversation(
+	this: TriggerContext,
+	options: IDataObject,
+): ConversationSettings | undefined {
+	const raw = this.getNodeParameter('dataTables', []) as unknown;
+	const chosen = Array.isArray(raw) ? raw : [];
+	const text = (value: unknown, fallback: string) => String(value ?? '').trim() || fallback;
+	const conversation: ConversationSettings = {};
+	if (chosen.includes('waitingRuns'))
+		conversation.replyWaits = text(options.replyWaitsTable, REPLY_WAITS_TABLE);
+	if (chosen.includes('optedOut'))
+		conversation.optOuts = {
+			table: text(options.optOutTable, OPT_OUTS_TABLE),
+			column: text(options.optOutColumn, 'phone'),
+		};
+	return Object.keys(conversation).length > 0 ? conversation : undefined;
+}
+
+/** The table the examples keep opt-outs in (examples/sms-opt-out-to-data-table.json). */
+const OPT_OUTS_TABLE = 'SMS opt-outs';
 
 /** Allowed IPs and Max Body Size (KB), checked. */
 function readRequestLimits(node: INode, options: IDataObject): { ranges: IpRange[]; kb: number } {

@@ -88,11 +88,28 @@ export interface TriggerSettings {
 	optOutKeywords: string[];
 	/** Call Started → Respond With a destination (from the workflow, a node or the rules); undefined for Nothing. */
 	route?: RouteSettings;
+	/** Call Ended: only unanswered calls start the workflow (callback/events/callEnded.ts). */
+	unansweredOnly: boolean;
+	/** SMS Received: the look-ups in n8n Data Tables (callback/conversation.ts); undefined for none. */
+	conversation?: ConversationSettings;
 	/**
 	 * Version 1.1: one call vocabulary from every callback template (numbers as digits,
 	 * `recordingExists` always true or false). Version 1 keeps the values as each template sent them.
 	 */
 	oneVocabulary: boolean;
+	/**
+	 * Version 1.2: SMS Received and call items carry `conversationKey`, the sender's or caller's
+	 * phone identity (callback/conversation.ts). Earlier versions keep their items' shape.
+	 */
+	conversationKeys: boolean;
+}
+
+/** SMS Received's look-ups in n8n Data Tables, through n8n's public API. */
+export interface ConversationSettings {
+	/** Relay replies to the runs waiting for them (Send and Wait by SMS reply): the table's name. */
+	replyWaits?: string;
+	/** Mark senders found in this table's column as `optedOut`. */
+	optOuts?: { table: string; column: string };
 }
 
 /** This trigger, in the mode it is registering or deregistering in. */
@@ -110,7 +127,7 @@ export interface OwnTrigger {
 export interface CallbackFields {
 	/** The first non-empty value among these names (lower-case), trimmed, or null. */
 	pick(names: readonly string[]): string | null;
-	/** The same value exactly as sent (spaces kept), or null. */
+	/** The same value exactly as sent (spaces kept; a value of spaces only when no name has more), or null. */
 	pickAsSent(names: readonly string[]): string | null;
 	/** The call's fields under the call vocabulary's keys (null when the callback did not carry one). */
 	call(): IDataObject;

@@ -73,7 +73,9 @@ export const builderHints = {
 		searchHint:
 			'Trigger on phone calls to the virtual numbers (Call Started, Call Ended), SMS delivery status ' +
 			'and SMS received: activating the workflow points the numbers at n8n, which needs a public n8n URL. ' +
-			'Follow with Virtual Number → Call Record to read the full call, or Bulk SMS to text the caller.',
+			'Follow with Virtual Number → Call Record to read the full call, or Bulk SMS to text the caller. ' +
+			'Items carry conversationKey (the phone identity of the sender or caller): key n8n chat memory or ' +
+			'Remove Duplicates by it; Call Ended can start only for unanswered calls (missed-call text-back).',
 		relatedNodes: [
 			related.virtualNumber,
 			related.bulkSms,
@@ -113,18 +115,39 @@ export const parameterHints = {
 	approverPhone: {
 		propertyHint:
 			'One phone number: the person who must approve or answer, e.g. `={{ $json.managerPhone }}`. The ' +
-			'workflow waits at this node until that person answers through the link in the SMS.',
+			'workflow waits at this node until that person answers (through the link, or by SMS reply).',
 	},
 	approvalQuestion: {
 		propertyHint:
 			'The question for the person, with the item fields it is about, e.g. ' +
-			'`=Approve refund of {{ $json.amount }} for {{ $json.customer }}?`; the answer link is added after it.',
+			'`=Approve refund of {{ $json.amount }} for {{ $json.customer }}?`; the answer link is added after ' +
+			"it. With answerBy 'smsReply' say how to answer, e.g. `=… Reply 1 to confirm, 2 to cancel`.",
+	},
+	answerBy: {
+		propertyHint:
+			"'smsReply' when people answer by texting back (appointment reminders: 1 to confirm, 2 to cancel): " +
+			'the Sender must be a virtual number that receives SMS, and a Virtual Number Trigger on SMS Received ' +
+			"with dataTables ['waitingRuns'] (same n8n API credential) must be active. The run resumes with " +
+			'`data.outcome` (answered, unclear, optedOut, superseded) and `data.approved`. ' +
+			"'link' (default) sends a link to an answer page instead.",
 	},
 	triggerEvents: {
 		propertyHint:
 			"Pick only the events the workflow handles: 'callEnded' for after-call work (CRM, follow-up SMS), " +
 			"'callStarted' to act while the phone rings, 'smsDelivery' for delivery reports of sent SMS, " +
 			"'smsReceived' for replies to the account's numbers.",
+	},
+	sendFrom: {
+		propertyHint:
+			"'numberTexted' when the SMS answers someone who texted a virtual number (a Virtual Number Trigger " +
+			'on SMS Received earlier in the workflow, also with an AI Agent in between): the reply goes out ' +
+			"from the number they texted, so their next reply comes back to it. 'sender' (default) otherwise.",
+	},
+	triggerDataTables: {
+		propertyHint:
+			"With 'smsReceived': 'waitingRuns' when Bulk SMS Send and Wait nodes ask by SMS reply (their replies " +
+			"then resume those runs instead of starting this workflow); 'optedOut' to get `optedOut` for senders in " +
+			'the opt-outs table, e.g. so an SMS assistant never answers them. Either needs the n8n API credential.',
 	},
 	callRecordNumbers: {
 		propertyHint:

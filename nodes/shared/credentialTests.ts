@@ -20,6 +20,7 @@ import {
 } from './transport/http';
 import { credentialSecrets, maskKnown } from './masking';
 import { UNAUTHORIZED_CODE } from './statusCodes';
+import { N8N_API_LABEL, readN8nApiAnswer } from './transport/n8nApi';
 import { readSenderAnswer, SMS_LABEL, withSmsIpHint } from './transport/smsApi';
 import { readVirtualnumAnswer, VIRTUALNUM_LABEL } from './transport/virtualnumApi';
 
@@ -34,11 +35,17 @@ const testNode = (type: string): INode => ({
 	parameters: {},
 });
 
+/** The test's request; `headers` replaces the bearer header of the services' credentials. */
+interface TestRequest {
+	url: string;
+	qs: Record<string, string>;
+	headers?: Record<string, string>;
+}
+
 async function fetchForTest(
 	context: ICredentialTestFunctions,
 	data: ICredentialDataDecryptedObject,
-	url: string,
-	qs: Record<string, string>,
+	{ url, qs, headers }: TestRequest,
 ): Promise<RawAnswer> {
 	// CredentialTestContext offers no helper but `request`, and no authentication helper either,
 	// so the header the credential's `authenticate` describes is set here (none without a token).
@@ -47,7 +54,7 @@ async function fetchForTest(
 		method: 'GET',
 		uri: url,
 		qs,
-		headers: token ? { Authorization: `Bearer ${token}` } : {},
+		headers: headers ?? (token ? { Authorization: `Bearer ${token}` } : {}),
 		json: false,
 		simple: false,
 		resolveWithFullResponse: true,
@@ -90,7 +97,7 @@ async function runTest(
 	context: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
 	label: string,
-	build: (baseUrl: string) => { url: string; qs: Record<string, string> },
+	build: (baseUrl: string) => TestRequest,
 	read: (raw: RawAnswer, failure: FailureContext) => unknown,
 	failure: Omit<FailureContext, 'serviceLabel'>,
 	advice: TestAdvice = {},
@@ -104,10 +111,11 @@ async function runTest(
 		return { status: 'Error', message: failureMessage(error, {}) };
 	}
 	try {
-		const { url, qs } = build(baseUrl);
+		const request = build(baseUrl);
+		const { url } = request;
 		let raw: RawAnswer;
 		try {
-			raw = await fetchForTest(context, data, url, qs);
+			raw = await fetchForTest(context, data, request);
 		} catch (error) {
 			const code =
 				(error as { code?: string; cause?: { code?: string } }).code ??
@@ -157,5 +165,25 @@ export async function virtualnumSmsApiTest(
 		{ node: testNode('n8n-nodes-virtualnum.bulkSms'), operation: 'get_sender_list' },
 		// An address filter may refuse in any form (a 403, a page, a dropped connection).
 		{ unsaid: withSmsIpHint },
+	);
+}
+
+/** n8n's public API: lists one Data Table with the key, as the table of waiting runs is found. */
+export async function virtualnumN8nApiTest(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const apiKey = String(credential.data?.apiKey ?? '').trim();
+	return await runTest(
+		this,
+		credential,
+		N8N_API_LABEL,
+		(baseUrl) => ({
+			url: `${baseUrl.replace(/\/api\/v1$/i, '')}/api/v1/data-tables`,
+			qs: { limit: '1' },
+			headers: { 'X-N8N-API-KEY': apiKey },
+		}),
+		(raw, failure) => readN8nApiAnswer(raw, failure),
+		{ node: testNode('n8n-nodes-virtualnum.bulkSms'), operation: 'list Data Tables' },
 	);
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import { testCredential } from '../../dev/harness/engine.mts';
+import { startN8nStandIn, type N8nStandIn } from '../../dev/harness/n8nPublicApi.mts';
 import { startRecorder, type Recorder } from '../../dev/harness/recorder.mts';
 import { specUnauthorizedTexts } from '../../dev/harness/spec.mts';
 
@@ -219,5 +220,37 @@ describe('Virtual Number SMS API credential test', () => {
 		assert.equal(result.status, 'Error');
 		assert.match(result.message, /127\.0\.0\.1:9/);
 		assert.match(result.message, /allowed IP list/);
+	});
+});
+
+describe('n8n API credential test (answers by SMS reply)', () => {
+	let n8n: N8nStandIn;
+	before(async () => {
+		n8n = await startN8nStandIn();
+	});
+	after(async () => await n8n.close());
+	const check = (data: Record<string, string>) =>
+		testCredential('bulkSms', 'virtualnumN8nApi', data);
+
+	test("passes when n8n's public API lists Data Tables with the key; the Base URL may end in /api/v1", async () => {
+		for (const baseUrl of [n8n.url, `${n8n.url}/api/v1/`]) {
+			const result = await check({ baseUrl, apiKey: n8n.apiKey });
+			assert.deepEqual(result, { status: 'OK', message: 'Connection successful' });
+		}
+		assert.deepEqual(
+			n8n.requests.map((r) => `${r.method} ${r.path} ${JSON.stringify(r.query)}`),
+			['GET /api/v1/data-tables {"limit":"1"}', 'GET /api/v1/data-tables {"limit":"1"}'],
+		);
+	});
+
+	test('each refusal names its fix: a wrong key, a key without the scopes, an address that is not the API', async () => {
+		const wrong = await check({ baseUrl: n8n.url, apiKey: 'n8n_api_wrong' });
+		assert.equal(wrong.status, 'Error');
+		assert.match(wrong.message, /the API key is not valid \(HTTP 401\).*Check the API Key/);
+		n8n.keys.set('n8n_api_read', ['dataTableRow:read']);
+		const narrow = await check({ baseUrl: n8n.url, apiKey: 'n8n_api_read' });
+		assert.match(narrow.message, /lacks a scope \(HTTP 403\).*dataTable:list, dataTable:create/);
+		const page = await check({ baseUrl: `${n8n.url}/editor`, apiKey: n8n.apiKey });
+		assert.match(page.message, /answered with a web page/);
 	});
 });

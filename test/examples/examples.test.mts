@@ -42,6 +42,7 @@ const EXPECTED_FILES = [
 	'click-to-call-from-webhook.json',
 	'crm-deal-won-value-to-call.json',
 	'crm-sync-call-records.json',
+	'missed-call-text-back.json',
 	'nightly-call-record-export.json',
 	'sms-campaign-scheduled.json',
 	'sms-campaign-skip-opted-out.json',
@@ -103,9 +104,12 @@ const CORE_ACTIONS: Record<string, { examples: string[]; version: number; creden
 			'sms-ledger-delivery-reports.json',
 			'sms-ledger-daily-summary.json',
 			'sms-ledger-resend-failed.json',
+			'missed-call-text-back.json',
 		],
 		version: 1.1,
 	},
+	// Once per caller per day: n8n keeps the keys it saw in its database.
+	'n8n-nodes-base.removeDuplicates': { examples: ['missed-call-text-back.json'], version: 2 },
 	'n8n-nodes-base.if': {
 		examples: ['sms-opt-out-to-data-table.json', 'crm-deal-won-value-to-call.json'],
 		version: 2.2,
@@ -525,11 +529,17 @@ describe('examples/', () => {
 
 			test('our nodes reference their credentials by name: "Virtual Number sandbox" (id 1), "SMS sandbox" (id 2)', () => {
 				for (const node of workflow.nodes.filter((candidate) => isOurs(candidate.type))) {
-					// A credential the node hides for the chosen operation (Route Incoming Call sends no request).
-					const operation = String(node.parameters.operation);
-					const wanted = (descriptions.get(node.type)!.credentials ?? [])
-						.filter(
-							(credential) => !credential.displayOptions?.hide?.operation?.includes(operation),
+					// The credentials the node shows for its settings: not one it hides for the chosen operation
+					// (Route Incoming Call sends no request), nor the n8n API one it asks only for Data Table look-ups.
+					const description = descriptions.get(node.type)!;
+					const wanted = (description.credentials ?? [])
+						.filter((credential) =>
+							NodeHelpers.displayParameter(
+								asINode(node).parameters,
+								credential,
+								asINode(node),
+								description,
+							),
 						)
 						.map((credential) => credential.name)
 						.sort();

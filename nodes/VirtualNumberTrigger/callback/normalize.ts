@@ -146,6 +146,14 @@ function pickAsSent(fields: Fields, candidates: readonly string[]): string | nul
 	return null;
 }
 
+/** A text as sent, also when it is only spaces: a reply of spaces is still a reply. */
+function textAsSent(fields: Fields, candidates: readonly string[]): string | null {
+	const text = pickAsSent(fields, candidates);
+	if (text !== null) return text;
+	for (const name of candidates) if (fields.has(name)) return fields.get(name) ?? null;
+	return null;
+}
+
 function pick(fields: Fields, candidates: readonly string[]): string | null {
 	return pickAsSent(fields, candidates)?.trim() ?? null;
 }
@@ -172,8 +180,8 @@ function callEventOf(fields: Fields): TriggerEvent {
 function classify(fields: Fields): TriggerEvent | undefined {
 	const named = eventNamed(pick(fields, EVENT_FIELDS));
 	if (named) return named;
-	// An inbound SMS: a sender and a text, no call and no message ID.
-	if (pick(fields, ['msg']) !== null && pick(fields, ['from']) !== null) return smsReceived;
+	// An inbound SMS: a sender and a text (spaces only are a text too), no call and no message ID.
+	if (fields.has('msg') && pick(fields, ['from']) !== null) return smsReceived;
 	// The caller's generic names (from, caller_id) are left out: an SMS status may carry `from`.
 	const hasCall =
 		pick(fields, [...names('callId'), ...names('virtualNumber'), 'cdr_ani', 'ani', 'cli']) !== null;
@@ -253,7 +261,7 @@ function callItem(fields: Fields, settings?: TriggerSettings): IDataObject {
 function readerOf(fields: Fields, settings?: TriggerSettings): CallbackFields {
 	return {
 		pick: (candidates) => pick(fields, candidates),
-		pickAsSent: (candidates) => pickAsSent(fields, candidates),
+		pickAsSent: (candidates) => textAsSent(fields, candidates),
 		call: () => callItem(fields, settings),
 	};
 }

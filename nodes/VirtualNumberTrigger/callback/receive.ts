@@ -26,6 +26,8 @@ import type { RouteSettings, TriggerSettings } from '../types';
 import { TRIGGER_EVENTS } from './events';
 import { callEnded } from './events/callEnded';
 import { callStarted, isFirstCallStart } from './events/callStarted';
+import { smsReceived } from './events/smsReceived';
+import { converse, withConversationKey } from './conversation';
 import { UNKNOWN, normalizeRequest, type Normalized, type NormalizedEvent } from './normalize';
 import {
 	answerPlain,
@@ -224,9 +226,12 @@ export async function receiveCallback(this: IWebhookFunctions): Promise<IWebhook
 	// The SMS URL travels with every message to the SMS provider: it never starts a call's events.
 	if (onSmsUrl(request.path) && CALL_EVENTS.includes(normalized.event))
 		return answerHere(this, ...refuse(this, request, 'a call callback sent to the SMS URL', now));
+	if (settings.conversation && normalized.event === smsReceived.name && !normalized.empty)
+		return await inConversation.call(this, settings, normalized, credentials, now);
 	// Events not chosen, empty requests and repeated call starts start nothing; the answer is an empty 200.
 	if (!starts(this, settings, normalized, now)) return { webhookResponse: '' };
-	const item = withCallTimes(normalized.item, credentials);
+	const timed = withCallTimes(normalized.item, credentials);
+	const item = settings.conversationKeys ? withConversationKey(timed, credentials) : timed;
 	if (settings.route === undefined) return { workflowData: [[{ json: item }]] };
 	// Respond With routes only a call start; every other callback is answered here at once, empty.
 	if (normalized.event === callStarted.name)
@@ -264,6 +269,25 @@ function routeCallStart(
 		);
 	}
 	return { workflowData: [[{ json: item }]] };
+}
+
+/**
+ * SMS Received with Look Up in Data Tables: the service is answered at once (it never waits
+ * for n8n's API), then the reply is relayed to the run waiting for it or the sender looked up
+ * (conversation.ts). A reply a run took starts nothing; anything else starts the workflow as
+ * Keywords allow.
+ */
+async function inConversation(
+	this: IWebhookFunctions,
+	settings: TriggerSettings,
+	normalized: Normalized,
+	credentials: IDataObject | undefined,
+	now: number,
+): Promise<IWebhookResponseData> {
+	const answered = answerHere(this, 200, '');
+	const item = await converse.call(this, settings, normalized.item, credentials);
+	if (item === undefined || !starts(this, settings, { ...normalized, item }, now)) return answered;
+	return { ...answered, workflowData: [[{ json: item }]] };
 }
 
 /**

@@ -48,8 +48,17 @@ describe('Virtual Number Trigger → the node', () => {
 		const description = t.nodeType.description;
 		assert.deepEqual(description.credentials, [
 			{ name: 'virtualnumApi', required: true, testedBy: 'virtualnumApiTest' },
+			{
+				name: 'virtualnumN8nApi',
+				required: true,
+				testedBy: 'virtualnumN8nApiTest',
+				displayOptions: {
+					show: { events: ['smsReceived'], dataTables: ['waitingRuns', 'optedOut'] },
+				},
+			},
 		]);
 		assert.equal(typeof t.nodeType.methods?.credentialTest?.virtualnumApiTest, 'function');
+		assert.equal(typeof t.nodeType.methods?.credentialTest?.virtualnumN8nApiTest, 'function');
 		assert.equal(typeof t.nodeType.methods?.listSearch?.searchVirtualnums, 'function');
 		assert.deepEqual(description.inputs, []);
 		// One instruction for delivery reports: the URL ending in /sms/<token>, never the Secret itself.

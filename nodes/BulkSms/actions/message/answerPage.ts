@@ -137,7 +137,7 @@ function readAnswer(
 	return { error: 'Choose one of the buttons.' };
 }
 
-export async function answerWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+export async function pageWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const req = this.getRequestObject();
 	const page = settings(this);
 	if (req.method !== 'POST') return sendPage(this, 200, questionPage(page));

@@ -300,7 +300,32 @@ const campaignOptions: INodeProperties = {
 /** Send's fields, in the order the editor shows them. */
 export const sendProperties: INodeProperties[] = [
 	{ displayName: RETRY_NOTICE, name: 'retryNotice', type: 'notice', default: '' },
-	senderField('The approved sender name or verified phone number the message comes from'),
+	{
+		displayName: 'Send From',
+		name: 'sendFrom',
+		type: 'options',
+		noDataExpression: true,
+		default: 'sender',
+		builderHint: parameterHints.sendFrom,
+		options: [
+			{
+				name: 'Sender',
+				value: 'sender',
+				description: 'The sender name or phone number chosen below',
+			},
+			{
+				name: 'Reply From: the Number Texted',
+				value: 'numberTexted',
+				description:
+					"The account's number the person texted: the to of the Virtual Number Trigger's SMS Received item " +
+					'each item comes from (after an AI Agent too); the number must be a verified phone sender',
+			},
+		],
+	},
+	{
+		...senderField('The approved sender name or verified phone number the message comes from'),
+		displayOptions: { show: { sendFrom: ['sender'] } },
+	},
 	{
 		displayName: 'Recipients From',
 		name: 'recipientSource',

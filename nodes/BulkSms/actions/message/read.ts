@@ -46,6 +46,7 @@ import {
 	type SendRun,
 } from './output';
 import { Summary } from './summary';
+import { numberTexted } from './numberTexted';
 
 /** A recipient of an item: the number however it was written (phones.ts), the form sent, what was read. */
 interface Recipient {
@@ -182,7 +183,7 @@ function readItem(
 	item: ItemPlan,
 ): ItemSettings {
 	const { itemIndex } = check;
-	const sender = checker.sender(read.sender(itemIndex), check);
+	const sender = checker.sender(read.sender(itemIndex, check), check);
 	const recipients = checker.recipients(read.to.value(itemIndex), check, read.to.field);
 	const rawText = read.message.value(itemIndex);
 	check.required(read.message.field, rawText);
@@ -290,7 +291,7 @@ function checkLength(
 
 /** Where each value of an item comes from, and the name a failure gives it. */
 interface ItemReader {
-	sender(itemIndex: number): unknown;
+	sender(itemIndex: number, check: InputChecks): unknown;
 	to: { field: string; value(itemIndex: number): unknown };
 	message: { field: string; value(itemIndex: number): unknown };
 	options(itemIndex: number): SendOptions;
@@ -352,7 +353,10 @@ function itemReader(context: IExecuteFunctions): ItemReader {
 	const fields = setting('recipientSource', 'toField') === 'inputFields';
 	const messageFromField = fields && setting('messageFrom', 'text') === 'field';
 	return {
-		sender: parameterValue(context, 'sender', '', { extractValue: true }),
+		sender:
+			setting('sendFrom', 'sender') === 'numberTexted'
+				? numberTexted(context)
+				: parameterValue(context, 'sender', '', { extractValue: true }),
 		to: fields ? fromInput('phoneField', 'Phone Number Field') : fromParameter('to', 'To'),
 		message: messageFromField
 			? fromInput('messageField', 'Message Field')

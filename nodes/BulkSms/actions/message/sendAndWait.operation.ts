@@ -5,6 +5,9 @@
  * limit passes. One link, not one per answer: a signed resume URL is about 160 characters, and an
  * SMS preview (which opens links by itself) then only ever opens the page, never an answer.
  *
+ * Answer By: SMS Reply sends the question alone and the recipient answers by texting back: the
+ * reply reaches this run through the trigger's SMS Received (replyWait.ts, replyAnswer.ts).
+ *
  * Like n8n's own nodes (Telegram, Slack), it sends for the first input item only: one execution
  * waits for one answer.
  */
@@ -13,6 +16,8 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
@@ -27,11 +32,27 @@ import { addRunHint } from '../../../shared/n8nCompat';
 import type { OperationOption, RepeatEffect } from '../../../shared/router';
 import { isSmsSent, sendSmsBatch, SMS_LABEL } from '../../../shared/transport/smsApi';
 import { normalizeSmsSender, SMS_LIMITS, SMS_SENDER_RULES } from '../../../shared/limits';
-import { RECIPIENT_QUERY } from './answerPage';
+import { pageWebhook, RECIPIENT_QUERY } from './answerPage';
+import { answerReply, isReplyUrl } from './replyAnswer';
+import {
+	checkReplySender,
+	dropReplyWait,
+	openReplyWait,
+	replyFields,
+	replyOptions,
+	supersedeOlderWaits,
+	type ReplyAsk,
+} from './replyWait';
 import { senderField } from '../fields';
 
-// The answer page is this operation's: the node class serves it as its webhook.
-export { answerWebhook, answerWebhooks, WAITING_TOOLTIP } from './answerPage';
+// The answer page and the relayed reply are this operation's: the node class serves them as its webhook.
+export { answerWebhooks, WAITING_TOOLTIP } from './answerPage';
+
+/** The node's webhook: a reply relayed by SMS Received, or the answer page of a link. */
+export async function answerWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const query = (this.getRequestObject().query ?? {}) as IDataObject;
+	return isReplyUrl(query) ? await answerReply.call(this) : await pageWebhook.call(this);
+}
 
 const DEFAULT_LINK_LABEL = 'Answer here:';
 /** n8n-workflow's WAIT_INDEFINITELY (not exported by n8n 1.x, which this package also supports). */
@@ -121,11 +142,35 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 		typeOptions: { rows: 4 },
-		description: 'The question; the link to the answer page is added after it',
+		description:
+			'The question; with Answer By: Link the link to the answer page is added after it, with ' +
+			'SMS Reply it is sent alone (say how to answer, e.g. "Reply 1 to approve, 2 to decline")',
 		hint:
-			"The link adds about 145 characters plus your n8n address (n8n's signed resume URL); " +
+			"A link adds about 145 characters plus your n8n address (n8n's signed resume URL); " +
 			'message and link must fit the 600-character limit',
 		builderHint: parameterHints.approvalQuestion,
+	},
+	{
+		displayName: 'Answer By',
+		name: 'answerBy',
+		type: 'options',
+		default: 'link',
+		options: [
+			{
+				name: 'Link',
+				value: 'link',
+				description: 'The SMS carries a link to an answer page n8n serves',
+			},
+			{
+				name: 'SMS Reply',
+				value: 'smsReply',
+				description:
+					"The recipient texts back; the Virtual Number Trigger's SMS Received (Look Up in Data Tables: " +
+					'Runs Waiting for This Reply) brings the reply to this run. The Sender must be a number that ' +
+					'receives SMS.',
+			},
+		],
+		builderHint: parameterHints.answerBy,
 	},
 	{
 		displayName: 'Response Type',
@@ -151,7 +196,7 @@ const properties: INodeProperties[] = [
 		type: 'fixedCollection',
 		placeholder: 'Add option',
 		default: {},
-		displayOptions: { show: { responseType: ['approval'] } },
+		displayOptions: { show: { responseType: ['approval'], answerBy: ['link'] } },
 		options: [
 			{
 				displayName: 'Values',
@@ -184,6 +229,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	...replyFields,
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -191,12 +237,14 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add option',
 		default: {},
 		options: [
+			...replyOptions,
 			{
 				displayName: 'Link Label',
 				name: 'linkLabel',
 				type: 'string',
 				default: DEFAULT_LINK_LABEL,
 				description: 'Text before the link in the SMS',
+				displayOptions: { show: { '/answerBy': ['link'] } },
 			},
 			limitWaitTime,
 			{
@@ -215,6 +263,7 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: 'Your answer', // ANSWER_PAGE_DEFAULTS.title (the lint rule wants a literal)
 				description: 'Heading of the answer page the link opens',
+				displayOptions: { show: { '/answerBy': ['link'] } },
 			},
 		],
 	},
@@ -223,12 +272,12 @@ const properties: INodeProperties[] = [
 export const option: OperationOption = {
 	name: 'Send and Wait for Response',
 	description:
-		'Send one SMS with a link to an answer page, and wait until the recipient approves, declines or answers',
+		'Send one SMS and wait until the recipient approves, declines or answers, on an answer page or by SMS reply',
 	action: 'Send an SMS and wait for response',
 };
 
 export const toolDescription =
-	'Send one SMS with a link to an answer page and wait until the recipient answers (costs one SMS credit). ' +
+	'Send one SMS and wait until the recipient answers, on an answer page or by SMS reply (costs one SMS credit). ' +
 	`${PHONES_FOR_MODEL} ` +
 	"The sender is the one set in the node's Sender field.";
 
@@ -246,6 +295,8 @@ interface WaitRequest {
 	message: string;
 	linkLabel: string;
 	maxLength: number;
+	/** Answer By: SMS Reply. */
+	byReply: boolean;
 }
 
 function readRequest(this: IExecuteFunctions, check: InputChecks): WaitRequest {
@@ -268,8 +319,11 @@ function readRequest(this: IExecuteFunctions, check: InputChecks): WaitRequest {
 			`is not valid: ${SMS_SENDER_RULES.text}; ${SMS_SENDER_RULES.phone}`,
 			senderText,
 		);
+	const byReply = this.getNodeParameter('answerBy', 0, 'link') === 'smsReply';
+	if (byReply) checkReplySender(check, senderText);
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	return {
+		byReply,
 		dest,
 		sender: sender.value,
 		message: check.required('Message', this.getNodeParameter('message', 0, '')),
@@ -286,8 +340,18 @@ function readRequest(this: IExecuteFunctions, check: InputChecks): WaitRequest {
 /** Characters as a phone counts them: code points, so an emoji is one. */
 const characters = (text: string) => [...text].length;
 
-/** The SMS: the message, then the label and the link on their own line. */
+/** The SMS: the message, then the label and the link on their own line (the message alone by SMS reply). */
 function smsText(this: IExecuteFunctions, request: WaitRequest, check: InputChecks): string {
+	if (request.byReply) {
+		const length = characters(request.message);
+		if (length > request.maxLength)
+			check.fail(
+				'Message',
+				`is ${length} characters, over the limit of ${request.maxLength}: nothing was sent`,
+				`shorten the message by ${length - request.maxLength} characters`,
+			);
+		return request.message;
+	}
 	const link = this.getSignedResumeUrl({ [RECIPIENT_QUERY]: request.dest });
 	const text = `${request.message}\n${request.linkLabel ? `${request.linkLabel} ` : ''}${link}`;
 	const length = characters(text);
@@ -322,27 +386,49 @@ function waitLimit(this: IExecuteFunctions, check: InputChecks): Date {
 	return new Date(Date.now() + amount * unit);
 }
 
+/** Sends the SMS; fails, with nothing waiting, when the service refuses it. */
+async function send(this: IExecuteFunctions, request: WaitRequest, text: string): Promise<void> {
+	const [result] = await sendSmsBatch.call(this, [
+		{ service: 'send_sms', dest: request.dest, sender: request.sender, message: text },
+	]);
+	if (isSmsSent(result)) return;
+	// The service may quote the message back, and with it the answer link's signature.
+	const why = maskSecrets(String(result.description ?? result.status));
+	throw new NodeOperationError(
+		this.getNode(),
+		`${SMS_LABEL} refused the SMS to ${request.dest}: ${why}`,
+		{
+			itemIndex: 0,
+			description: 'Nothing waits for an answer. Check the sender and the number.',
+		},
+	);
+}
+
 async function sendQuestion(this: IExecuteFunctions): Promise<Date> {
 	const check = new InputChecks(this.getNode(), 0);
 	const request = readRequest.call(this, check);
 	const text = smsText.call(this, request, check);
 	// Read before sending: a wrong limit must not leave an SMS out without a waiting execution.
 	const waitTill = waitLimit.call(this, check);
-	const [result] = await sendSmsBatch.call(this, [
-		{ service: 'send_sms', dest: request.dest, sender: request.sender, message: text },
-	]);
-	if (!isSmsSent(result)) {
-		// The service may quote the message back, and with it the answer link's signature.
-		const why = maskSecrets(String(result.description ?? result.status));
-		throw new NodeOperationError(
-			this.getNode(),
-			`${SMS_LABEL} refused the SMS to ${request.dest}: ${why}`,
-			{
-				itemIndex: 0,
-				description: 'Nothing waits for an answer. Check the sender and the number.',
-			},
-		);
+	if (!request.byReply) {
+		await send.call(this, request, text);
+		return waitTill;
 	}
+	const ask: ReplyAsk = {
+		dest: request.dest,
+		sender: request.sender,
+		waitTill,
+		indefinitely: waitTill.getTime() === WAIT_INDEFINITELY.getTime(),
+	};
+	// Written before the SMS goes out, so that the fastest reply finds the run.
+	const wait = await openReplyWait.call(this, ask);
+	try {
+		await send.call(this, request, text);
+	} catch (error) {
+		await dropReplyWait.call(this, wait);
+		throw asNodeError(this.getNode(), error, 0);
+	}
+	await supersedeOlderWaits.call(this, wait);
 	return waitTill;
 }
 

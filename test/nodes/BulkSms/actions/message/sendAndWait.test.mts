@@ -13,13 +13,9 @@ import type { IDataObject, INodeType } from 'n8n-workflow';
 import { WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import { sandboxPerFile } from '../../../../../dev/harness/nodeTest.mts';
-import {
-	loadPackage,
-	PACKAGE,
-	runWorkflow,
-	type RunResult,
-} from '../../../../../dev/harness/engine.mts';
+import { loadPackage, runWorkflow, type RunResult } from '../../../../../dev/harness/engine.mts';
 import { TriggerHost, type TriggerInstance } from '../../../../../dev/harness/trigger.mts';
+import { waitingNode } from './waitingNode.mts';
 
 const NODE = 'Ask';
 /** n8n's check of a signed resume URL (n8n-core signature-helpers, the same in 1.x and 2.x): HMAC-SHA256 of path and query. */
@@ -225,19 +221,7 @@ describe('Bulk SMS → Message → Send and Wait for Response: the answer page',
 	after(async () => await host.close());
 
 	function page(overrides: IDataObject = {}): TriggerInstance {
-		const description = (
-			host as unknown as {
-				nodeTypes: {
-					getByNameAndVersion(type: string, version: number): { description: IDataObject };
-				};
-			}
-		).nodeTypes.getByNameAndVersion(`${PACKAGE}.bulkSms`, 1).description;
-		return host.add({
-			name: 'Ask',
-			parameters: parameters(overrides),
-			credentials: {},
-			node: { type: `${PACKAGE}.bulkSms`, typeVersion: 1, webhooks: description.webhooks as never },
-		});
+		return waitingNode(host, parameters(overrides));
 	}
 	const query = { to: '0501234567', signature: 'checked-by-n8n' };
 

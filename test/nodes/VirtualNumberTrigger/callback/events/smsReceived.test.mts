@@ -43,6 +43,16 @@ describe('Virtual Number Trigger → SMS Received', () => {
 		return answer.status;
 	}
 
+	test('a message of spaces only is an SMS Received with its text as sent, not an unknown event', async () => {
+		const t = trigger();
+		assert.equal(await send(t.webhookUrl, { ...SMS, msg: '   ' }), 200);
+		const outcome = t.outcomes.at(-1)!;
+		assert.equal(outcome.started, true);
+		assert.equal(outcome.items[0].json.event, 'sms.received');
+		assert.equal(outcome.items[0].json.text, '   ');
+		assert.equal(outcome.items[0].json.optOut, false);
+	});
+
 	for (const method of ['GET', 'POST']) {
 		test(`a ${method} callback becomes one sms.received item in the package's words`, async () => {
 			const t = trigger();
