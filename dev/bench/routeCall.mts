@@ -1,23 +1,10 @@
 /**
  * Route Call's answer time in the real n8n 2.40.7, against n8n's own Webhook node answering the
- * same lookup with Respond to Webhook, in one run, the sides alternating. The sides (SIDES; one
- * entry each, so a way of routing a call is one more entry):
- *
- * - route: Virtual Number Trigger (Call Started, Respond With: A Destination From the Workflow) →
- *   Look Up (Edit Fields: the caller's number → a destination from a small table);
- * - routeNode: Virtual Number Trigger (Respond With: Using a 'Route Incoming Call' Node) → the same
- *   Look Up → Virtual Number → Call → Route Incoming Call, answering from inside the run as Respond
- *   to Webhook does (n8n's responseNode mode); routeNodeAll: the same on All Numbers (the trigger's
- *   parameters then static, which n8n 2.x reads its webhook fields from without its expression
- *   engine), on an account of its own (a number has one callback URL);
- * - respondNode: Webhook (Respond: Using 'Respond to Webhook' Node) → the same Look Up → Respond to
- *   Webhook answering the destination as text;
- * - respondNodeIsolate (diagnostic): the same with one expression in the Webhook's parameters, which
- *   makes n8n give each request an expression isolate as it does for every other trigger;
- * - lastNode (diagnostic): Webhook (Respond: When Last Node Finishes) → the same Look Up: n8n's own
- *   answer from the last node, the mechanism Route Call rides on;
- * - onReceived (diagnostic): Webhook (Respond: Immediately) → the same Look Up: n8n's request
- *   handling alone, answered once the execution is created.
+ * same lookup with Respond to Webhook, in one run, the sides alternating. The sides and their
+ * workflows are in routeWorkflows.mts (SIDES; one entry each, so a way of routing a call is one
+ * more entry): the trigger's Routing Rules, its two ways of answering from the workflow (the last
+ * node's item, a Route Incoming Call node; the node's way also on All Numbers), Webhook + Respond to
+ * Webhook, and n8n's other ways of answering a webhook as diagnostics.
  *
  * Each burst posts N call-start callbacks at once, as the service sends them (POST, JSON body;
  * a fresh connection each), to the URL each side listens on (the trigger's: the one it registered
@@ -26,18 +13,21 @@
  * the deadline: Trigger → Wait 5 s → Look Up (→ Route Incoming Call, for the node's way), whose
  * answer must come empty at the Deadline (3 s) at 1 and 10 concurrent calls; for each routed call,
  * how long n8n took to hand it to the trigger (the item's `receivedAt`). All of it in one n8n per
- * expression engine (`vm`, n8n's default, then `legacy`).
+ * expression engine (`vm`, n8n's default, then `legacy`) and background load (`--load
+ * none,campaign`: with `campaign`, 10,000-recipient Bulk SMS campaigns run one after another in the
+ * same n8n for the whole measurement). `--sides rules,routeNode,respondNode` measures only those.
  *
  *   npm run build && npx tsx dev/bench/routeCall.mts [--rounds 5] [--levels 1,10,50] [--engines vm,legacy]
+ *     [--load none,campaign] [--sides <keys>] [--out results-route.json]
  *   npm run bench -- --route-call [--rounds 5]     (the same)
  *
- * Writes dev/bench/results-route.json; dev/docs/benchmarks.md has the method and the figures.
+ * Writes dev/bench/results-route.json (or --out); dev/docs/benchmarks.md has the method and the figures.
  */
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { parse } from 'flatted';
@@ -46,11 +36,32 @@ import { startSandbox, type Sandbox } from '../sandbox/index.mts';
 import { startN8n, type N8nServer } from '../harness/n8n/server.mts';
 import { finished } from '../harness/n8n/executions.mts';
 import { ROOT_DIR } from '../harness/n8n/install.mts';
-import { chain, node, waitUntil, type NodeJson } from '../harness/n8n/workflows.mts';
+import { waitUntil } from '../harness/n8n/workflows.mts';
 import { credentialIn, runRealBench, type RealRun } from './inN8n.mts';
+import {
+	backgroundCampaigns,
+	CALLERS,
+	DEADLINE_SEC,
+	expected,
+	FALLBACK,
+	publishSides,
+	ROUTE_DEADLINE_SEC,
+	TABLE,
+	TRIGGER_NAME,
+	WAIT_SEC,
+	type Account,
+	type Side,
+} from './routeWorkflows.mts';
 
 const { values } = parseArgs({
-	options: { rounds: { type: 'string' }, levels: { type: 'string' }, engines: { type: 'string' } },
+	options: {
+		rounds: { type: 'string' },
+		levels: { type: 'string' },
+		engines: { type: 'string' },
+		load: { type: 'string' },
+		sides: { type: 'string' },
+		out: { type: 'string' },
+	},
 });
 const ROUNDS = Number(values.rounds ?? 5);
 const LEVELS = (values.levels ?? '1,10,50').split(',').map(Number);
@@ -59,232 +70,35 @@ const LEVELS = (values.levels ?? '1,10,50').split(',').map(Number);
  * every webhook request to a trigger other than its own Webhook node a V8 isolate; `legacy` none.
  */
 const ENGINES = (values.engines ?? 'vm,legacy').split(',');
-const DEADLINE_SEC = 3;
-/** The measured Route Call's Deadline: the most it can be, so answers past 3 s are measured too. */
-const ROUTE_DEADLINE_SEC = 10;
+/**
+ * n8n's settings of one engine entry: `vm+lazy` sets N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE (an isolate
+ * only when an expression needs one), `vm+pool4` N8N_EXPRESSION_ENGINE_POOL_SIZE=4 (default 1).
+ */
+function engineEnv(entry: string): Record<string, string> {
+	const [engine, ...settings] = entry.split('+');
+	const env: Record<string, string> = { N8N_EXPRESSION_ENGINE: engine };
+	for (const setting of settings) {
+		if (setting === 'lazy') env.N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE = 'true';
+		else if (/^pool\d+$/.test(setting)) env.N8N_EXPRESSION_ENGINE_POOL_SIZE = setting.slice(4);
+		else throw new Error(`--engines: unknown setting "${setting}" in ${entry} (lazy, pool<N>)`);
+	}
+	return env;
+}
+/** The background of each n8n: nothing, or 10,000-recipient campaigns one after another. */
+const LOADS = (values.load ?? 'none').split(',');
+/** The sides measured (their keys); all of them by default. */
+const ONLY = values.sides?.split(',');
+/** Where the results go: a path from dev/bench/, or absolute. */
+const OUT = values.out ?? 'results-route.json';
 const DEADLINE_LEVELS = [1, 10];
-const WAIT_SEC = 5;
 /** The targets: Route Call at most this many times Webhook + Respond to Webhook; the deadline kept within this. */
 const TARGET_RATIO = 1.1;
+/** The routing rules answer before the run: their p95 at most Webhook + Respond to Webhook's. */
+const TARGET_RULES_RATIO = 1.0;
 const TARGET_LATE_MS = 100;
 const started = Date.now();
 const log = (line: string) =>
 	console.log(`[bench route ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
-
-/** The lookup table: caller → destination; any other caller gets the fallback. */
-const TABLE: Record<string, string> = {
-	'0541230001': '0501110001',
-	'0541230002': '0501110002',
-	'0541230003': '0501110003',
-	'0541230004': '0501110004',
-};
-const FALLBACK = '0501119999';
-const CALLERS = [...Object.keys(TABLE), '0541239999'];
-const expected = (caller: string) => TABLE[caller] ?? FALLBACK;
-const TRIGGER_NAME = 'Call Started';
-
-/** Respond With of the trigger's two ways: the last node's item, or a Route Incoming Call node. */
-type RespondWith = 'destination' | 'routeNode';
-
-/** A side: either this package's trigger (`trigger`) or n8n's Webhook node (`webhook`), then the same Look Up. */
-interface SideSpec {
-	key: string;
-	name: string;
-	trigger?: { respondWith: RespondWith; all?: boolean };
-	webhook?: { responseMode: string; respond?: boolean; extra?: Record<string, unknown> };
-	/** What a correct answer is for this caller ('' for none). */
-	answer?: (caller: string) => string;
-	/** How the answer's body gives the destination. */
-	read?: (body: string) => string;
-}
-
-const SIDES: SideSpec[] = [
-	{
-		key: 'route',
-		name: 'Route Call (Virtual Number Trigger)',
-		trigger: { respondWith: 'destination' },
-	},
-	{
-		key: 'routeNode',
-		name: 'Route Call (Route Incoming Call node)',
-		trigger: { respondWith: 'routeNode' },
-	},
-	{
-		key: 'routeNodeAll',
-		name: 'Route Call (Route Incoming Call node, All Numbers)',
-		trigger: { respondWith: 'routeNode', all: true },
-	},
-	{
-		key: 'respondNode',
-		name: 'Webhook + Respond to Webhook',
-		webhook: { responseMode: 'responseNode', respond: true },
-	},
-	{
-		key: 'respondNodeIsolate',
-		name: 'Webhook (one expression) + Respond to Webhook',
-		// n8n 2.40.7 gives every webhook request an expression isolate (N8N_EXPRESSION_ENGINE=vm) except
-		// its Webhook node's when no parameter holds an expression: one (an empty IP allow-list) makes
-		// the same workflow pay what every other trigger pays.
-		webhook: {
-			responseMode: 'responseNode',
-			respond: true,
-			extra: { options: { ipWhitelist: '={{ "" }}' } },
-		},
-	},
-	{
-		key: 'lastNode',
-		name: 'Webhook, Respond: When Last Node Finishes',
-		webhook: { responseMode: 'lastNode', extra: { responseData: 'firstEntryJson' } },
-		read: (body) => String((JSON.parse(body) as { destination?: string }).destination),
-	},
-	{
-		key: 'onReceived',
-		name: 'Webhook, Respond: Immediately (no destination)',
-		webhook: { responseMode: 'onReceived' },
-		answer: () => '',
-		read: () => '',
-	},
-];
-
-/** A published side: where its calls go. */
-interface Side extends SideSpec {
-	url: string;
-	workflowId: string;
-	/** The virtual number the calls are made to (cdr_ddi). */
-	number: string;
-}
-
-/** The same lookup on every side, reading the caller's number where each side's item has it. */
-function lookUp(caller: string): NodeJson {
-	const value = `={{ ${JSON.stringify(TABLE)}[String(${caller}).replace(/\\D/g, '')] ?? '${FALLBACK}' }}`;
-	return node('Look Up', 'n8n-nodes-base.set', 3.4, {
-		mode: 'manual',
-		includeOtherFields: false,
-		assignments: { assignments: [{ id: '1', name: 'destination', type: 'string', value }] },
-		options: {},
-	});
-}
-
-/** The trigger on one number (Selected Numbers, a resource locator), or on All Numbers. */
-function routeTrigger(
-	number: string | 'all',
-	credentialId: string,
-	respondWith: RespondWith,
-	deadlineSec: number,
-) {
-	const numbers =
-		number === 'all'
-			? { numbers: 'all' }
-			: {
-					numbers: 'selected',
-					virtualnums: { number: [{ virtualnum: { __rl: true, mode: 'id', value: number } }] },
-				};
-	return node(
-		TRIGGER_NAME,
-		'n8n-nodes-virtualnum.virtualNumberTrigger',
-		1.1,
-		{
-			events: ['callStarted'],
-			...numbers,
-			options: { respondWith, routeDeadlineSec: deadlineSec },
-		},
-		{
-			webhookId: randomUUID(),
-			credentials: { virtualnumApi: { id: credentialId, name: 'Virtual Number sandbox' } },
-		},
-	);
-}
-
-/** Virtual Number → Call → Route Incoming Call: the node's way of answering, through sendResponse. */
-const routeIncomingCall = () =>
-	node('Route Incoming Call', 'n8n-nodes-virtualnum.virtualNumber', 1.2, {
-		resource: 'call',
-		operation: 'routeIncomingCall',
-		destination: '={{ $json.destination }}',
-	});
-
-const respond = () =>
-	node('Respond to Webhook', 'n8n-nodes-base.respondToWebhook', 1.5, {
-		respondWith: 'text',
-		responseBody: '={{ $json.destination }}',
-		options: {},
-	});
-
-async function publish(n8n: N8nServer, workflow: Record<string, unknown>): Promise<string> {
-	const created = await n8n.rest<{ id: string; versionId: string }>('POST', '/workflows', workflow);
-	await n8n.rest('POST', `/workflows/${created.id}/activate`, { versionId: created.versionId });
-	return created.id;
-}
-
-/** Where a side publishes: the account (a sandbox and its credential in n8n). */
-interface Account {
-	sandbox: Sandbox;
-	credentialId: string;
-}
-
-/** Publishes a Route Call workflow on a number of its own; its URL is the one registered with the service. */
-async function publishTrigger(
-	n8n: N8nServer,
-	account: Account,
-	spec: SideSpec,
-	between: NodeJson[] = [],
-	deadlineSec = ROUTE_DEADLINE_SEC,
-): Promise<Side> {
-	const { sandbox, credentialId } = account;
-	const { respondWith, all } = spec.trigger!;
-	const number = sandbox.control.seed({ numbers: 1 }).numbers![0];
-	const trigger = routeTrigger(all ? 'all' : number, credentialId, respondWith, deadlineSec);
-	const last = respondWith === 'routeNode' ? [routeIncomingCall()] : [];
-	const nodes = [trigger, ...between, lookUp('$json.callerNumber'), ...last];
-	const workflowId = await publish(n8n, chain(`Bench: ${spec.name}`, nodes));
-	const url = await waitUntil(
-		() => sandbox.control.virtualnum(number)?.callback_url || undefined,
-		60_000,
-		250,
-	);
-	if (!url) throw new Error(`${spec.name}: the trigger registered no callback URL on ${number}`);
-	return { ...spec, url, workflowId, number };
-}
-
-/** Publishes n8n's Webhook node answering the same lookup; calls carry `number` as the service's would. */
-async function publishWebhook(n8n: N8nServer, spec: SideSpec, number: string): Promise<Side> {
-	const { responseMode, respond: responds, extra } = spec.webhook!;
-	const path = `bench-${spec.key}`;
-	const webhook = node(
-		'Webhook',
-		'n8n-nodes-base.webhook',
-		2.1,
-		{ httpMethod: 'POST', path, responseMode, options: {}, ...extra },
-		{ webhookId: randomUUID() },
-	);
-	const nodes = [webhook, lookUp('$json.body.cdr_ani'), ...(responds ? [respond()] : [])];
-	const workflowId = await publish(n8n, chain(`Bench: ${spec.name}`, nodes));
-	return { ...spec, url: `${n8n.url}/webhook/${path}`, workflowId, number };
-}
-
-/** Every side, and both ways of the trigger with a lookup slower than the Deadline. */
-async function publishSides(n8n: N8nServer, shared: Account, own: Account) {
-	const sides: Side[] = [];
-	for (const spec of SIDES.filter((s) => s.trigger))
-		sides.push(await publishTrigger(n8n, spec.trigger!.all ? own : shared, spec));
-	for (const spec of SIDES.filter((s) => s.webhook))
-		sides.push(await publishWebhook(n8n, spec, sides[0].number));
-	const wait = node('Wait', 'n8n-nodes-base.wait', 1.1, {
-		resume: 'timeInterval',
-		amount: WAIT_SEC,
-		unit: 'seconds',
-	});
-	const deadlines: Side[] = [];
-	for (const spec of SIDES.filter((s) => s.trigger && !s.trigger.all)) {
-		const slow = {
-			...spec,
-			name: `${spec.name}, Wait ${WAIT_SEC} s, Deadline ${DEADLINE_SEC} s`,
-			answer: () => '',
-		};
-		deadlines.push(await publishTrigger(n8n, shared, slow, [wait], DEADLINE_SEC));
-	}
-	return { sides, deadlines };
-}
 
 interface Answer {
 	ms: number;
@@ -445,34 +259,66 @@ async function measureLevel(
 			log(`${count} at once, ${side.name}: median ${got.medianMs} ms, max ${got.maxMs} ms`);
 		}
 	}
-	const bySide = Object.fromEntries(
+	const bySide: Record<string, SideFigures> = Object.fromEntries(
 		sides.map((side) => [
 			side.key,
 			{ name: side.name, ...figures(times.get(side)!), wrong: wrong.get(side) ?? 0 },
 		]),
 	);
-	const over = (mine: string, theirs: string) => ({
-		median: ratio(bySide[mine].medianMs, bySide[theirs].medianMs),
-		p95: ratio(bySide[mine].p95Ms, bySide[theirs].p95Ms),
-	});
-	// Each trigger side against Webhook + Respond to Webhook; the node's way (the one to choose for
-	// speed) is the target's.
-	const againstRespondNode = Object.fromEntries(
-		sides.filter((side) => side.trigger).map((side) => [side.key, over(side.key, 'respondNode')]),
-	);
-	const target = againstRespondNode.routeNode;
 	return {
 		concurrent: count,
 		sides: bySide,
 		routeHandover: figures(handover),
+		...against(sides, bySide),
+	};
+}
+
+type SideFigures = Figures & { name: string; wrong: number };
+
+/**
+ * Each trigger side against Webhook + Respond to Webhook (a ratio only of two sides measured:
+ * `--sides` may leave one out), and the targets: the node's way (the one to choose for speed of the
+ * ways that answer from the workflow) within TARGET_RATIO, the rules' p95 within TARGET_RULES_RATIO,
+ * every routing side's answers right.
+ */
+function against(sides: Side[], bySide: Record<string, SideFigures>) {
+	const over = (mine: string, theirs: string) => {
+		const [a, b] = [bySide[mine], bySide[theirs]];
+		return a && b
+			? { median: ratio(a.medianMs, b.medianMs), p95: ratio(a.p95Ms, b.p95Ms) }
+			: undefined;
+	};
+	const routing = sides.filter((side) => side.trigger);
+	const againstRespondNode = Object.fromEntries(
+		routing.flatMap((side) => {
+			const ratios = over(side.key, 'respondNode');
+			return ratios ? [[side.key, ratios]] : [];
+		}),
+	) as Record<string, { median: number; p95: number } | undefined>;
+	const { routeNode: byNode, rules } = againstRespondNode;
+	return {
 		againstRespondNode,
 		// Both pay n8n's expression isolate per request under `vm`: what is left is the trigger's own.
 		routeNodeOverRespondNodeIsolate: over('routeNode', 'respondNodeIsolate'),
 		met:
-			target.median <= TARGET_RATIO &&
-			target.p95 <= TARGET_RATIO &&
-			sides.every((side) => !side.trigger || bySide[side.key].wrong === 0),
+			(!byNode || (byNode.median <= TARGET_RATIO && byNode.p95 <= TARGET_RATIO)) &&
+			(!rules || rules.p95 <= TARGET_RULES_RATIO) &&
+			routing.every((side) => bySide[side.key].wrong === 0),
 	};
+}
+
+function logLevel(config: string, level: Awaited<ReturnType<typeof measureLevel>>): void {
+	const sides = Object.values(level.sides).map(
+		(f) => `${f.name} ${f.medianMs} / ${f.p95Ms} / ${f.maxMs} ms (${f.wrong} wrong)`,
+	);
+	const ratios = Object.entries(level.againstRespondNode).map(
+		([key, r]) => `${key} ×${r?.median} / ×${r?.p95}`,
+	);
+	log(
+		`${config}, ${level.concurrent} at once (median / p95 / max): ${sides.join('; ')}; over Webhook + ` +
+			`Respond to Webhook: ${ratios.join(', ')} (targets: node ≤ ×${TARGET_RATIO}, rules' ` +
+			`p95 ≤ ×${TARGET_RULES_RATIO}): ${level.met ? 'met' : 'MISSED'}`,
+	);
 }
 
 /** The deadline: a lookup slower than it, answered empty at the Deadline; how late each answer was. */
@@ -507,8 +353,14 @@ async function measureDeadline(n8n: N8nServer, side: Side, fired: Map<Side, numb
 	return results;
 }
 
-/** Every side and the deadline in one n8n (its expression engine `engine`), warmed up first. */
-async function measureEngine(n8n: N8nServer, sandbox: Sandbox, own: Sandbox, engine: string) {
+/** Every side and the deadline in one n8n (its expression engine `engine`, its load), warmed up first. */
+async function measureEngine(
+	n8n: N8nServer,
+	sandbox: Sandbox,
+	own: Sandbox,
+	engine: string,
+	load: string,
+) {
 	const account = async (service: Sandbox): Promise<Account> => ({
 		sandbox: service,
 		credentialId: await credentialIn(n8n, 'Virtual Number sandbox', 'virtualnumApi', {
@@ -516,25 +368,24 @@ async function measureEngine(n8n: N8nServer, sandbox: Sandbox, own: Sandbox, eng
 			accessToken: service.tokens.vn,
 		}),
 	});
-	const { sides, deadlines } = await publishSides(n8n, await account(sandbox), await account(own));
+	const accounts = [await account(sandbox), await account(own)] as const;
+	const { sides, deadlines } = await publishSides(n8n, ...accounts, ONLY);
+	const background = load === 'campaign' ? await backgroundCampaigns(n8n, sandbox, log) : undefined;
 	const fired = new Map<Side, number>();
 	for (const side of [...sides, ...deadlines]) await burst(n8n, side, 3, fired);
-	log(`${engine}: warm-up done (3 calls to each side); ${ROUNDS} rounds per level`);
+	log(`${engine}, load ${load}: warm-up done (3 calls to each side); ${ROUNDS} rounds per level`);
 	const loadAtStart = loadavg();
 	const levels = [];
-	for (const count of LEVELS) {
-		const level = await measureLevel(n8n, sides, count, fired);
-		levels.push(level);
-		log(
-			`${engine}, ${count} at once, against Webhook + Respond to Webhook (median / p95): ` +
-				`${JSON.stringify(level.againstRespondNode)} (target ≤ ×${TARGET_RATIO}): ${level.met ? 'met' : 'MISSED'}`,
-		);
-	}
+	for (const count of LEVELS) levels.push(await measureLevel(n8n, sides, count, fired));
 	const deadlineLevels = [];
 	for (const side of deadlines) deadlineLevels.push(...(await measureDeadline(n8n, side, fired)));
+	const loadAtEnd = loadavg();
+	const campaigns = await background?.stop();
+	for (const level of levels) logLevel(`${engine}, load ${load}`, level);
 	return {
 		engine,
-		loadAverage: { atStart: loadAtStart, atEnd: loadavg() },
+		load: campaigns ?? 'none',
+		loadAverage: { atStart: loadAtStart, atEnd: loadAtEnd },
 		levels,
 		deadline: { deadlineSec: DEADLINE_SEC, waitSec: WAIT_SEC, levels: deadlineLevels },
 		met: levels.every((level) => level.met) && deadlineLevels.every((level) => level.met),
@@ -545,32 +396,35 @@ const sandbox = await startSandbox({ log: () => {} });
 const run: RealRun = { sandbox };
 await runRealBench(run, log, started, async () => {
 	const engines = [];
-	for (const engine of ENGINES) {
-		run.n8n = await startN8n(log, { env: { N8N_EXPRESSION_ENGINE: engine } });
+	for (const [engine, load] of ENGINES.flatMap((e) => LOADS.map((l) => [e, l] as const))) {
+		run.n8n = await startN8n(log, { env: engineEnv(engine) });
 		// An account of its own for the All Numbers trigger, new for each n8n (the last one's
 		// trigger still holds the numbers of the one before).
 		const own = await startSandbox({ log: () => {} });
-		engines.push(await measureEngine(run.n8n, sandbox, own, engine));
+		engines.push(await measureEngine(run.n8n, sandbox, own, engine, load));
 		await run.n8n.stop();
 		await own.close();
 		run.n8n = undefined;
 	}
 	const result = {
 		measuredAt: new Date().toISOString(),
-		command: `npx tsx dev/bench/routeCall.mts --rounds ${ROUNDS} --levels ${LEVELS.join(',')} --engines ${ENGINES.join(',')}`,
+		command:
+			`npx tsx dev/bench/routeCall.mts --rounds ${ROUNDS} --levels ${LEVELS.join(',')} ` +
+			`--engines ${ENGINES.join(',')} --load ${LOADS.join(',')}` +
+			`${ONLY === undefined ? '' : ` --sides ${ONLY.join(',')}`}`,
 		n8n: '2.40.7',
 		rounds: ROUNDS,
 		lookup: `Edit Fields: the caller's number → one of ${Object.keys(TABLE).length} destinations, else ${FALLBACK}`,
 		deadlineOfTheMeasuredSides: ROUTE_DEADLINE_SEC,
-		targets: { routeNodeOverRespondNode: TARGET_RATIO, deadlineLateMs: TARGET_LATE_MS },
+		targets: {
+			routeNodeOverRespondNode: TARGET_RATIO,
+			rulesP95OverRespondNode: TARGET_RULES_RATIO,
+			deadlineLateMs: TARGET_LATE_MS,
+		},
 		engines,
 	};
-	writeFileSync(
-		join(ROOT_DIR, 'dev/bench/results-route.json'),
-		`${JSON.stringify(result, null, '\t')}\n`,
-	);
-	log(
-		`written: dev/bench/results-route.json; targets ${engines.every((e) => e.met) ? 'met' : 'MISSED'}`,
-	);
+	const file = isAbsolute(OUT) ? OUT : join(ROOT_DIR, 'dev/bench', OUT);
+	writeFileSync(file, `${JSON.stringify(result, null, '\t')}\n`);
+	log(`written: ${file}; targets ${engines.every((e) => e.met) ? 'met' : 'MISSED'}`);
 	return false;
 });
