@@ -7,7 +7,7 @@ import type { IDataObject, IHookFunctions, INode, IWebhookFunctions } from 'n8n-
 import { NodeOperationError } from 'n8n-workflow';
 
 import { PHONE_LIMITS, PHONE_RULE, phoneDigits } from '../shared/phones';
-import { OPT_OUT_DEFAULT, phrasesOf } from '../shared/replies';
+import { OPT_OUT_DEFAULT, phrasesOf, unmatchablePhrases } from '../shared/replies';
 import { TRIGGER_EVENTS } from './callback/events';
 import { parseIpAllowList } from './callback/request';
 import { ROUTE_DEADLINE_SEC, allowListOf, routeOf } from '../shared/callRouting';
@@ -38,7 +38,26 @@ function fail(node: INode, field: string, problem: string, fix: string): never {
 	throw new NodeOperationError(node, `${field}: ${problem}`, { description: fix });
 }
 
-export function readSettings(this: TriggerContext): TriggerSettings {
+/**
+ * A Keywords option's phrases. At the activation of version 1.2, an entry no message can match is
+ * refused, not dropped unseen; earlier versions, and a workflow already active, keep reading the
+ * words they can (refusing in a request would answer every callback 500).
+ */
+function readPhrases(node: INode, field: string, text: string, atActivation: boolean): string[] {
+	const strict = atActivation && node.typeVersion >= 1.2;
+	const unmatchable = strict ? unmatchablePhrases(text) : [];
+	if (unmatchable.length > 0)
+		fail(
+			node,
+			field,
+			`no message can match ${unmatchable.map((entry) => `"${entry}"`).join(', ')}: ` +
+				'replies are read by their words, without punctuation, symbols and emoji',
+			'Use words or digits (STOP, הסר, 1), separated by commas or new lines.',
+		);
+	return phrasesOf(text);
+}
+
+export function readSettings(this: TriggerContext, atActivation = false): TriggerSettings {
 	const node = this.getNode();
 	const rawEvents = this.getNodeParameter('events', []) as unknown;
 	const events = (Array.isArray(rawEvents) ? rawEvents : []).filter(
@@ -74,8 +93,13 @@ export function readSettings(this: TriggerContext): TriggerSettings {
 		allowList: ranges,
 		maxBodyBytes: Math.floor(kb * 1024),
 		onceCallStarted: options.onceCallStarted === true,
-		keywords: phrasesOf(String(options.keywords ?? '')),
-		optOutKeywords: phrasesOf(String(options.optOutKeywords ?? OPT_OUT_DEFAULT)),
+		keywords: readPhrases(node, 'Keywords', String(options.keywords ?? ''), atActivation),
+		optOutKeywords: readPhrases(
+			node,
+			'Opt-Out Keywords',
+			String(options.optOutKeywords ?? OPT_OUT_DEFAULT),
+			atActivation,
+		),
 		route: readRoute(node, events, options),
 		unansweredOnly: events.includes('callEnded') && options.unansweredOnly === true,
 		conversation: events.includes('smsReceived') ? readConversation.call(this, options) : undefined,

@@ -503,6 +503,17 @@ export function phrasesOf(text: string): string[] {
 	];
 }
 
+/**
+ * The entries of a Keywords text that no message can match (`!!!`, `🙂`): only punctuation,
+ * symbols or spaces, which a reply's words are read without. `phrasesOf` leaves them out.
+ */
+export function unmatchablePhrases(text: string): string[] {
+	return text
+		.split(/[,\n]+/)
+		.filter((entry) => entry.trim() !== '' && phraseText(entry) === '')
+		.map((entry) => entry.trim());
+}
+
 /** Whether the message starts with one of the phrases, as whole words. */
 export function startsWithPhrase(text: unknown, phrases: readonly string[]): boolean {
 	const words = phraseText(text);

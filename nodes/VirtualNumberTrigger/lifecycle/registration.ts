@@ -104,7 +104,7 @@ function masked(context: IHookFunctions, error: unknown): unknown {
 
 export async function checkRegistration(this: IHookFunctions): Promise<boolean> {
 	try {
-		const settings = readSettings.call(this);
+		const settings = readSettings.call(this, true);
 		if (settings.callbackOption === undefined) return true; // SMS only: nothing is registered on the service
 		const secret = urlSecret(this, settings);
 		// Not activated since the secret is generated: create generates it and puts it on every URL.
@@ -143,7 +143,7 @@ export async function createRegistration(this: IHookFunctions): Promise<boolean>
 	let endTurn: (() => void) | undefined;
 	try {
 		endTurn = await numbersTurn(this, 'all');
-		const settings = readSettings.call(this);
+		const settings = readSettings.call(this, true);
 		if (settings.callbackOption === undefined) return true;
 		const secret = activationSecret(this, settings);
 		const own = ownTrigger.call(this, settings.callbackOption, secret);

@@ -67,6 +67,36 @@ describe('Virtual Number Trigger → settings: checked before any request', () =
 	});
 });
 
+describe('Virtual Number Trigger → settings: keywords no message can match', () => {
+	const { sandbox, trigger } = registrationSetup();
+	const SECRET = 'keywords-test-secret-0123456789';
+	const cases: Array<[string, IDataObject, RegExp]> = [
+		[
+			'an emoji among the Opt-Out Keywords (SMS only: nothing registered)',
+			{ events: ['smsReceived'], options: { optOutKeywords: 'STOP, 🙂', secret: SECRET } },
+			/Opt-Out Keywords: no message can match "🙂"/,
+		],
+		[
+			'punctuation as a Keyword (call events)',
+			{ events: [...CALLS, 'smsReceived'], options: { keywords: 'order, !!!', secret: SECRET } },
+			/Keywords: no message can match "!!!"/,
+		],
+	];
+	for (const [name, parameters, message] of cases)
+		test(`version 1.2 refuses ${name} at activation; no number is changed`, async () => {
+			sandbox.control.clearRequests();
+			await assert.rejects(trigger(parameters, { typeVersion: 1.2 }).activate(), message);
+			// n8n's clean-up after a failed activation may read the numbers; none is updated.
+			assert.deepEqual(sandbox.control.requests({ operation: 'update_virtualnum' }), []);
+		});
+
+	test('version 1.1 activates as before (the entry is left out)', async () => {
+		const t = trigger(cases[0][1], { typeVersion: 1.1 });
+		await t.activate();
+		await t.deactivate();
+	});
+});
+
 describe('Virtual Number Trigger → settings: what the parameters mean', () => {
 	test('the callback option follows the call events', () => {
 		const option = (events: string[]) => settingsOf({ events }).callbackOption;

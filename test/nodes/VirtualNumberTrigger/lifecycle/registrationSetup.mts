@@ -46,10 +46,14 @@ export function registrationSetup() {
 			.virtualnums()
 			.filter((r) => r.active_status === 1)
 			.map((r) => r.virtualnum);
-	const trigger = (parameters: IDataObject, extra: { baseUrl?: string; webhookId?: string } = {}) =>
+	const trigger = (
+		parameters: IDataObject,
+		extra: { baseUrl?: string; webhookId?: string; typeVersion?: number } = {},
+	) =>
 		host.add({
 			parameters,
 			webhookId: extra.webhookId,
+			typeVersion: extra.typeVersion,
 			credentials: {
 				virtualnumApi: vnCredential(sandbox, extra.baseUrl ? { baseUrl: extra.baseUrl } : {}),
 			},
