@@ -164,7 +164,7 @@ const FILLER: ReadonlySet<WordRole | undefined> = new Set<WordRole | undefined>(
 // ---- refusals ------------------------------------------------------------------------------------
 
 /** What a person's SMS reply says about further messages. */
-export interface RefusalReading {
+interface RefusalReading {
 	/** The message refuses further messages. */
 	optOut: boolean;
 	/** Why a person should look: the message may be a refusal, but the reader is not sure. */

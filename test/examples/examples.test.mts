@@ -11,11 +11,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import type { IDataObject, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { loadPackage } from '../../dev/harness/engine.mts';
-import { nodeIssuesToString } from '../../dev/harness/n8nCompat.mts';
 import {
 	CORE_TRIGGERS,
 	EXAMPLES_DIR,
@@ -27,10 +26,10 @@ import {
 	loadExample,
 	pinnedItems,
 	triggerOf,
-	type ExampleNode,
 	type ExampleWorkflow,
 } from '../../dev/demo/workflows.mts';
 import { checkStructure } from './structureCheck.mts';
+import { newestVersion, parameterProblems } from './parameterCheck.mts';
 
 /** The files the README lists; a new example must be added here and there. */
 const EXPECTED_FILES = [
@@ -145,7 +144,6 @@ const CREDENTIALS: Record<string, { id: string; name: string }> = {
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const isExpression = (value: unknown) => typeof value === 'string' && value.startsWith('=');
 
 let descriptions: Map<string, INodeTypeDescription>;
 
@@ -160,135 +158,6 @@ before(async () => {
 		),
 	);
 });
-
-/** The version n8n gives a node added in the editor: defaultVersion, else the highest version. */
-function newestVersion(description: INodeTypeDescription): number {
-	return description.defaultVersion ?? Math.max(...([] as number[]).concat(description.version));
-}
-
-/**
- * Problems with one parameter value against its definition: unknown keys of collections and
- * fixed collections, option values the node does not offer, resource locators in a mode it lacks.
- * Expressions are not judged (they are resolved when the workflow runs).
- */
-function valueProblems(property: INodeProperties, value: unknown, path: string): string[] {
-	if (isExpression(value)) return [];
-	const problems: string[] = [];
-	switch (property.type) {
-		case 'options': {
-			const values = (property.options ?? []).map((option) => (option as { value: unknown }).value);
-			if (!property.typeOptions?.loadOptionsMethod && !values.includes(value as never))
-				problems.push(`${path}: "${String(value)}" is not one of ${values.join(', ')}`);
-			break;
-		}
-		case 'multiOptions': {
-			const values = (property.options ?? []).map((option) => (option as { value: unknown }).value);
-			if (!Array.isArray(value)) problems.push(`${path}: must be a list`);
-			else
-				for (const entry of value)
-					if (!isExpression(entry) && !values.includes(entry as never))
-						problems.push(`${path}: "${String(entry)}" is not one of ${values.join(', ')}`);
-			break;
-		}
-		case 'boolean':
-			if (typeof value !== 'boolean') problems.push(`${path}: must be true or false`);
-			break;
-		case 'number':
-			if (typeof value !== 'number') problems.push(`${path}: must be a number`);
-			break;
-		case 'string':
-		case 'dateTime':
-			if (typeof value !== 'string') problems.push(`${path}: must be text`);
-			break;
-		case 'resourceLocator': {
-			const locator = value as { __rl?: unknown; mode?: unknown; value?: unknown };
-			const modes = (property.modes ?? []).map((mode) => mode.name);
-			if (!locator || locator.__rl !== true)
-				problems.push(`${path}: a resource locator needs "__rl": true`);
-			else if (!modes.includes(String(locator.mode)))
-				problems.push(`${path}: mode "${String(locator.mode)}" is not one of ${modes.join(', ')}`);
-			else if (typeof locator.value !== 'string' || locator.value === '')
-				problems.push(`${path}: no value`);
-			break;
-		}
-		case 'collection': {
-			const options = (property.options ?? []) as INodeProperties[];
-			for (const [key, entry] of Object.entries((value ?? {}) as IDataObject)) {
-				const option = options.find((candidate) => candidate.name === key);
-				if (!option)
-					problems.push(
-						`${path}.${key}: not an option of ${property.displayName} (${options.map((o) => o.name).join(', ')})`,
-					);
-				else problems.push(...valueProblems(option, entry, `${path}.${key}`));
-			}
-			break;
-		}
-		case 'fixedCollection': {
-			const groups = (property.options ?? []) as Array<{ name: string; values: INodeProperties[] }>;
-			for (const [key, entry] of Object.entries((value ?? {}) as IDataObject)) {
-				const group = groups.find((candidate) => candidate.name === key);
-				if (!group) {
-					problems.push(`${path}.${key}: not a group of ${property.displayName}`);
-					continue;
-				}
-				const rows = Array.isArray(entry) ? entry : [entry];
-				rows.forEach((row, index) => {
-					for (const [field, fieldValue] of Object.entries((row ?? {}) as IDataObject)) {
-						const definition = group.values.find((candidate) => candidate.name === field);
-						if (!definition)
-							problems.push(`${path}.${key}[${index}].${field}: not a field of ${group.name}`);
-						else
-							problems.push(
-								...valueProblems(definition, fieldValue, `${path}.${key}[${index}].${field}`),
-							);
-					}
-				});
-			}
-			break;
-		}
-		default:
-			break;
-	}
-	return problems;
-}
-
-/** Every problem with the parameters of one of our nodes. */
-function parameterProblems(node: ExampleNode, description: INodeTypeDescription): string[] {
-	const problems: string[] = [];
-	const inode = asINode(node);
-	// What n8n resolves from the node's values: the parameters shown for them, with defaults.
-	const shown =
-		NodeHelpers.getNodeParameters(
-			description.properties,
-			inode.parameters,
-			true,
-			false,
-			inode,
-			description,
-		) ?? {};
-	for (const [key, value] of Object.entries(node.parameters)) {
-		const candidates = description.properties.filter((property) => property.name === key);
-		if (candidates.length === 0) {
-			problems.push(`${key}: the node has no such parameter`);
-			continue;
-		}
-		if (!(key in shown)) {
-			problems.push(
-				`${key}: not shown for these settings (resource ${String(node.parameters.resource)}, operation ${String(node.parameters.operation)})`,
-			);
-			continue;
-		}
-		const displayed = candidates.filter((property) =>
-			NodeHelpers.displayParameter(shown, property, inode, description),
-		);
-		const property = displayed[0] ?? candidates[0];
-		problems.push(...valueProblems(property, value, key));
-	}
-	// The issues n8n's editor would show on the node (required values missing, and so on).
-	const issues = NodeHelpers.getNodeParametersIssues(description.properties, inode, description);
-	if (issues) problems.push(...nodeIssuesToString(issues, inode));
-	return problems;
-}
 
 const N8N_NODES_BASE = fileURLToPath(
 	new URL('../../dev/e2e/node_modules/n8n-nodes-base/', import.meta.url),
@@ -554,53 +423,4 @@ describe('examples/', () => {
 			});
 		});
 	}
-});
-
-describe('the parameter check itself', () => {
-	const node = (parameters: IDataObject): ExampleNode => ({
-		id: '00000000-0000-4000-8000-000000000000',
-		name: 'N',
-		type: 'n8n-nodes-virtualnum.virtualNumber',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters,
-	});
-	const problems = (parameters: IDataObject) =>
-		parameterProblems(node(parameters), descriptions.get('n8n-nodes-virtualnum.virtualNumber')!);
-	const add = {
-		resource: 'blacklist',
-		operation: 'add',
-		callerNumber: '0501234567',
-		scope: 'global',
-	};
-
-	test('accepts a valid node', () => {
-		assert.deepEqual(problems(add), []);
-	});
-
-	test('finds an unknown parameter, a hidden one, a bad option value, a bad collection key, a locator in an unknown mode, a missing required value', () => {
-		assert.match(
-			problems({ ...add, color: 'red' }).join('\n'),
-			/color: the node has no such parameter/,
-		);
-		assert.match(problems({ ...add, sql: 'SELECT 1' }).join('\n'), /sql: not shown/);
-		assert.match(problems({ ...add, scope: 'planet' }).join('\n'), /scope: "planet" is not one of/);
-		assert.match(
-			problems({ resource: 'cdr', operation: 'query', options: { colour: 1 } }).join('\n'),
-			/options\.colour: not an option/,
-		);
-		assert.match(
-			problems({
-				resource: 'call',
-				operation: 'clickToCall',
-				destination: '1',
-				virtualnum: { __rl: true, mode: 'url', value: 'x' },
-			}).join('\n'),
-			/mode "url"/,
-		);
-		assert.match(
-			problems({ resource: 'blacklist', operation: 'add', scope: 'global' }).join('\n'),
-			/Caller Number|callerNumber/,
-		);
-	});
 });
