@@ -469,7 +469,8 @@ export async function webhookPath(
 		task.receiver === 'trigger'
 			? host.add({ parameters: TRIGGER_PARAMETERS, credentials: UNUSED_CREDENTIALS })
 			: host.add(webhookNodeOptions());
-	const url = instance.webhookUrl;
+	// n8n's Webhook node answers on its own path (`callbacks`), the trigger on `webhook`.
+	const url = instance.webhookUrl.replace(/webhook$/, instance.webhookPaths()[0].path);
 	const { round, lastLoad } = countOutcomes(instance);
 	let measured: { go(): Promise<LoadResult> } | undefined;
 	try {
@@ -519,6 +520,8 @@ function countOutcomes(instance: TriggerInstance) {
 		expected = count;
 		const done = new Promise<void>((resolve) => (allFinished = resolve));
 		load = await generator.go();
+		if (Object.keys(load.statuses).some((status) => !status.startsWith('2')))
+			throw new Error(`callbacks refused before a webhook ran: ${JSON.stringify(load.statuses)}`);
 		await done;
 		if (failed > 0)
 			throw new Error(
